@@ -1,0 +1,29 @@
+// createApp(deps): middleware in a fixed order and every router mounted; no port, no
+// process effects (src/main.ts owns those).
+import Koa from 'koa';
+import type Router from '@koa/router';
+import type { Deps } from './deps.ts';
+import { uriOf } from './deps.ts';
+import { errorMiddleware } from './http/errorMiddleware.ts';
+import { rootRouter } from './routes/root.ts';
+
+/** Router factories, mounted in this order. Each resource adds its own here. */
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter];
+
+export function createApp(deps: Deps): Koa {
+  const app = new Koa();
+  app.proxy = true;
+  // Errors are answered as reports by errorMiddleware; Koa's own logging would repeat them.
+  app.silent = true;
+  app.use(errorMiddleware({ actor: uriOf(deps.config, '/'), debug: deps.config.debug, log: deps.log }));
+  app.use(async (ctx, next) => {
+    (ctx.state as { bodyLimit: number }).bodyLimit = deps.config.bodyLimit;
+    await next();
+  });
+  for (const make of ROUTERS) {
+    const router = make(deps);
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  return app;
+}

@@ -1,0 +1,125 @@
+// Typed configuration from environment variables and matching --flags (flags win).
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Public base URI used in every resource URI, without a trailing slash. */
+  baseUrl: string;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  /** Include stack traces in error reports. */
+  debug: boolean;
+  /** Time limit of a SPARQL endpoint query, in milliseconds. */
+  sparqlTimeoutMs: number;
+  /** Default and maximum page sizes of collections. */
+  pageSize: number;
+  maxPageSize: number;
+  /** Journal records between snapshots. */
+  snapshotEvery: number;
+  /** Worker threads for jobs (0 = number of cores). */
+  workers: number;
+  /** Queued tasks accepted before submissions are rejected with 503. */
+  queueLength: number;
+  /** A job that finishes within this window answers 200 directly (SPEC §4.3). */
+  syncWindowMs: number;
+  /** Finished tasks older than this are purged, in hours (0 = never). */
+  taskRetentionHours: number;
+  authMode: 'off' | 'local' | 'opensso';
+  authServiceUrl: string;
+  tokenTtlSeconds: number;
+}
+
+interface Option<K extends keyof Config> {
+  key: K;
+  env: string;
+  parse: (raw: string) => Config[K];
+  describe: string;
+}
+
+const int = (raw: string): number => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`expected a non-negative integer, got "${raw}"`);
+  return n;
+};
+const bool = (raw: string): boolean => /^(1|true|yes|on)$/i.test(raw);
+const str = (raw: string): string => raw;
+
+/** Every option, its variable and its meaning: the README's configuration table mirrors this. */
+export const OPTIONS: Option<keyof Config>[] = [
+  { key: 'port', env: 'PORT', parse: int, describe: 'TCP port (default 8080)' },
+  { key: 'host', env: 'HOST', parse: str, describe: 'interface to listen on (default 127.0.0.1)' },
+  { key: 'dataDir', env: 'DATA_DIR', parse: (r) => path.resolve(r), describe: 'store, journal and structure files (default ./data)' },
+  { key: 'baseUrl', env: 'BASE_URL', parse: (r) => r.replace(/\/+$/, ''), describe: 'public base URI of every resource (default http://HOST:PORT)' },
+  { key: 'bodyLimit', env: 'BODY_LIMIT', parse: int, describe: 'largest request body in bytes (default 104857600)' },
+  { key: 'debug', env: 'DEBUG_ERRORS', parse: bool, describe: 'stack traces in error reports (default false)' },
+  { key: 'sparqlTimeoutMs', env: 'SPARQL_TIMEOUT_MS', parse: int, describe: 'time limit of a SPARQL query (default 30000)' },
+  { key: 'pageSize', env: 'PAGE_SIZE', parse: int, describe: 'default page size of lists (default 1000)' },
+  { key: 'maxPageSize', env: 'MAX_PAGE_SIZE', parse: int, describe: 'largest page size of lists (default 100000)' },
+  { key: 'snapshotEvery', env: 'SNAPSHOT_EVERY', parse: int, describe: 'journal records between snapshots (default 10000)' },
+  { key: 'workers', env: 'WORKERS', parse: int, describe: 'job worker threads, 0 = one per core (default 0)' },
+  { key: 'queueLength', env: 'QUEUE_LENGTH', parse: int, describe: 'queued tasks before 503 Rejected (default 1000)' },
+  { key: 'syncWindowMs', env: 'SYNC_WINDOW_MS', parse: int, describe: 'jobs done within this answer 200 directly (default 0)' },
+  { key: 'taskRetentionHours', env: 'TASK_RETENTION_HOURS', parse: int, describe: 'purge finished tasks after this, 0 = never (default 168)' },
+  { key: 'authMode', env: 'AUTH_MODE', parse: (r) => parseAuthMode(r), describe: 'off, local or opensso (default off)' },
+  { key: 'authServiceUrl', env: 'AUTH_SERVICE_URL', parse: str, describe: 'OpenSSO/OpenAM service for AUTH_MODE=opensso' },
+  { key: 'tokenTtlSeconds', env: 'TOKEN_TTL_SECONDS', parse: int, describe: 'lifetime of issued tokens (default 86400)' },
+];
+
+function parseAuthMode(raw: string): Config['authMode'] {
+  if (raw === 'off' || raw === 'local' || raw === 'opensso') return raw;
+  throw new Error(`expected off, local or opensso, got "${raw}"`);
+}
+
+export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
+  return {
+    port: 8080,
+    host: '127.0.0.1',
+    dataDir: path.resolve('data'),
+    bodyLimit: 100 * 1024 * 1024,
+    debug: false,
+    sparqlTimeoutMs: 30_000,
+    pageSize: 1000,
+    maxPageSize: 100_000,
+    snapshotEvery: 10_000,
+    workers: 0,
+    queueLength: 1000,
+    syncWindowMs: 0,
+    taskRetentionHours: 168,
+    authMode: 'off',
+    authServiceUrl: '',
+    tokenTtlSeconds: 86_400,
+  };
+}
+
+/** Flag name of an option: PORT → --port, DATA_DIR → --data-dir. */
+export const flagName = (env: string): string => '--' + env.toLowerCase().replace(/_/g, '-');
+
+/** Reads configuration: defaults, then environment, then --flag value / --flag=value. */
+export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = {}, overrides: Partial<Config> = {}): Config {
+  const cfg: Record<string, unknown> = { ...defaults() };
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) continue;
+    const eq = arg.indexOf('=');
+    if (eq > 0) flags.set(arg.slice(0, eq), arg.slice(eq + 1));
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) flags.set(arg, argv[++i]);
+    else flags.set(arg, 'true');
+  }
+  const known = new Set(OPTIONS.map((o) => flagName(o.env)));
+  for (const flag of flags.keys()) if (!known.has(flag)) throw new Error(`unknown option ${flag}`);
+  for (const opt of OPTIONS) {
+    const raw = flags.get(flagName(opt.env)) ?? env[opt.env];
+    if (raw === undefined || raw === '') continue;
+    try {
+      cfg[opt.key] = opt.parse(raw);
+    } catch (e) {
+      throw new Error(`${opt.env}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+  Object.assign(cfg, overrides);
+  if (!cfg.baseUrl) cfg.baseUrl = `http://${cfg.host}:${cfg.port}`;
+  return cfg as unknown as Config;
+}

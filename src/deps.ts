@@ -1,0 +1,14 @@
+// What routes and domain functions are given (STYLE §3: factories with an explicit deps
+// argument; tests pass their own through the same argument).
+import type { Config } from './config.ts';
+import type { TripleStore } from './store/store.ts';
+
+export interface Deps {
+  config: Config;
+  store: TripleStore;
+  /** Logs errors worth an operator's attention. */
+  log: (message: unknown) => void;
+}
+
+/** Absolute URI of a path under the service's public base. */
+export const uriOf = (config: Config, path: string): string => config.baseUrl + (path.startsWith('/') ? path : '/' + path);

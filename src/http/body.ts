@@ -1,0 +1,163 @@
+// Request bodies: raw bytes under a size limit, forms (SPEC §1 rules 1-2), multipart
+// uploads (rule 6) and RDF in any syntax of the format table.
+import type Koa from 'koa';
+import busboy from 'busboy';
+import type * as RDF from '@rdfjs/types';
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from './errors.ts';
+import { RDF_MEDIA_TYPES, syntaxOf } from '../rdf/formats.ts';
+import { parseRdf } from '../rdf/parse.ts';
+
+export interface BodyLimits {
+  bodyLimit: number;
+}
+
+/** The limit is read from ctx.state.bodyLimit, set by the app from configuration. */
+function limitOf(ctx: Koa.Context): number {
+  return (ctx.state as { bodyLimit?: number }).bodyLimit ?? 100 * 1024 * 1024;
+}
+
+/** Media type of the request without parameters, lower-cased ('' when absent). */
+export function contentType(ctx: Koa.Context): string {
+  return (ctx.get('Content-Type') || '').split(';')[0].trim().toLowerCase();
+}
+
+/** Reads the whole body, refusing with 413 past the limit (before reading, when declared). */
+export async function readRaw(ctx: Koa.Context): Promise<Buffer> {
+  const cached = (ctx.state as { rawBody?: Buffer }).rawBody;
+  if (cached) return cached;
+  const limit = limitOf(ctx);
+  const declared = Number(ctx.get('Content-Length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    ctx.req.resume();
+    throw new PayloadTooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      ctx.req.resume();
+      throw new PayloadTooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  const body = Buffer.concat(chunks);
+  (ctx.state as { rawBody?: Buffer }).rawBody = body;
+  return body;
+}
+
+/** Form fields by name; `name[]` and repeated `name` collect every value (SPEC §1 rule 2). */
+export class Form {
+  constructor(private readonly fields: Map<string, string[]>) {}
+
+  static fromSearchParams(params: URLSearchParams): Form {
+    const fields = new Map<string, string[]>();
+    for (const [k, v] of params) {
+      const key = k.endsWith('[]') ? k.slice(0, -2) : k;
+      const list = fields.get(key) ?? [];
+      list.push(v);
+      fields.set(key, list);
+    }
+    return new Form(fields);
+  }
+
+  get(name: string): string | undefined {
+    return this.fields.get(name)?.[0];
+  }
+
+  all(name: string): string[] {
+    return this.fields.get(name) ?? [];
+  }
+
+  has(name: string): boolean {
+    return this.fields.has(name);
+  }
+
+  names(): string[] {
+    return [...this.fields.keys()];
+  }
+
+  /** Fields other than `except`, first value each. */
+  entries(except: readonly string[] = []): [string, string][] {
+    return [...this.fields].filter(([k]) => !except.includes(k)).map(([k, v]) => [k, v[0]]);
+  }
+}
+
+/** An uploaded file: a multipart `file` part or the raw body. */
+export interface Upload {
+  type: string;
+  data: Buffer;
+  filename?: string;
+  /** Other multipart fields sent beside the file. */
+  form: Form;
+}
+
+/** Form fields of an application/x-www-form-urlencoded or multipart/form-data body. */
+export async function readForm(ctx: Koa.Context): Promise<Form> {
+  const type = contentType(ctx);
+  if (type === 'multipart/form-data') return (await readMultipart(ctx)).form;
+  if (type === 'application/x-www-form-urlencoded' || type === '') {
+    const raw = await readRaw(ctx);
+    return Form.fromSearchParams(new URLSearchParams(raw.toString('utf8')));
+  }
+  throw new UnsupportedMediaType(type, ['application/x-www-form-urlencoded', 'multipart/form-data']);
+}
+
+/** The body as an upload: multipart (field `file`, or the first file part) or raw. */
+export async function readUpload(ctx: Koa.Context): Promise<Upload> {
+  if (contentType(ctx) === 'multipart/form-data') {
+    const { form, files } = await readMultipart(ctx);
+    const file = files.find((f) => f.field === 'file') ?? files[0];
+    if (!file) throw new BadRequest('multipart body has no file part (expected a field named "file")');
+    return { type: file.type, data: file.data, filename: file.filename, form };
+  }
+  return { type: contentType(ctx), data: await readRaw(ctx), form: new Form(new Map()) };
+}
+
+interface FilePart {
+  field: string;
+  type: string;
+  filename?: string;
+  data: Buffer;
+}
+
+async function readMultipart(ctx: Koa.Context): Promise<{ form: Form; files: FilePart[] }> {
+  const raw = await readRaw(ctx);
+  return new Promise((resolve, reject) => {
+    const fields = new Map<string, string[]>();
+    const files: FilePart[] = [];
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: ctx.req.headers, limits: { fileSize: limitOf(ctx) } });
+    } catch (e) {
+      reject(new BadRequest(`malformed multipart/form-data: ${(e as Error).message}`));
+      return;
+    }
+    bb.on('field', (name, value) => {
+      const key = name.endsWith('[]') ? name.slice(0, -2) : name;
+      fields.set(key, [...(fields.get(key) ?? []), value]);
+    });
+    bb.on('file', (field, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => files.push({ field, type: (info.mimeType || '').toLowerCase(), filename: info.filename, data: Buffer.concat(chunks) }));
+    });
+    bb.on('error', (e: Error) => reject(new BadRequest(`malformed multipart/form-data: ${e.message}`)));
+    bb.on('close', () => resolve({ form: new Form(fields), files }));
+    bb.end(raw);
+  });
+}
+
+/** Parses an RDF body by its Content-Type (or the multipart file's type). */
+export async function readRdf(ctx: Koa.Context, baseIri: string, upload?: Upload): Promise<RDF.Quad[]> {
+  const up = upload ?? (await readUpload(ctx));
+  const syntax = syntaxOf(up.type) ?? (up.filename ? syntaxByExtension(up.filename) : undefined);
+  if (!syntax) throw new UnsupportedMediaType(up.type, RDF_MEDIA_TYPES);
+  if (up.data.length === 0) throw new BadRequest('empty body: expected RDF');
+  return parseRdf(up.data.toString('utf8'), syntax, baseIri);
+}
+
+function syntaxByExtension(name: string) {
+  const ext = name.toLowerCase().split('.').pop() ?? '';
+  return ({ owl: 'rdfxml', rdf: 'rdfxml', xml: 'rdfxml', ttl: 'turtle', nt: 'ntriples', n3: 'n3', jsonld: 'jsonld' } as const)[ext as 'owl'];
+}

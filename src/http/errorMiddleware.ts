@@ -1,0 +1,51 @@
+// The one catch point (STYLE §1): any error becomes an ot:ErrorReport negotiated like any
+// body, text/plain on request, and a plain-text fallback if producing the report fails.
+import type Koa from 'koa';
+import { reportOf, reportQuads, reportText } from './errorReport.ts';
+import { HttpError, MethodNotAllowed, NotFound } from './errors.ts';
+import { rdfVariants, type Reply } from './reply.ts';
+import { send } from './send.ts';
+import { TEXT_PLAIN, URI_LIST } from '../rdf/formats.ts';
+
+export interface ErrorMiddlewareOptions {
+  actor: string;
+  debug: boolean;
+  log?: (err: unknown) => void;
+}
+
+/** Reply for an error report: RDF formats (RDF/XML default) plus plain text. */
+export function errorReply(err: unknown, options: ErrorMiddlewareOptions): Reply {
+  const report = reportOf(err, options.actor, options.debug);
+  const text = reportText(report);
+  const variants = rdfVariants(() => reportQuads(report)).filter((v) => v.type !== TEXT_PLAIN);
+  // Clients that asked for a URI list or plain text get readable text, not RDF.
+  variants.push({ type: TEXT_PLAIN, produce: () => text }, { type: URI_LIST, produce: () => text });
+  const headers = err instanceof HttpError ? err.headers : {};
+  return { status: report.status, headers, variants };
+}
+
+export function errorMiddleware(options: ErrorMiddlewareOptions): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (!ctx.headerSent && (ctx.body === undefined || ctx.body === null)) {
+        if (ctx.status === 404) throw new NotFound(`no resource at ${ctx.path}`);
+        // @koa/router's allowedMethods sets 405 and Allow; answer it as a report too.
+        if (ctx.status === 405) throw new MethodNotAllowed(ctx.method, String(ctx.response.get('Allow')).split(/,\s*/));
+      }
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) options.log?.(err);
+      if (ctx.headerSent) return;
+      const reply = errorReply(err, options);
+      try {
+        await send(ctx, reply);
+        if (reply.variants.length && ctx.type.startsWith(URI_LIST)) ctx.type = `${TEXT_PLAIN}; charset=utf-8`;
+      } catch (inner) {
+        options.log?.(inner);
+        ctx.status = reply.status;
+        ctx.type = TEXT_PLAIN;
+        ctx.body = reportText(reportOf(err, options.actor, false));
+      }
+    }
+  };
+}

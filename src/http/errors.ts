@@ -1,0 +1,115 @@
+// One error hierarchy (STYLE §1): domain code throws these; src/http/errorMiddleware.ts
+// turns them into ot:ErrorReport responses (SPEC §7.2).
+import type { NamedNode } from 'n3';
+import { ERR } from '../rdf/vocab.ts';
+
+/** A received or nested error report (SPEC §7.2 "cause"). */
+export interface ErrorReportData {
+  status: number;
+  code: string; // IRI of the error code
+  actor?: string;
+  message: string;
+  details?: string;
+  causes: ErrorReportData[];
+}
+
+export interface HttpErrorOptions {
+  code?: NamedNode;
+  details?: string;
+  cause?: unknown;
+  /** Reports received from remote services (SPEC §7.2 rules 1-3). */
+  causes?: ErrorReportData[];
+  headers?: Record<string, string>;
+}
+
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code: NamedNode;
+  readonly details?: string;
+  readonly causes: ErrorReportData[];
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, code: NamedNode, message: string, options: HttpErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.status = status;
+    this.code = options.code ?? code;
+    this.details = options.details;
+    this.causes = options.causes ?? [];
+    this.headers = options.headers ?? {};
+  }
+}
+
+export class BadRequest extends HttpError {
+  constructor(message: string, options?: HttpErrorOptions) { super(400, ERR.BadRequest, message, options); }
+}
+export class Unauthorized extends HttpError {
+  constructor(message: string, options?: HttpErrorOptions) {
+    super(401, ERR.Unauthorized, message, { ...options, headers: { 'WWW-Authenticate': 'Bearer realm="opentox"', ...options?.headers } });
+  }
+}
+export class Forbidden extends HttpError {
+  constructor(message: string, options?: HttpErrorOptions) { super(403, ERR.Forbidden, message, options); }
+}
+export class NotFound extends HttpError {
+  constructor(message: string, options?: HttpErrorOptions) { super(404, ERR.NotFound, message, options); }
+}
+export class MethodNotAllowed extends HttpError {
+  constructor(method: string, allowed: string[]) {
+    super(405, ERR.MethodNotAllowed, `${method} is not allowed here; allowed: ${allowed.join(', ')}`, {
+      headers: { Allow: allowed.join(', ') },
+    });
+  }
+}
+export class Conflict extends HttpError {
+  constructor(message: string, options?: HttpErrorOptions) { super(409, ERR.Conflict, message, options); }
+}
+export class PayloadTooLarge extends HttpError {
+  constructor(limit: number) {
+    super(413, ERR.PayloadTooLarge, `request body is larger than the limit of ${limit} bytes`, {
+      details: 'Set BODY_LIMIT to accept larger bodies, or upload a large dataset in parts with PUT.',
+    });
+  }
+}
+export class UnsupportedMediaType extends HttpError {
+  constructor(type: string, supported: string[], options?: HttpErrorOptions) {
+    super(415, ERR.UnsupportedMediaType, `unsupported Content-Type "${type || '(none)'}"`, {
+      details: `Supported here: ${supported.join(', ')}`,
+      ...options,
+    });
+  }
+}
+export class TooManyRequests extends HttpError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, ERR.TooManyRequests, message, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+  }
+}
+export class InternalError extends HttpError {
+  constructor(message: string, options?: HttpErrorOptions) { super(500, ERR.InternalServerError, message, options); }
+}
+/** SPEC §7.2 rules 1-3: a remote service answered an error; its report(s) become the causes. */
+export class BadGateway extends HttpError {
+  constructor(message: string, causes: ErrorReportData[], options?: HttpErrorOptions) {
+    super(502, ERR.BadGateway, message, { ...options, causes });
+  }
+}
+export class ServiceUnavailable extends HttpError {
+  constructor(message: string, options?: HttpErrorOptions & { retryAfterSeconds?: number }) {
+    const retry = options?.retryAfterSeconds;
+    super(503, ERR.ServiceUnavailable, message, {
+      ...options,
+      headers: { ...(retry === undefined ? {} : { 'Retry-After': String(retry) }), ...options?.headers },
+    });
+  }
+}
+export class GatewayTimeout extends HttpError {
+  constructor(message: string, options?: HttpErrorOptions) { super(504, ERR.GatewayTimeout, message, options); }
+}
+
+/** A parse error with its position, so reports name line and column (STYLE §12). */
+export function parseError(what: string, err: unknown, code = ERR.BadRequest): BadRequest {
+  const e = err as { message?: string; context?: { line?: number }; line?: number; column?: number };
+  const line = e.context?.line ?? e.line;
+  const where = line === undefined ? '' : ` at line ${line}${e.column === undefined ? '' : `, column ${e.column}`}`;
+  return new BadRequest(`${what}${where}: ${e.message ?? String(err)}`, { code });
+}

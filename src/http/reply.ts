@@ -1,0 +1,68 @@
+// Handlers return data; the edge serialises (STYLE §2). A Reply is a status, headers and
+// the representations a resource can take; `send` negotiates one of them.
+import type { Readable } from 'node:stream';
+import type * as RDF from '@rdfjs/types';
+import { RDF_TYPES, URI_LIST } from '../rdf/formats.ts';
+import { serialize } from '../rdf/serialize.ts';
+
+export type Body = string | Buffer | Readable | null;
+
+export interface Variant {
+  type: string;
+  produce: () => Body | Promise<Body>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  /** The first variant is the default, served when Accept names none (SPEC §1 rule 5). */
+  variants: Variant[];
+}
+
+export interface ReplyOptions {
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+type QuadSource = readonly RDF.Quad[] | (() => readonly RDF.Quad[] | Promise<readonly RDF.Quad[]>);
+
+const uriListBody = (uris: readonly string[]): string => uris.map((u) => u + '\r\n').join('');
+
+/** Variants of `quads` in every RDF syntax of the table, RDF/XML first. */
+export function rdfVariants(quads: QuadSource): Variant[] {
+  const get = async () => (typeof quads === 'function' ? await quads() : quads);
+  return RDF_TYPES.map(({ type, syntax }) => ({ type, produce: async () => serialize(await get(), syntax) }));
+}
+
+/** An RDF resource; with `uris`, text/uri-list is offered too. */
+export function rdfReply(quads: QuadSource, options: ReplyOptions & { uris?: readonly string[] } = {}): Reply {
+  const variants = rdfVariants(quads);
+  if (options.uris) variants.push(uriListVariant(options.uris));
+  return { status: options.status ?? 200, headers: options.headers ?? {}, variants };
+}
+
+export function uriListVariant(uris: readonly string[]): Variant {
+  return { type: URI_LIST, produce: () => uriListBody(uris) };
+}
+
+/**
+ * A list of URIs (SPEC: lists answer text/uri-list or RDF). With `quads`, RDF/XML stays
+ * the default; without, only text/uri-list is offered.
+ */
+export function uriListReply(uris: readonly string[], options: ReplyOptions & { quads?: QuadSource; uriListFirst?: boolean } = {}): Reply {
+  const list = uriListVariant(uris);
+  const variants = options.quads ? rdfVariants(options.quads) : [];
+  if (options.uriListFirst) variants.unshift(list);
+  else variants.push(list);
+  return { status: options.status ?? 200, headers: options.headers ?? {}, variants };
+}
+
+/** A body of one fixed media type. */
+export function bodyReply(type: string, body: Body | (() => Body | Promise<Body>), options: ReplyOptions = {}): Reply {
+  return { status: options.status ?? 200, headers: options.headers ?? {}, variants: [{ type, produce: typeof body === 'function' ? body : () => body }] };
+}
+
+/** A reply with no body (e.g. 200 after DELETE, HEAD answers). */
+export function emptyReply(options: ReplyOptions = {}): Reply {
+  return { status: options.status ?? 200, headers: options.headers ?? {}, variants: [] };
+}

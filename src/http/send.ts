@@ -1,0 +1,39 @@
+// The edge: negotiates a Reply's representation (Accept, or ?media= for browsers) and
+// writes it. Every route goes through `handle`, so negotiation lives in one place.
+import type Koa from 'koa';
+import { negotiate } from '../rdf/formats.ts';
+import type { Reply } from './reply.ts';
+
+/** Accept of a request: `?media=TYPE` overrides the header (browsers cannot set Accept). */
+export function acceptOf(ctx: Koa.Context): string | undefined {
+  const media = ctx.query.media;
+  if (typeof media === 'string' && media) return media;
+  return ctx.get('Accept') || undefined;
+}
+
+export async function send(ctx: Koa.Context, reply: Reply): Promise<void> {
+  ctx.status = reply.status;
+  for (const [k, v] of Object.entries(reply.headers)) ctx.set(k, v);
+  if (reply.variants.length === 0) {
+    ctx.body = null;
+    // Koa answers 204 for a null body; keep the status the interface names.
+    ctx.status = reply.status;
+    return;
+  }
+  if (reply.variants.length > 1) ctx.vary('Accept');
+  const chosen = negotiate(acceptOf(ctx), reply.variants.map((v) => v.type));
+  const variant = reply.variants.find((v) => v.type === chosen) ?? reply.variants[0];
+  const body = await variant.produce();
+  ctx.type = /^(text\/|application\/(rdf\+xml|n-triples|ld\+json|json|xml|sparql))/.test(variant.type) ? `${variant.type}; charset=utf-8` : variant.type;
+  ctx.body = body;
+  ctx.status = reply.status;
+}
+
+export type Handler = (ctx: Koa.Context) => Reply | Promise<Reply>;
+
+/** Wraps a handler that returns a Reply into Koa middleware. */
+export function handle(handler: Handler): Koa.Middleware {
+  return async (ctx) => {
+    await send(ctx, await handler(ctx));
+  };
+}

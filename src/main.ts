@@ -1,0 +1,27 @@
+// The only file with process effects: reads configuration, opens the store, listens.
+import path from 'node:path';
+import { loadConfig } from './config.ts';
+import { TripleStore } from './store/store.ts';
+import { createApp } from './app.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.argv.slice(2), process.env);
+  const log = (m: unknown) => console.error(m instanceof Error ? m.stack : m);
+  const store = await TripleStore.open(path.join(config.dataDir, 'store'));
+  const app = createApp({ config, store, log });
+  const server = app.listen(config.port, config.host, () => {
+    console.log(`OpenTox service at ${config.baseUrl} (data in ${config.dataDir})`);
+  });
+  const stop = async () => {
+    server.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,56 @@
+// The one table of RDF media types (issue #2 §4): what we write and what we parse.
+import Negotiator from 'negotiator';
+
+export const RDF_XML = 'application/rdf+xml';
+export const TURTLE = 'text/turtle';
+export const N_TRIPLES = 'application/n-triples';
+export const TEXT_PLAIN = 'text/plain';
+export const N3 = 'text/n3';
+export const JSON_LD = 'application/ld+json';
+export const URI_LIST = 'text/uri-list';
+
+export type RdfSyntax = 'rdfxml' | 'turtle' | 'ntriples' | 'n3' | 'jsonld';
+
+/** Media type → syntax. Order matters: the first is the default (SPEC §1 rule 5). */
+export const RDF_TYPES: ReadonlyArray<{ type: string; syntax: RdfSyntax }> = [
+  { type: RDF_XML, syntax: 'rdfxml' },
+  { type: TURTLE, syntax: 'turtle' },
+  { type: N_TRIPLES, syntax: 'ntriples' },
+  { type: TEXT_PLAIN, syntax: 'ntriples' },
+  { type: N3, syntax: 'n3' },
+  { type: JSON_LD, syntax: 'jsonld' },
+];
+
+/** Accepted on input as aliases (older clients and browsers send these). */
+const INPUT_ALIASES: Record<string, RdfSyntax> = {
+  'application/xml': 'rdfxml',
+  'text/xml': 'rdfxml',
+  'application/x-turtle': 'turtle',
+  'application/turtle': 'turtle',
+  'text/rdf+n3': 'n3',
+  'application/json': 'jsonld',
+};
+
+export function syntaxOf(mediaType: string): RdfSyntax | undefined {
+  const t = mediaType.split(';')[0].trim().toLowerCase();
+  return RDF_TYPES.find((f) => f.type === t)?.syntax ?? INPUT_ALIASES[t];
+}
+
+export const RDF_MEDIA_TYPES = RDF_TYPES.map((f) => f.type);
+
+/**
+ * Picks the best of `offered` for an Accept header (q-values, type/*, *\/*); an empty or
+ * unservable Accept gets `offered[0]`, the default (SPEC §1 rule 5, §7.1 last line).
+ */
+export function negotiate(accept: string | undefined, offered: readonly string[]): string {
+  if (!accept || !accept.trim()) return offered[0];
+  const best = new Negotiator({ headers: { accept } }).mediaTypes([...offered]);
+  return best[0] ?? offered[0];
+}
+
+/** True when the Accept header names `type` (or its range) explicitly with q > 0. */
+export function acceptsExplicitly(accept: string | undefined, type: string): boolean {
+  if (!accept) return false;
+  const types = new Negotiator({ headers: { accept } }).mediaTypes([type]);
+  return types.length > 0 && !/^\s*\*\/\*\s*$/.test(accept);
+}

@@ -1,0 +1,120 @@
+// RDF/XML writer with readable prefixes (ot, dc, rdf, rdfs, owl, xsd). Writes subject by
+// subject so large graphs stream; every output parses in an independent RDF/XML parser
+// (test/unit/rdf.test.ts checks it with rdfxml-streaming-parser).
+import type * as RDF from '@rdfjs/types';
+import { PREFIXES, RDF as RDFNS } from './vocab.ts';
+
+const NCNAME_START = /[A-Za-z_\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD]/;
+const NCNAME_CHAR = /[-.0-9A-Za-z_\u00B7\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u037D\u037F-\u1FFF\u200C-\u200D\u203F-\u2040\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD]/;
+// Characters XML 1.0 cannot carry at all; RDF/XML has no escape for them.
+const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+export function escapeXml(text: string, attr = false): string {
+  let out = text.replace(XML_INVALID, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  if (attr) out = out.replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+  else out = out.replace(/\r/g, '&#13;');
+  return out;
+}
+
+/** Splits an IRI into namespace + local name where the local name is a valid NCName. */
+function splitIri(iri: string): [string, string] | undefined {
+  let i = iri.length;
+  while (i > 0 && NCNAME_CHAR.test(iri[i - 1])) i--;
+  while (i < iri.length && !NCNAME_START.test(iri[i])) i++;
+  if (i >= iri.length || i === 0) return undefined;
+  return [iri.slice(0, i), iri.slice(i)];
+}
+
+export class RdfXmlWriter {
+  private readonly prefixOf = new Map<string, string>();
+  private extra = 0;
+
+  constructor(prefixes: Record<string, string> = PREFIXES) {
+    for (const [p, ns] of Object.entries(prefixes)) this.prefixOf.set(ns, p);
+  }
+
+  header(): string {
+    const decls = [...this.prefixOf].map(([ns, p]) => `\n    xmlns:${p}="${escapeXml(ns, true)}"`).join('');
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<rdf:RDF${decls}>\n`;
+  }
+
+  footer(): string {
+    return '</rdf:RDF>\n';
+  }
+
+  /**
+   * A qualified name for `iri`. A namespace without a prefix gets one, declared on the
+   * subject element being written (collected in `decls`), so streaming needs no second pass.
+   */
+  private qname(iri: string, decls: string[]): string {
+    const split = splitIri(iri);
+    if (!split) throw new Error(`cannot write ${iri} as an RDF/XML element name`);
+    const [ns, local] = split;
+    let p = this.prefixOf.get(ns);
+    if (!p) {
+      p = `ns${this.extra++}`;
+      this.prefixOf.set(ns, p);
+      decls.push(` xmlns:${p}="${escapeXml(ns, true)}"`);
+    }
+    return `${p}:${local}`;
+  }
+
+  private nodeAttr(term: RDF.Term, attr: 'about' | 'resource'): string {
+    if (term.termType === 'BlankNode') return `rdf:nodeID="${nodeId(term.value)}"`;
+    return `rdf:${attr}="${escapeXml(term.value, true)}"`;
+  }
+
+  /** One rdf:Description (or typed node) for `subject` with all its triples. */
+  subject(subject: RDF.Term, triples: readonly RDF.Quad[]): string {
+    const typeTriple = triples.find((t) => t.predicate.value === RDFNS.type.value && t.object.termType === 'NamedNode' && splitIri(t.object.value));
+    const ns0 = this.extra;
+    const decls: string[] = [];
+    const element = typeTriple ? this.qname(typeTriple.object.value, decls) : 'rdf:Description';
+    let body = '';
+    for (const t of triples) {
+      if (t === typeTriple) continue;
+      const name = this.qname(t.predicate.value, decls);
+      const o = t.object;
+      if (o.termType === 'Literal') {
+        let attrs = '';
+        if (o.language) attrs = ` xml:lang="${escapeXml(o.language, true)}"`;
+        else if (o.datatype && o.datatype.value !== 'http://www.w3.org/2001/XMLSchema#string') attrs = ` rdf:datatype="${escapeXml(o.datatype.value, true)}"`;
+        body += `    <${name}${attrs}>${escapeXml(o.value)}</${name}>\n`;
+      } else {
+        body += `    <${name} ${this.nodeAttr(o, 'resource')}/>\n`;
+      }
+    }
+    // An xmlns on an element is in scope only within it: forget this subject's own ones.
+    if (this.extra !== ns0) this.forgetFrom(ns0);
+    return `  <${element}${decls.join('')} ${this.nodeAttr(subject, 'about')}>\n${body}  </${element}>\n`;
+  }
+
+  private forgetFrom(n: number): void {
+    for (const [ns, p] of this.prefixOf) if (/^ns\d+$/.test(p) && Number(p.slice(2)) >= n) this.prefixOf.delete(ns);
+    this.extra = n;
+  }
+}
+
+function nodeId(label: string): string {
+  const clean = label.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return /^[A-Za-z_]/.test(clean) ? clean : `b${clean}`;
+}
+
+/** Groups triples by subject, keeping first-seen subject order. */
+export function groupBySubject(quads: Iterable<RDF.Quad>): Map<string, { subject: RDF.Term; triples: RDF.Quad[] }> {
+  const groups = new Map<string, { subject: RDF.Term; triples: RDF.Quad[] }>();
+  for (const q of quads) {
+    const key = `${q.subject.termType}|${q.subject.value}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { subject: q.subject, triples: [] }));
+    g.triples.push(q);
+  }
+  return groups;
+}
+
+export function toRdfXml(quads: Iterable<RDF.Quad>, prefixes?: Record<string, string>): string {
+  const w = new RdfXmlWriter(prefixes);
+  let out = w.header();
+  for (const { subject, triples } of groupBySubject(quads).values()) out += w.subject(subject, triples);
+  return out + w.footer();
+}

@@ -1,0 +1,33 @@
+// Serialises quads in any syntax of the format table. Graph names are dropped: a response
+// is the triples of one or more resources.
+import type * as RDF from '@rdfjs/types';
+import { Writer, DataFactory } from 'n3';
+import jsonld from 'jsonld';
+import { PREFIXES } from './vocab.ts';
+import { toRdfXml } from './rdfxml.ts';
+import type { RdfSyntax } from './formats.ts';
+
+const asTriple = (q: RDF.Quad) => DataFactory.quad(q.subject as never, q.predicate as never, q.object as never);
+
+/** The JSON-LD context of compacted output: our prefixes, so keys read as ot:hasStatus. */
+export const JSONLD_CONTEXT: Record<string, string> = { ...PREFIXES };
+
+export async function serialize(quads: readonly RDF.Quad[], syntax: RdfSyntax): Promise<string> {
+  switch (syntax) {
+    case 'rdfxml':
+      return toRdfXml(quads);
+    case 'turtle':
+    case 'n3':
+      return new Writer({ prefixes: PREFIXES, format: syntax === 'n3' ? 'text/n3' : 'text/turtle' }).quadsToString(quads.map(asTriple));
+    case 'ntriples':
+      return new Writer({ format: 'N-Triples' }).quadsToString(quads.map(asTriple));
+    case 'jsonld':
+      return JSON.stringify(await toJsonLd(quads), null, 2) + '\n';
+  }
+}
+
+async function toJsonLd(quads: readonly RDF.Quad[]): Promise<object> {
+  const nquads = new Writer({ format: 'N-Triples' }).quadsToString(quads.map(asTriple));
+  const expanded = await jsonld.fromRDF(nquads, { format: 'application/n-quads' });
+  return jsonld.compact(expanded, JSONLD_CONTEXT);
+}

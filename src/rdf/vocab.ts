@@ -1,0 +1,79 @@
+// Typed vocabularies (STYLE §6): handlers and domain code never spell IRIs out.
+import { DataFactory, type NamedNode } from 'n3';
+
+const { namedNode } = DataFactory;
+
+/** A namespace whose listed local names are typed NamedNodes, with `ns()` for others. */
+function vocabulary<const T extends readonly string[]>(base: string, names: T) {
+  const terms = Object.fromEntries(names.map((n) => [n, namedNode(base + n)])) as { [K in T[number]]: NamedNode };
+  return Object.assign(terms, { ns: base, term: (local: string): NamedNode => namedNode(base + local) });
+}
+
+/** OpenTox API ontology. The 1.2 interface keeps the 1.1 namespace (SPEC §9.3). */
+export const OT_NS = 'http://www.opentox.org/api/1.1#';
+/** Accepted on input as a synonym of OT_NS (DESIGN: conventions). */
+export const OT_NS_12 = 'http://www.opentox.org/api/1.2#';
+
+export const OT = vocabulary(OT_NS, [
+  'Algorithm', 'Parameter', 'Compound', 'Conformer', 'Dataset', 'DataEntry', 'Feature',
+  'NumericFeature', 'NominalFeature', 'StringFeature', 'FeatureValue', 'Model', 'Task',
+  'ErrorReport', 'Ontology', 'Service',
+  'isA', 'parameters', 'paramScope', 'paramValue', 'hasStatus', 'percentageCompleted',
+  'resultURI', 'error', 'errorCode', 'actor', 'message', 'errorDetails', 'errorCause',
+  'hasSource', 'units', 'acceptValue', 'dataEntry', 'compound', 'conformer', 'values', 'feature',
+  'value', 'algorithm', 'trainingDataset', 'independentVariables', 'dependentVariables',
+  'predictedVariables', 'statusCode', 'warning', 'owner',
+] as const);
+
+export const DC = vocabulary('http://purl.org/dc/elements/1.1/', [
+  'identifier', 'title', 'description', 'creator', 'contributor', 'date', 'source', 'type',
+] as const);
+
+export const RDF = vocabulary('http://www.w3.org/1999/02/22-rdf-syntax-ns#', ['type', 'first', 'rest', 'nil'] as const);
+export const RDFS = vocabulary('http://www.w3.org/2000/01/rdf-schema#', [
+  'Class', 'subClassOf', 'label', 'comment', 'seeAlso', 'domain', 'range',
+] as const);
+export const OWL = vocabulary('http://www.w3.org/2002/07/owl#', [
+  'Class', 'Ontology', 'sameAs', 'ObjectProperty', 'DatatypeProperty', 'AnnotationProperty', 'Thing',
+  'NamedIndividual', 'imports', 'versionInfo',
+] as const);
+export const XSD = vocabulary('http://www.w3.org/2001/XMLSchema#', [
+  'string', 'boolean', 'int', 'integer', 'long', 'float', 'double', 'decimal', 'dateTime', 'anyURI',
+] as const);
+
+/** Algorithm types ontology (SPEC §2.1). */
+export const ATYPE = vocabulary('http://www.opentox.org/algorithmTypes.owl#', [
+  'AlgorithmType', 'DataCleanup', 'FeatureSelection', 'Supervised', 'Unsupervised', 'DescriptorCalculation',
+  'PatternMining', 'Classification', 'Regression', 'EagerLearning', 'LazyLearning', 'SingleTarget',
+  'MultipleTargets', 'PhysicoChemical', 'Topological', 'Normalization', 'Generation3D',
+  'ApplicabilityDomain', 'Clustering', 'Structural', 'Electronic', 'Geometrical', 'Constitutional',
+  'QuantumChemical', 'Preprocessing', 'Learning', 'Rules', 'DataMining',
+] as const);
+
+/** Error codes (SPEC §7.2): each an owl:Class with an HTTP status and a description. */
+export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
+  'ErrorCode', 'BadRequest', 'NotFound', 'MethodNotAllowed', 'NotAcceptable', 'UnsupportedMediaType',
+  'PayloadTooLarge', 'Unauthorized', 'Forbidden', 'Conflict', 'TooManyRequests', 'InternalServerError',
+  'BadGateway', 'ServiceUnavailable', 'GatewayTimeout',
+  'BadRDFContent', 'ImproperRDFRepresentation', 'NotAFeatureRepresentation', 'NotADatasetRepresentation',
+  'RDFSyntaxError', 'InvalidIRI', 'InvalidParameter', 'MissingParameter', 'PredictionFeatureNotInDataset',
+  'CannotGeneratePredictrionFeature', 'InvalidStructure', 'UnsupportedFormat', 'SparqlSyntaxError',
+  'SparqlUpdateForbidden', 'QueryTimeout', 'TaskNotFound', 'InvalidTaskId', 'ServerOverload',
+  'TaskInterrupted', 'TaskFailed', 'RemoteServiceError', 'ParameterisedAlgorithm', 'InvalidToken',
+  'InvalidCredentials',
+] as const);
+
+/** Blue Obelisk descriptor ontology, for owl:sameAs of descriptor algorithms. */
+export const BO_NS = 'http://www.blueobelisk.org/ontologies/chemoinformatics-algorithms/#';
+
+/** Prefixes every RDF serialiser writes (issue #2: readable prefixes). */
+export const PREFIXES: Record<string, string> = {
+  ot: OT_NS,
+  dc: DC.ns,
+  rdf: RDF.ns,
+  rdfs: RDFS.ns,
+  owl: OWL.ns,
+  xsd: XSD.ns,
+  ota: ATYPE.ns,
+  oterr: ERR.ns,
+};

@@ -1,0 +1,45 @@
+// Starts the real app over HTTP on a temp data directory (STYLE §10).
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { TripleStore } from '../../src/store/store.ts';
+import { createApp } from '../../src/app.ts';
+import type { Deps } from '../../src/deps.ts';
+
+export interface TestApp {
+  url: string;
+  deps: Deps;
+  dataDir: string;
+  close: (options?: { keepData?: boolean }) => Promise<void>;
+}
+
+export function tempDir(prefix = 'opentox-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDir()): Promise<TestApp> {
+  const config = loadConfig([], {}, { port: 0, dataDir, ...overrides });
+  const store = await TripleStore.open(path.join(dataDir, 'store'));
+  const logged: unknown[] = [];
+  const deps: Deps = { config, store, log: (m) => logged.push(m) };
+  const server: Server = await new Promise((resolve) => {
+    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  config.port = port;
+  config.baseUrl = overrides.baseUrl ?? `http://127.0.0.1:${port}`;
+  return {
+    url: config.baseUrl,
+    deps,
+    dataDir,
+    close: async (options = {}) => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await store.close();
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
