@@ -1,20 +1,19 @@
 // The only file with process effects: reads configuration, opens the store, listens.
-import path from 'node:path';
 import { loadConfig } from './config.ts';
-import { TripleStore } from './store/store.ts';
+import { openDeps } from './boot.ts';
 import { createApp } from './app.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
   const log = (m: unknown) => console.error(m instanceof Error ? m.stack : m);
-  const store = await TripleStore.open(path.join(config.dataDir, 'store'));
-  const app = createApp({ config, store, log });
+  const deps = await openDeps(config, log);
+  const app = createApp(deps);
   const server = app.listen(config.port, config.host, () => {
     console.log(`OpenTox service at ${config.baseUrl} (data in ${config.dataDir})`);
   });
   const stop = async () => {
     server.close();
-    await store.close();
+    await deps.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

@@ -5,13 +5,14 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { TripleStore } from '../../src/store/store.ts';
 import { createApp } from '../../src/app.ts';
-import type { Deps } from '../../src/deps.ts';
+import { openDeps, type Running } from '../../src/boot.ts';
 
 export interface TestApp {
   url: string;
-  deps: Deps;
+  deps: Running;
+  /** Messages the app logged (errors worth an operator's attention). */
+  logged: unknown[];
   dataDir: string;
   close: (options?: { keepData?: boolean }) => Promise<void>;
 }
@@ -22,9 +23,8 @@ export function tempDir(prefix = 'opentox-test-'): string {
 
 export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDir()): Promise<TestApp> {
   const config = loadConfig([], {}, { port: 0, dataDir, ...overrides });
-  const store = await TripleStore.open(path.join(dataDir, 'store'));
   const logged: unknown[] = [];
-  const deps: Deps = { config, store, log: (m) => logged.push(m) };
+  const deps = await openDeps(config, (m) => logged.push(m));
   const server: Server = await new Promise((resolve) => {
     const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -34,11 +34,12 @@ export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDi
   return {
     url: config.baseUrl,
     deps,
+    logged,
     dataDir,
     close: async (options = {}) => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
-      await store.close();
+      await deps.close();
       if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
