@@ -1,0 +1,57 @@
+// The job API every long operation uses (issue #4 §7): dataset upload, algorithm apply,
+// model prediction, 3D generation. Jobs are registered by kind and submitted with JSON
+// parameters, so a Queued task can be run again after a restart.
+import type { Reply } from '../http/reply.ts';
+
+export type TaskStatus = 'Queued' | 'Running' | 'Completed' | 'Cancelled' | 'Error';
+
+export interface JobContext {
+  /** Aborted when the task is cancelled (DELETE /task/{id}) or the service stops. */
+  signal: AbortSignal;
+  /** Reports progress in percent (0-100); writes are throttled by the engine. */
+  progress: (percent: number) => void;
+  taskUri: string;
+  /** The user the task runs for (issue #7: a job acts with its creator's rights). */
+  owner?: string;
+  /** The caller's token, passed on to remote services. */
+  subjectid?: string;
+}
+
+/** URI(s) of the resource(s) a job created (ot:resultURI). */
+export type JobResult = string | string[];
+
+export interface JobDefinition<P = unknown> {
+  kind: string;
+  /** True when running it twice gives the same result: then an interrupted run is re-run. */
+  idempotent: boolean;
+  run: (params: P, ctx: JobContext) => Promise<JobResult>;
+}
+
+export interface TaskMeta {
+  title: string;
+  /** URI of the resource where the task was created (dc:creator, SPEC §2.4). */
+  creator: string;
+  description?: string;
+  owner?: string;
+  subjectid?: string;
+}
+
+export interface TaskInfo {
+  uri: string;
+  status: TaskStatus;
+  percentageCompleted: number;
+  resultUris: string[];
+}
+
+export interface TaskEngine {
+  define<P>(definition: JobDefinition<P>): void;
+  /** Queues a job; throws ServiceUnavailable (503, Retry-After) when the queue is full. */
+  submit<P>(kind: string, params: P, meta: TaskMeta): Promise<TaskInfo>;
+  /**
+   * The reply of a resource that started a job (SPEC §4.3 "Creating a task"): waits up to
+   * the configured sync window, then answers 200 with the result or 202 with the task.
+   */
+  reply(task: TaskInfo): Promise<Reply>;
+  /** Runs `fn(input)` exported by `module` in the worker pool, off the event loop. */
+  runInWorker<T>(module: URL | string, fn: string, input: unknown, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<T>;
+}
