@@ -71,9 +71,10 @@ export class PayloadTooLarge extends HttpError {
     });
   }
 }
+/** SPEC §7.1 names 400 for an incorrect MIME type, so this is a 400 with its own code. */
 export class UnsupportedMediaType extends HttpError {
   constructor(type: string, supported: string[], options?: HttpErrorOptions) {
-    super(415, ERR.UnsupportedMediaType, `unsupported Content-Type "${type || '(none)'}"`, {
+    super(400, ERR.UnsupportedMediaType, `unsupported Content-Type "${type || '(none)'}"`, {
       details: `Supported here: ${supported.join(', ')}`,
       ...options,
     });
