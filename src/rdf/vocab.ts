@@ -63,6 +63,14 @@ export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
   'InvalidCredentials',
 ] as const);
 
+/**
+ * Terms of this service that the OpenTox ontology lacks (compound identity and the
+ * structure files kept beside the triples, issue #3); never shown as API terms.
+ */
+export const SVC = vocabulary('urn:opentox-service:', [
+  'smiles', 'inchi', 'inchiKey', 'formula', 'molecularWeight', 'structureFile', 'number', 'is3D',
+] as const);
+
 /** Blue Obelisk descriptor ontology, for owl:sameAs of descriptor algorithms. */
 export const BO_NS = 'http://www.blueobelisk.org/ontologies/chemoinformatics-algorithms/#';
 
