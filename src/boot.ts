@@ -15,7 +15,7 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   const store = await TripleStore.open(path.join(config.dataDir, 'store'));
   closers.push(() => store.close());
   const deps: Deps = { config, store, log };
-  await bootCompounds(deps);
+  closers.push(await bootCompounds(deps));
   return {
     ...deps,
     close: async () => {
