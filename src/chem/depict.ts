@@ -37,7 +37,7 @@ export function depictSvg(structure: string, width = DEFAULT_SIZE, height = DEFA
   if (!mol) throw new Error(`cannot depict a stored structure: ${log}`);
   return withMol(mol, (m) => {
     if (m.has_coords() === 3) {
-      m.remove_hs_in_place();
+      m.remove_hs_in_place('{}');
       m.set_new_coords();
     }
     return m.get_svg(width, height);
