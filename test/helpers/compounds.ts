@@ -1,8 +1,11 @@
 // Small helpers for compound integration tests.
 export const SMILES = 'chemical/x-daylight-smiles';
 
+/** A fetch body from text or bytes (Node's Buffer is not a BodyInit to TypeScript). */
+export const bodyOf = (body: string | Buffer): string | Uint8Array => (typeof body === 'string' ? body : new Uint8Array(body));
+
 export async function postStructure(base: string, body: string | Buffer, type = SMILES, path = '/compound'): Promise<Response> {
-  return fetch(base + path, { method: 'POST', headers: { 'Content-Type': type, Accept: 'text/uri-list' }, body });
+  return fetch(base + path, { method: 'POST', headers: { 'Content-Type': type, Accept: 'text/uri-list' }, body: bodyOf(body) });
 }
 
 /** URI of a new or existing compound; throws unless the service answered 200. */

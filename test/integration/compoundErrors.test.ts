@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { createCompound, postStructure, SMILES } from '../helpers/compounds.ts';
+import { bodyOf, createCompound, postStructure, SMILES } from '../helpers/compounds.ts';
 import { sharedData } from '../helpers/data.ts';
 
 const BROKEN_COUNTS = '\n  broken\n\n  x  y  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 C   0  0\nM  END\n';
@@ -41,10 +41,10 @@ describe('compounds: bad input (issue #3)', function () {
       const before = await count();
       const headers: Record<string, string> = { Accept: 'text/plain' };
       if (type) headers['Content-Type'] = type;
-      const res = await fetch(`${app.url}/compound`, { method: 'POST', headers, body });
+      const res = await fetch(`${app.url}/compound`, { method: 'POST', headers, body: bodyOf(body) });
       expect(res.status).to.equal(400);
       expect(await res.text()).to.match(message);
-      const put = await fetch(ethanol, { method: 'PUT', headers, body });
+      const put = await fetch(ethanol, { method: 'PUT', headers, body: bodyOf(body) });
       expect(put.status).to.equal(400);
       expect(await count()).to.equal(before);
       expect(await (await fetch(ethanol, { headers: { Accept: SMILES } })).text()).to.equal('CCO\n');
