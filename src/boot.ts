@@ -11,7 +11,11 @@ export interface Running extends Deps {
 
 export async function openDeps(config: Config, log: Deps['log']): Promise<Running> {
   const closers: Array<() => Promise<void> | void> = [];
-  const store = await TripleStore.open(path.join(config.dataDir, 'store'));
+  const store = await TripleStore.open(path.join(config.dataDir, 'store'), {
+    snapshotEvery: config.snapshotEvery,
+    sparqlTimeoutMs: config.sparqlTimeoutMs,
+    log,
+  });
   closers.push(() => store.close());
   const deps: Deps = { config, store, log };
   return {
