@@ -21,17 +21,36 @@ export type Dataset = { union: true } | { union: false; default: string[]; named
 
 interface ParseErrorHash {
   token?: string;
-  loc?: { first_line: number; first_column: number };
+  text?: string;
+  loc?: { last_line: number; last_column: number };
   expected?: string[];
 }
 
-function syntaxError(e: unknown): BadRequest {
+/**
+ * Line and column (1-based) of the offending token. The parser reports where the last
+ * good token ends; the offending one is the next non-blank character.
+ */
+function position(text: string, loc: { last_line: number; last_column: number }): { line: number; column: number } {
+  const lines = text.split('\n');
+  let line = loc.last_line - 1;
+  let column = loc.last_column;
+  while (line < lines.length) {
+    while (column < lines[line].length && /\s/.test(lines[line][column])) column++;
+    if (column < lines[line].length || line === lines.length - 1) break;
+    line++;
+    column = 0;
+  }
+  return { line: line + 1, column: column + 1 };
+}
+
+function syntaxError(e: unknown, text: string): BadRequest {
   const err = e as Error & { hash?: ParseErrorHash };
   const hash = err.hash;
   if (!hash?.loc) return new BadRequest(`SPARQL syntax error: ${err.message}`, { code: ERR.SparqlSyntaxError });
   const expected = (hash.expected ?? []).slice(0, 8).join(', ');
-  const got = hash.token === 'EOF' ? 'the end of the query' : `'${hash.token}'`;
-  return new BadRequest(`SPARQL syntax error at line ${hash.loc.first_line}, column ${hash.loc.first_column + 1}: got ${got}`, {
+  const got = hash.token === 'EOF' ? 'the end of the query' : `'${hash.text || hash.token}'`;
+  const at = position(text, hash.loc);
+  return new BadRequest(`SPARQL syntax error at line ${at.line}, column ${at.column}: unexpected ${got}`, {
     code: ERR.SparqlSyntaxError,
     details: `${err.message.split('\n').slice(0, 3).join('\n')}${expected ? `\nExpected one of: ${expected}${(hash.expected ?? []).length > 8 ? ', ...' : ''}` : ''}`,
   });
@@ -43,7 +62,7 @@ export function parseSparqlQuery(text: string, baseIri: string): SparqlQuery {
   try {
     parsed = new sparqljs.Parser({ baseIRI: baseIri }).parse(text);
   } catch (e) {
-    throw syntaxError(e);
+    throw syntaxError(e, text);
   }
   if (parsed.type === 'update') {
     throw new Forbidden('SPARQL updates are not allowed here: the endpoint is read-only; resources change through their REST interface', {
@@ -80,3 +99,11 @@ export function datasetOf(query: SparqlQuery, request: DatasetRequest = {}): Dat
   const keep = (list: string[]) => (allow ? list.filter((g) => allow.includes(g)) : list);
   return { union: false, default: keep(explicit.default), named: keep(explicit.named) };
 }
+
+/** SELECT and ASK results, JSON first: the default (SPARQL 1.1 Protocol §2.1.5). */
+export const SPARQL_RESULTS_TYPES = [
+  'application/sparql-results+json',
+  'application/sparql-results+xml',
+  'text/csv',
+  'text/tab-separated-values',
+] as const;
