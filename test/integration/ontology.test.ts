@@ -27,7 +27,6 @@ describe('/ontology', () => {
 
   const post = (body: string | FormData, type?: string) =>
     fetch(app.url + '/ontology', { method: 'POST', body, headers: { Accept: 'text/uri-list', ...(type ? { 'Content-Type': type } : {}) } });
-  const idOf = (uri: string) => uri.slice(uri.lastIndexOf('/') + 1);
 
   it('lists the three built-in ontologies as a uri-list with X-Total-Count', async () => {
     const res = await fetch(app.url + '/ontology', { headers: { Accept: 'text/uri-list' } });
