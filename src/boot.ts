@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { TripleStore } from './store/store.ts';
+import { loadBuiltInOntologies } from './domain/ontology.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;
@@ -18,6 +19,8 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   });
   closers.push(() => store.close());
   const deps: Deps = { config, store, log };
+  // Built-in ontologies are replaced at every start so that upgrades take effect.
+  await loadBuiltInOntologies(deps);
   return {
     ...deps,
     close: async () => {

@@ -63,6 +63,9 @@ export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
   'InvalidCredentials',
 ] as const);
 
+/** VoID, for the triple counts of listed ontology graphs. */
+export const VOID = vocabulary('http://rdfs.org/ns/void#', ['triples'] as const);
+
 /** Blue Obelisk descriptor ontology, for owl:sameAs of descriptor algorithms. */
 export const BO_NS = 'http://www.blueobelisk.org/ontologies/chemoinformatics-algorithms/#';
 
