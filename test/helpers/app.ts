@@ -10,6 +10,8 @@ import { openDeps, type Running } from '../../src/boot.ts';
 
 export interface TestApp {
   url: string;
+  /** Where the server listens; differs from `url` when a test fixes baseUrl (restart tests). */
+  origin: string;
   deps: Running;
   /** Messages the app logged (errors worth an operator's attention). */
   logged: unknown[];
@@ -33,6 +35,7 @@ export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDi
   config.baseUrl = overrides.baseUrl ?? `http://127.0.0.1:${port}`;
   return {
     url: config.baseUrl,
+    origin: `http://127.0.0.1:${port}`,
     deps,
     logged,
     dataDir,
