@@ -6,6 +6,7 @@ import type { Deps } from './deps.ts';
 import { TripleStore } from './store/store.ts';
 import { loadBuiltInOntologies } from './domain/ontology.ts';
 import { JobEngine } from './tasks/engine.ts';
+import { bootCompounds } from './domain/compoundsBoot.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;
@@ -24,6 +25,7 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   const deps: Deps = { config, store, log, tasks };
   // Built-in ontologies are replaced at every start so that upgrades take effect.
   await loadBuiltInOntologies(deps);
+  await bootCompounds(deps);
   await tasks.start();
   return {
     ...deps,
