@@ -17,10 +17,10 @@ import { compoundRecord, conformerRecord, conformerRecords, defaultMolfile, numb
 import { compoundRepresentation } from '../domain/compoundQuads.ts';
 import { deleteCompound, replaceCompound } from '../domain/compoundUpdates.ts';
 import { addConformer, conformerRepresentation, deleteConformers, replaceConformer } from '../domain/conformers.ts';
-import { generateConformers, generateCount, threeDMolfiles } from '../domain/conformerGeneration.ts';
+import { generateCount, submitGeneration, threeDMolfiles } from '../domain/conformerGeneration.ts';
 import { readStructureFile } from '../domain/compoundFiles.ts';
 import { structureReply, structuresReply } from './compoundReplies.ts';
-import { pageOf } from './compoundPaging.ts';
+import { fetchPage, pagingHeaders, parsePaging } from '../http/paging.ts';
 import type { StructureRecord } from '../chem/write.ts';
 
 const { quad, namedNode } = DataFactory;
@@ -45,9 +45,11 @@ export function compoundRouter(deps: Deps): Router {
 
   router.get('/compound', handle((ctx) => {
     const ids = compoundIndex(deps).ids();
-    const page = pageOf(ctx, deps.config, ids.length);
-    const uris = ids.slice(page.offset, page.offset + page.size).map((id) => compoundUri(deps, id));
-    return uriListReply(uris, { headers: page.headers, quads: () => uris.map((u) => quad(namedNode(u), RDFNS.type, OT.Compound)) });
+    const paging = parsePaging(ctx.query, deps.config);
+    const page = fetchPage(paging, (limit, offset) => ids.slice(offset, offset + limit));
+    const uris = page.items.map((id) => compoundUri(deps, id));
+    const headers = pagingHeaders(deps.config.baseUrl + ctx.url, paging, page.hasMore, ids.length);
+    return uriListReply(uris, { headers, quads: () => uris.map((u) => quad(namedNode(u), RDFNS.type, OT.Compound)) });
   }));
 
   router.post('/compound', handle(async (ctx) => {
@@ -105,7 +107,8 @@ export function compoundRouter(deps: Deps): Router {
       const form = await readForm(ctx);
       const raw = form.get('generate') ?? (typeof ctx.query.generate === 'string' ? ctx.query.generate : undefined);
       if (raw === undefined) throw new BadRequest('form without "generate": post generate=N (1-20) or a structure', { code: ERR.MissingParameter });
-      return uriListReply(await generateConformers(deps, id, generateCount(raw)), { uriListFirst: true });
+      // SPEC §4.3: a long job answers with a task (200 with the result within the sync window).
+      return deps.tasks.reply(await submitGeneration(deps, id, generateCount(raw), ctx.state.user as string | undefined));
     }
     return uriListReply([await addConformer(deps, id, await readStructure(ctx))], { uriListFirst: true });
   }));

@@ -2,7 +2,7 @@
 export const SMILES = 'chemical/x-daylight-smiles';
 
 /** A fetch body from text or bytes (Node's Buffer is not a BodyInit to TypeScript). */
-export const bodyOf = (body: string | Buffer): string | Uint8Array => (typeof body === 'string' ? body : new Uint8Array(body));
+export const bodyOf = (body: string | Buffer): string | Blob => (typeof body === 'string' ? body : new Blob([new Uint8Array(body)]));
 
 export async function postStructure(base: string, body: string | Buffer, type = SMILES, path = '/compound'): Promise<Response> {
   return fetch(base + path, { method: 'POST', headers: { 'Content-Type': type, Accept: 'text/uri-list' }, body: bodyOf(body) });
