@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { WriteOp } from '../store/store.ts';
-import { compoundIndex, identityKey, type PendingCompound } from './compoundIndex.ts';
+import { compoundIndex, identityKey, type PendingCompound, type StoredCompound } from './compoundIndex.ts';
 import { compoundQuads, identityFeatureOps } from './compoundQuads.ts';
 import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';
 
@@ -31,6 +31,11 @@ export function ensureCompounds(deps: Deps, list: ParsedStructure[], owner?: str
 
 /** True when a structure's molfile holds coordinates worth keeping (drawn or 3D input). */
 export const keepsFile = (s: ParsedStructure): boolean => s.hasCoords === true || s.is3D === true;
+
+/** The in-memory record of a stored structure. */
+export const storedOf = (s: ParsedStructure, file: string | undefined): StoredCompound => ({
+  smiles: s.smiles, inchi: s.inchi, inchiKey: s.inchiKey, formula: s.formula, molecularWeight: s.molecularWeight, file,
+});
 
 const featuresReady = new WeakMap<object, Set<string>>();
 
@@ -97,7 +102,7 @@ async function create(deps: Deps, fresh: Array<{ id: number; key: string; s: Par
     throw e;
   }
   for (const f of fresh) {
-    index.add(f.id, f.key);
+    index.add(f.id, storedOf(f.s, f.file));
     index.pending.delete(f.key);
     created.add(f.id);
   }

@@ -8,7 +8,7 @@ import { DC, ERR, OT, RDF as RDFNS, SVC, XSD } from '../rdf/vocab.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { WriteOp } from '../store/store.ts';
 import { compoundUri } from './compounds.ts';
-import { compoundRecord, conformerRecord, conformerRecords, type CompoundRecord } from './compoundRecords.ts';
+import { compoundRecord, conformerRecord, conformerRecords, conformersChanged, type CompoundRecord } from './compoundRecords.ts';
 import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';
 import { withCompoundLock } from './compoundLocks.ts';
 
@@ -53,6 +53,7 @@ export function addConformers(deps: Deps, id: number, structures: ReadonlyArray<
       await removeStructureFiles(deps.config, added.map((a) => a.file));
       throw e;
     }
+    conformersChanged(deps, id);
     return added.map((a) => conformerUri(compound, a.n));
   });
 }
@@ -75,6 +76,7 @@ export function replaceConformer(deps: Deps, id: number, n: number, s: ParsedStr
       await removeStructureFiles(deps.config, [file]);
       throw e;
     }
+    conformersChanged(deps, id);
     await removeStructureFiles(deps.config, [old.file]);
     return old.uri;
   });
@@ -86,6 +88,7 @@ export function deleteConformers(deps: Deps, id: number, n?: number): Promise<vo
     const compound = compoundRecord(deps, id);
     const gone = n === undefined ? conformerRecords(deps, compound) : [conformerRecord(deps, compound, n)];
     if (gone.length) await deps.store.commit(gone.map((c) => ({ op: 'drop', graph: c.uri })));
+    conformersChanged(deps, id);
     await removeStructureFiles(deps.config, gone.map((c) => c.file));
   });
 }

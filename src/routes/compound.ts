@@ -59,9 +59,8 @@ export function compoundRouter(deps: Deps): Router {
 
   router.get('/compound/:id', handle(async (ctx) => {
     const compound = compoundRecord(deps, idOf(ctx));
-    const { molfile } = await defaultMolfile(deps, compound);
     return structureReply(
-      { record: record(compound, molfile, compound.uri), threeD: async () => (await threeDMolfiles(deps, compound.id, 1))[0] },
+      { record: { ...compound, title: compound.uri }, molfile: () => defaultMolfile(deps, compound), threeD: async () => (await threeDMolfiles(deps, compound.id, 1))[0] },
       compound.uri,
       () => compoundRepresentation(deps, compound.uri, compound),
       size(ctx),
@@ -70,7 +69,7 @@ export function compoundRouter(deps: Deps): Router {
 
   router.get('/compound/:id/image', handle(async (ctx) => {
     const compound = compoundRecord(deps, idOf(ctx));
-    const { molfile } = await defaultMolfile(deps, compound);
+    const molfile = await defaultMolfile(deps, compound);
     const { w, h } = size(ctx);
     return bodyReply(MEDIA.png, () => depictPng(molfile, w, h));
   }));
@@ -121,9 +120,9 @@ export function compoundRouter(deps: Deps): Router {
   router.get('/compound/:id/conformer/:n', handle(async (ctx) => {
     const compound = compoundRecord(deps, idOf(ctx));
     const c = conformerRecord(deps, compound, numberOf(ctx.params.n, 'conformer'));
-    const molfile = await readStructureFile(deps.config, c.file);
     const threeD = async () => (await threeDMolfiles(deps, compound.id, 1))[0];
-    return structureReply({ record: record(compound, molfile, c.uri), threeD }, c.uri, () => [
+    const molfile = () => readStructureFile(deps.config, c.file);
+    return structureReply({ record: { ...compound, title: c.uri }, molfile, threeD }, c.uri, () => [
       ...conformerRepresentation(compound, c.number),
       ...compoundRepresentation(deps, compound.uri, compound),
     ], size(ctx));
