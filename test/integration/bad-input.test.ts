@@ -31,7 +31,7 @@ describe('bad input answers a clear report and leaves the store unchanged', () =
     it(`POST /ontology with ${name} → ${status}`, async () => {
       const size = app.deps.store.size;
       const dump = app.deps.store.dumpNQuads();
-      const res = await fetch(app.url + '/ontology', { method: 'POST', body, headers: { Accept: 'text/plain', ...(type ? { 'Content-Type': type } : {}) } });
+      const res = await fetch(app.url + '/ontology', { method: 'POST', body: body as BodyInit, headers: { Accept: 'text/plain', ...(type ? { 'Content-Type': type } : {}) } });
       expect(res.status).to.equal(status);
       expect(res.headers.get('content-type')).to.match(/^text\/plain/);
       expect(await res.text()).to.match(text);

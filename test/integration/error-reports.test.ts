@@ -34,7 +34,7 @@ describe('error reports', () => {
     const res = await fetch(url, { headers: { Accept: 'text/plain' } });
     expect(res.status).to.equal(500);
     const text = await res.text();
-    expect(text).to.match(/^500 InternalServerError: internal error\nactor: http:\/\/svc.org\/\n  cannot read x of undefined\n$/);
+    expect(text).to.match(/^500 InternalServerError: internal error\nactor: http:\/\/svc.org\/\n {2}cannot read x of undefined\n$/);
     expect(text).not.to.match(/\bat .*\.ts:\d+/);
     expect(logged).to.have.length(1);
   });
