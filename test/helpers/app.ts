@@ -10,6 +10,8 @@ import { openDeps, type Running } from '../../src/boot.ts';
 
 export interface TestApp {
   url: string;
+  /** Where the server listens; differs from `url` when a test fixes baseUrl (restart tests). */
+  origin: string;
   deps: Running;
   /** Messages the app logged (errors worth an operator's attention). */
   logged: unknown[];
@@ -37,6 +39,7 @@ export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDi
   handler = createApp(deps).callback();
   return {
     url: config.baseUrl,
+    origin: `http://127.0.0.1:${port}`,
     deps,
     logged,
     dataDir,
