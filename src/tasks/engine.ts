@@ -151,7 +151,8 @@ export class JobEngine implements TaskEngine {
 
   async settled(uri: string, timeoutMs: number): Promise<TaskInfo | undefined> {
     const job = this.jobs.get(uri);
-    if (job && timeoutMs > 0 && !isFinal(job.record.status)) await Promise.race([job.settled, sleep(timeoutMs)]);
+    // Not the in-memory status: `settled` resolves once the final state is durable.
+    if (job && timeoutMs > 0) await Promise.race([job.settled, sleep(timeoutMs)]);
     return this.get(uri);
   }
 
