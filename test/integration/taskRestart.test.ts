@@ -2,7 +2,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { startApp, tempDir } from '../helpers/app.ts';
 import { defineTestJobs } from '../helpers/testJobs.ts';
-import { sleep, uriList, waitForStatus } from '../helpers/tasks.ts';
+import { sleep, turtle, uriList, waitForStatus } from '../helpers/tasks.ts';
+import { ERR, OT } from '../../src/rdf/vocab.ts';
 import { TripleStore } from '../../src/store/store.ts';
 import { taskQuads, type TaskRecord } from '../../src/domain/tasks.ts';
 import type { TaskStatus } from '../../src/tasks/api.ts';
@@ -36,8 +37,11 @@ describe('tasks across restarts (issue #4 §6)', () => {
     try {
       const died = await fetch(local(app.origin, left.died.uri), { headers: { Accept: 'text/turtle' } });
       expect(died.status).to.equal(500);
-      const ttl = await died.text();
-      expect(ttl).to.contain('ot:hasStatus "Error"').and.to.contain('oterr:TaskInterrupted').and.to.contain('stopped while this task was running');
+      const g = turtle(await died.text());
+      const report = `${left.died.uri}#error`;
+      expect(g.value(left.died.uri, OT.hasStatus)).to.equal('Error');
+      expect(g.value(report, OT.errorCode)).to.equal(ERR.TaskInterrupted.value);
+      expect(g.value(report, OT.message)).to.contain('stopped while this task was running');
       // Jobs wait for their kind to be defined (modules define kinds after start-up).
       expect(app.deps.tasks.get(left.rerun.uri)?.status).to.equal('Queued');
       expect(app.deps.tasks.get(left.queued.uri)?.status).to.equal('Queued');

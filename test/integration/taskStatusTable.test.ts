@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { defineTestJobs } from '../helpers/testJobs.ts';
-import { uriList, waitForStatus } from '../helpers/tasks.ts';
+import { turtle, uriList, waitForStatus } from '../helpers/tasks.ts';
+import { OT } from '../../src/rdf/vocab.ts';
 import type { TaskStatus } from '../../src/tasks/api.ts';
 
 type State = 'Queued' | 'Running' | 'Completed' | 'Resumed' | 'Cancelled' | 'Error' | 'Error400';
@@ -71,7 +72,7 @@ describe('GET /task/{id}: status per state × Accept (SPEC §4.3)', () => {
           if (listed !== 'self') expect(body).to.contain('ot:resultURI');
           else expect(body).not.to.contain('ot:resultURI');
         } else {
-          expect(body).to.contain(`<${uris[state]}> ot:hasStatus "${hasStatus}"`);
+          expect(turtle(body).value(uris[state], OT.hasStatus)).to.equal(hasStatus);
         }
       });
     }
