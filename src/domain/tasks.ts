@@ -123,7 +123,7 @@ export function readTask(store: TripleStore, uri: string): { record: TaskRecord;
 
 /** The public view of a record: what TaskEngine hands to other modules. */
 export function infoOf(t: TaskRecord): TaskInfo {
-  return { uri: t.uri, creator: t.creator, status: t.status, percentageCompleted: t.percentageCompleted, resultUris: [...t.resultUris] };
+  return { uri: t.uri, creator: t.creator, owner: t.owner, status: t.status, percentageCompleted: t.percentageCompleted, resultUris: [...t.resultUris] };
 }
 
 /** Task URIs in order of creation (ids are time-ordered), optionally of one status. */

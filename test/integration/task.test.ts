@@ -103,6 +103,15 @@ describe('GET and DELETE /task (SPEC §4.3)', () => {
     expect(uriList(await res.text())).to.deep.equal([t.uri]);
   });
 
+  it('a job returning something other than a URI fails (500), never Completed', async () => {
+    const t = await submit('test-bad-result');
+    const done = await waitForStatus(app.deps.tasks, t.uri, ['Completed', 'Error']);
+    expect(done.status).to.equal('Error');
+    const res = await fetch(t.uri, { headers: { Accept: 'text/plain' } });
+    expect(res.status).to.equal(500);
+    expect(await res.text()).to.contain('invalid result URI');
+  });
+
   it('a job resumed by another task answers 201 with that task', async () => {
     const t = await submit('test-resume', { ms: 3000 });
     await waitForStatus(app.deps.tasks, t.uri, ['Completed']);
@@ -145,7 +154,11 @@ describe('GET and DELETE /task (SPEC §4.3)', () => {
   });
 
   it('a worker job reports progress and completes; a throwing worker function fails the task', async () => {
-    const t = await submit('test-worker', { ms: 300 });
+    const t = await submit('test-worker', { ms: 1500 });
+    await waitForStatus(app.deps.tasks, t.uri, ['Running']);
+    const until = Date.now() + 5000;
+    while (!((app.deps.tasks.get(t.uri)?.percentageCompleted ?? 0) > 0) && Date.now() < until) await sleep(50);
+    expect(app.deps.tasks.get(t.uri)?.percentageCompleted).to.be.greaterThan(0).and.lessThan(100);
     const done = await waitForStatus(app.deps.tasks, t.uri, ['Completed', 'Error']);
     expect(done.status).to.equal('Completed');
     expect(done.resultUris).to.deep.equal(['http://example.org/result/worker']);
