@@ -46,7 +46,7 @@ export function parseStructure(text: string, format: ChemFormat): ParsedStructur
     case 'sdf': return fromMolfileText(text, 'sdf');
     case 'mol2': return fromMolfile(mol2ToMolfile(text), 'mol2');
     case 'xyz':
-      throw fail('xyz', 'XYZ carries no bonds or charges, so it cannot define a compound; post it as a conformer of an existing compound or use a molfile');
+      throw fail('xyz', 'XYZ carries no bonds or charges, so it cannot define a structure; send a molfile instead (a 3D molfile makes a conformer)');
   }
 }
 

@@ -6,7 +6,7 @@ import { uriOf } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { WriteOp } from '../store/store.ts';
 import { compoundIndex, identityKey, type PendingCompound, type StoredCompound } from './compoundIndex.ts';
-import { compoundQuads, identityFeatureOps } from './compoundQuads.ts';
+import { compoundQuads, identityFeatureOps, identityFeatureUri, IDENTITY_FEATURES, type IdentityKey } from './compoundQuads.ts';
 import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';
 
 export const compoundUri = (deps: Pick<Deps, 'config'>, id: number): string => uriOf(deps.config, `/compound/${id}`);
@@ -48,6 +48,16 @@ function featureOps(deps: Deps): WriteOp[] {
   return identityFeatureOps(deps)
     .filter((f) => !deps.store.hasGraph(f.graph))
     .map((f) => ({ op: 'replace' as const, graph: f.graph, quads: f.quads }));
+}
+
+/**
+ * URIs of the identifier features (SMILES, InChI, InChIKey, formula, molecular weight),
+ * created if missing, for modules that store identifier values themselves (datasets).
+ */
+export async function ensureIdentityFeatures(deps: Deps): Promise<Record<IdentityKey, string>> {
+  const ops = featureOps(deps);
+  if (ops.length) await deps.store.commit(ops);
+  return Object.fromEntries(IDENTITY_FEATURES.map((f) => [f.key, identityFeatureUri(deps, f.key)])) as Record<IdentityKey, string>;
 }
 
 async function ensureMany(deps: Deps, list: ParsedStructure[], owner: string | undefined, created: Set<number>): Promise<string[]> {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadConfig } from '../../../src/config.ts';
 import { openDeps, type Running } from '../../../src/boot.ts';
 import { parseStructure, PARSE_WORKER, type ParseOutcome } from '../../../src/chem/index.ts';
-import { compoundUriByKey, ensureCompound, ensureCompounds } from '../../../src/domain/compounds.ts';
+import { compoundUriByKey, ensureCompound, ensureCompounds, ensureIdentityFeatures } from '../../../src/domain/compounds.ts';
 import { tempDir } from '../../helpers/app.ts';
 import { rmSync } from 'node:fs';
 
@@ -66,6 +66,26 @@ describe('chem: parsing in worker threads', function () {
       expect(out[0].ok && out[0].structure.smiles).to.equal('CCO');
       expect(out[1].ok).to.equal(false);
       expect(!out[1].ok && out[1].message).to.match(/valence/);
+    } finally {
+      await deps.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('domain: identifier features', () => {
+  it('are created once with stable URIs under the base', async () => {
+    const dir = tempDir();
+    const deps = await openDeps(loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org' }), () => undefined);
+    try {
+      const uris = await ensureIdentityFeatures(deps);
+      expect(uris).to.deep.equal({
+        smiles: 'http://example.org/feature/compound-smiles', inchi: 'http://example.org/feature/compound-inchi',
+        inchiKey: 'http://example.org/feature/compound-inchikey', formula: 'http://example.org/feature/compound-formula',
+        molecularWeight: 'http://example.org/feature/compound-mw',
+      });
+      expect(deps.store.hasGraph(uris.molecularWeight)).to.equal(true);
+      expect(await ensureIdentityFeatures(deps)).to.deep.equal(uris);
     } finally {
       await deps.close();
       rmSync(dir, { recursive: true, force: true });
