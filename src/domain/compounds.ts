@@ -102,7 +102,8 @@ async function create(deps: Deps, fresh: Array<{ id: number; key: string; s: Par
     const ops: WriteOp[] = featureOps(deps);
     for (const f of fresh) {
       const uri = compoundUri(deps, f.id);
-      ops.push({ op: 'replace', graph: uri, quads: compoundQuads(uri, f.id, f.s, f.file, owner) });
+      // A new graph: 'add' is 'replace' without the drop of what is not there.
+      ops.push({ op: 'add', graph: uri, quads: compoundQuads(uri, f.id, f.s, f.file, owner) });
     }
     await deps.store.commit(ops);
   } catch (e) {
