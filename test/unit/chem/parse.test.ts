@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { initChem, parseStructure, splitSdf, formatOfMediaType, type ChemFormat } from '../../../src/chem/index.ts';
-import { BadRequest } from '../../../src/http/errors.ts';
+import { BadRequest, ServiceUnavailable } from '../../../src/http/errors.ts';
+import { restartRdkit } from '../../../src/chem/toolkits.ts';
 import { sharedData } from '../../helpers/data.ts';
 
 const ALANINE_INCHI = 'InChI=1S/C3H7NO2/c1-2(4)3(5)6/h2H,4H2,1H3,(H,5,6)/t2-/m0/s1';
@@ -59,5 +60,21 @@ describe('chem: parseStructure', () => {
     expect(records[0].line).to.equal(1);
     expect(records[1].line).to.be.greaterThan(5);
     expect(Object.keys(records[0].fields).length).to.be.greaterThan(0);
+  });
+});
+
+describe('chem: toolkit limits and crashes', () => {
+  before(() => initChem());
+
+  it('refuses structures past MAX_ATOMS before RDKit sees them', () => {
+    expect(() => parseStructure('C'.repeat(800), 'smiles')).to.throw(BadRequest, /800 atoms is more than the limit of 500/);
+    expect(parseStructure('C'.repeat(400), 'smiles').formula).to.equal('C400H802');
+  });
+
+  it('after a WASM crash RDKit is reloaded; meanwhile parsing answers 503', async () => {
+    restartRdkit();
+    expect(() => parseStructure('CCO', 'smiles')).to.throw(ServiceUnavailable);
+    await initChem();
+    expect(parseStructure('CCO', 'smiles').smiles).to.equal('CCO');
   });
 });
