@@ -6,9 +6,10 @@ import type { Deps } from './deps.ts';
 import { uriOf } from './deps.ts';
 import { errorMiddleware } from './http/errorMiddleware.ts';
 import { rootRouter } from './routes/root.ts';
+import { featureRouter } from './routes/feature.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, featureRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();
