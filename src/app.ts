@@ -7,9 +7,10 @@ import { uriOf } from './deps.ts';
 import { errorMiddleware } from './http/errorMiddleware.ts';
 import { rootRouter } from './routes/root.ts';
 import { featureRouter } from './routes/feature.ts';
+import { datasetRouter } from './routes/dataset.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, featureRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, featureRouter, datasetRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();
