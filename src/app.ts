@@ -8,9 +8,10 @@ import { errorMiddleware } from './http/errorMiddleware.ts';
 import { rootRouter } from './routes/root.ts';
 import { featureRouter } from './routes/feature.ts';
 import { datasetRouter } from './routes/dataset.ts';
+import { modelRouter } from './routes/model.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, featureRouter, datasetRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, featureRouter, datasetRouter, modelRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();

@@ -21,7 +21,8 @@ function inchiOf(uri: string): string | undefined {
   }
 }
 
-export function readRdfDataset(quads: readonly RDF.Quad[]): InputTable {
+/** With keepUris, compound URIs stay URIs (reading a remote dataset rather than importing it). */
+export function readRdfDataset(quads: readonly RDF.Quad[], options: { keepUris?: boolean } = {}): InputTable {
   const bySubject = new Map<string, RDF.Quad[]>();
   for (const q of quads) {
     const k = key(q.subject);
@@ -60,7 +61,7 @@ export function readRdfDataset(quads: readonly RDF.Quad[]): InputTable {
       return;
     }
     const row: InputRow = { row: rowNo, values: [] };
-    const inchi = inchiOf(compound.value);
+    const inchi = options.keepUris ? undefined : inchiOf(compound.value);
     if (inchi) row.structure = { text: inchi, format: 'inchi' };
     else row.compoundUri = compound.value;
     for (const fv of objects(entry, OT.values)) {
