@@ -14,6 +14,7 @@ import { DataFactory } from 'n3';
 import { rdfTextStream } from '../datasets/rdfStream.ts';
 import { viewOf, compoundsOf } from '../domain/datasetView.ts';
 import { datasetCsv, datasetQuadChunks, datasetUriList, featureDefinitions, metadataOf } from '../domain/datasetOutput.ts';
+import { datasetSdf, smilesColumn } from '../domain/datasetChemOutput.ts';
 import { deleteDataset, listDatasets, replaceMetadata } from '../domain/datasets.ts';
 import { defineUploadJob, startUpload } from '../domain/datasetUploadJob.ts';
 import { requireDataset } from '../domain/datasetLayout.ts';
@@ -49,7 +50,8 @@ export function datasetRouter(deps: Deps): Router {
     const page: Page | undefined = wantsPage(ctx.query) ? pageOf(ctx.query, deps.config) : undefined;
     const view = viewOf(deps, datasetUri(ctx), { compoundUris: listParam(ctx.query, 'compound_uris'), featureUris: listParam(ctx.query, 'feature_uris'), page });
     const variants: Variant[] = RDF_TYPES.map(({ type, syntax }) => ({ type, produce: () => Readable.from(rdfTextStream(datasetQuadChunks(deps, view), syntax)) }));
-    variants.push({ type: 'text/csv', produce: () => Readable.from(datasetCsv(deps, view)) });
+    variants.push({ type: 'text/csv', produce: () => Readable.from(datasetCsv(deps, view, [smilesColumn(deps)])) });
+    variants.push({ type: 'chemical/x-mdl-sdfile', produce: () => Readable.from(datasetSdf(deps, view)) });
     variants.push({ type: 'text/uri-list', produce: () => datasetUriList(deps, view) });
     const headers = page ? pageHeaders(new URL(ctx.href), page, view.more) : {};
     return { status: 200, headers, variants } satisfies Reply;
