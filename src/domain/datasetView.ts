@@ -7,7 +7,7 @@ import type { Deps } from '../deps.ts';
 import { BadRequest } from '../http/errors.ts';
 import { ERR, OT } from '../rdf/vocab.ts';
 import { entriesOf, featuresOf, requireDataset } from './datasetLayout.ts';
-import type { Page } from './page.ts';
+import type { Paging as Page } from '../http/paging.ts';
 
 const { namedNode } = DataFactory;
 

@@ -11,7 +11,7 @@ import { importTable, type ImportResult } from './datasetImport.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta } from './datasetWrite.ts';
 import { readFeature } from './features.ts';
 import { mintUri } from './ids.ts';
-import type { Page } from './page.ts';
+import type { Paging as Page } from '../http/paging.ts';
 
 const { quad, namedNode } = DataFactory;
 

@@ -7,7 +7,7 @@ import { BadRequest, NotFound } from '../http/errors.ts';
 import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
 import { mintUri } from './ids.ts';
-import type { Page } from './page.ts';
+import type { Paging as Page } from '../http/paging.ts';
 import { featureOfQuads, featureQuads, featureSubjects, TYPE_CLASS, typeOfClasses, type FeatureInfo, type FeatureSpec } from './featureModel.ts';
 
 const { quad, namedNode } = DataFactory;

@@ -10,7 +10,7 @@ import type { Deps } from '../deps.ts';
 import { NotFound } from '../http/errors.ts';
 import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 import { mintUri } from './ids.ts';
-import type { Page } from './page.ts';
+import type { Paging as Page } from '../http/paging.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 

@@ -18,7 +18,7 @@ import { datasetSdf, smilesColumn } from '../domain/datasetChemOutput.ts';
 import { deleteDataset, listDatasets, replaceMetadata } from '../domain/datasets.ts';
 import { defineUploadJob, startUpload } from '../domain/datasetUploadJob.ts';
 import { requireDataset } from '../domain/datasetLayout.ts';
-import { pageHeaders, pageOf, type Page } from '../domain/page.ts';
+import { parsePaging, pagingHeaders, type Paging } from '../http/paging.ts';
 
 /** All values of a repeated query parameter, with or without the [] suffix (SPEC §1 rule 2). */
 export function listParam(query: Koa.Context['query'], name: string): string[] {
@@ -33,9 +33,9 @@ export function datasetRouter(deps: Deps): Router {
   const datasetUri = (ctx: Koa.Context) => uriOf(deps.config, `/dataset/${encodeURIComponent(String(ctx.params.id))}`);
 
   router.get('/dataset', handle((ctx) => {
-    const page = pageOf(ctx.query, deps.config);
+    const page = parsePaging(ctx.query, deps.config);
     const { uris, more } = listDatasets(deps, page);
-    return uriListReply(uris, { headers: pageHeaders(new URL(ctx.href), page, more), quads: () => uris.flatMap((u) => metadataOf(deps, u)) });
+    return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => uris.flatMap((u) => metadataOf(deps, u)) });
   }));
 
   router.post('/dataset', handle(async (ctx) => startUpload(deps, await readUpload(ctx), { owner: ownerOf(ctx), subjectid: subjectidOf(ctx) })));
@@ -47,13 +47,13 @@ export function datasetRouter(deps: Deps): Router {
   }));
 
   router.get('/dataset/:id', handle((ctx) => {
-    const page: Page | undefined = wantsPage(ctx.query) ? pageOf(ctx.query, deps.config) : undefined;
+    const page: Paging | undefined = wantsPage(ctx.query) ? parsePaging(ctx.query, deps.config) : undefined;
     const view = viewOf(deps, datasetUri(ctx), { compoundUris: listParam(ctx.query, 'compound_uris'), featureUris: listParam(ctx.query, 'feature_uris'), page });
     const variants: Variant[] = RDF_TYPES.map(({ type, syntax }) => ({ type, produce: () => Readable.from(rdfTextStream(datasetQuadChunks(deps, view), syntax)) }));
     variants.push({ type: 'text/csv', produce: () => Readable.from(datasetCsv(deps, view, [smilesColumn(deps)])) });
     variants.push({ type: 'chemical/x-mdl-sdfile', produce: () => Readable.from(datasetSdf(deps, view)) });
     variants.push({ type: 'text/uri-list', produce: () => datasetUriList(deps, view) });
-    const headers = page ? pageHeaders(new URL(ctx.href), page, view.more) : {};
+    const headers = page ? pagingHeaders(ctx.href, page, view.more) : {};
     return { status: 200, headers, variants } satisfies Reply;
   }));
 
@@ -63,7 +63,7 @@ export function datasetRouter(deps: Deps): Router {
   }));
 
   router.get('/dataset/:id/compounds', handle((ctx) => {
-    const view = viewOf(deps, datasetUri(ctx), { page: wantsPage(ctx.query) ? pageOf(ctx.query, deps.config) : undefined });
+    const view = viewOf(deps, datasetUri(ctx), { page: wantsPage(ctx.query) ? parsePaging(ctx.query, deps.config) : undefined });
     const uris = compoundsOf(deps, view);
     return uriListReply(uris, { uriListFirst: true, quads: () => uris.map((c) => compoundTypeQuad(c)) });
   }));

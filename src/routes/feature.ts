@@ -8,17 +8,17 @@ import { handle } from '../http/send.ts';
 import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
 import { readRdf } from '../http/body.ts';
 import { createFeature, deleteFeature, featureGraph, listFeatures, replaceFeature } from '../domain/features.ts';
-import { pageHeaders, pageOf } from '../domain/page.ts';
+import { parsePaging, pagingHeaders } from '../http/paging.ts';
 
 export function featureRouter(deps: Deps): Router {
   const router = new Router();
   const featureUri = (ctx: Koa.Context) => uriOf(deps.config, `/feature/${encodeURIComponent(String(ctx.params.id))}`);
 
   router.get('/feature', handle((ctx) => {
-    const page = pageOf(ctx.query, deps.config);
+    const page = parsePaging(ctx.query, deps.config);
     const sameas = typeof ctx.query.sameas === 'string' ? ctx.query.sameas : undefined;
     const { uris, more } = listFeatures(deps, page, sameas);
-    const headers = pageHeaders(new URL(ctx.href), page, more);
+    const headers = pagingHeaders(ctx.href, page, more);
     return uriListReply(uris, { headers, quads: () => uris.flatMap((u) => deps.store.graph(u)) });
   }));
 

@@ -9,7 +9,7 @@ import { readForm } from '../http/body.ts';
 import type { TaskEngine } from '../tasks/api.ts';
 import { deleteModel, listModels, modelGraph } from '../domain/models.ts';
 import { checkPredictParams, definePredictJob, predict, PREDICT_JOB, type PredictParams } from '../domain/modelPredict.ts';
-import { pageHeaders, pageOf } from '../domain/page.ts';
+import { parsePaging, pagingHeaders } from '../http/paging.ts';
 
 export function modelRouter(deps: Deps): Router {
   const router = new Router();
@@ -18,9 +18,9 @@ export function modelRouter(deps: Deps): Router {
   const modelUri = (ctx: Koa.Context) => uriOf(deps.config, `/model/${encodeURIComponent(String(ctx.params.id))}`);
 
   router.get('/model', handle((ctx) => {
-    const page = pageOf(ctx.query, deps.config);
+    const page = parsePaging(ctx.query, deps.config);
     const { uris, more } = listModels(deps, page);
-    return uriListReply(uris, { headers: pageHeaders(new URL(ctx.href), page, more), quads: () => uris.flatMap((u) => deps.store.graph(u)) });
+    return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => uris.flatMap((u) => deps.store.graph(u)) });
   }));
 
   router.get('/model/:id', handle((ctx) => {
