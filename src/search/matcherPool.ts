@@ -1,0 +1,138 @@
+// Main-thread side of the substructure matcher: worker threads that run one chunk of
+// candidates at a time. A chunk that outlives the search's remaining time gets its
+// worker terminated (WASM cannot be interrupted otherwise) and a fresh one replaces it.
+import { Worker } from 'node:worker_threads';
+import type { QueryKind } from '../chem/smarts.ts';
+import type { MatchJob, MatchResult } from './matchWorker.ts';
+
+export class MatchTimeout extends Error {
+  constructor(readonly limitMs: number) {
+    super(`substructure matching exceeded its time limit of ${limitMs} ms`);
+    this.name = 'MatchTimeout';
+  }
+}
+
+interface Pending {
+  job: MatchJob;
+  timeoutMs: number;
+  resolve: (matched: Uint32Array) => void;
+  reject: (e: Error) => void;
+}
+
+/** One worker and its queue; jobs run one at a time. */
+class MatchWorker {
+  private worker: Worker | undefined;
+  private ready: Promise<void> | undefined;
+  private readonly queue: Pending[] = [];
+  private running: Pending | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  get load(): number {
+    return this.queue.length + (this.running ? 1 : 0);
+  }
+
+  run(job: MatchJob, timeoutMs: number): Promise<Uint32Array> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ job, timeoutMs, resolve, reject });
+      void this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    this.ready = undefined;
+    if (w) await w.terminate();
+  }
+
+  private start(): Promise<void> {
+    const worker = new Worker(new URL('./matchWorker.boot.mjs', import.meta.url));
+    worker.unref();
+    this.worker = worker;
+    this.ready = new Promise((resolve, reject) => {
+      const onReady = (m: { ready?: boolean }) => {
+        if (!m.ready) return;
+        worker.off('message', onReady);
+        worker.on('message', (r: MatchResult) => this.finish(r));
+        resolve();
+      };
+      worker.on('message', onReady);
+      worker.once('error', (e) => {
+        reject(e);
+        this.fail(e);
+      });
+    });
+    return this.ready;
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running || this.queue.length === 0) return;
+    this.running = this.queue.shift()!;
+    try {
+      await (this.ready ?? this.start());
+    } catch (e) {
+      return this.fail(e as Error);
+    }
+    const task = this.running;
+    this.timer = setTimeout(() => {
+      if (this.running !== task) return;
+      void this.close();
+      this.fail(new MatchTimeout(task.timeoutMs));
+    }, Math.max(1, task.timeoutMs));
+    this.worker!.postMessage(task.job, [task.job.pickles.buffer as ArrayBuffer, task.job.ends.buffer as ArrayBuffer]);
+  }
+
+  private finish(result: MatchResult): void {
+    const task = this.running;
+    if (!task || task.job.id !== result.id) return;
+    clearTimeout(this.timer);
+    this.running = undefined;
+    if (result.error) task.reject(new Error(result.error));
+    else task.resolve(result.matched!);
+    void this.pump();
+  }
+
+  private fail(e: Error): void {
+    clearTimeout(this.timer);
+    const task = this.running;
+    this.running = undefined;
+    if (!(e instanceof MatchTimeout)) {
+      this.worker = undefined;
+      this.ready = undefined;
+    }
+    task?.reject(e);
+    void this.pump();
+  }
+}
+
+export class MatcherPool {
+  private readonly workers: MatchWorker[];
+  private nextId = 1;
+
+  constructor(size: number) {
+    this.workers = Array.from({ length: Math.max(1, size) }, () => new MatchWorker());
+  }
+
+  /** The worker with the shortest queue; one search keeps to one worker. */
+  pick(): { match: (kind: QueryKind, text: string, pickles: Uint8Array[], timeoutMs: number) => Promise<Uint32Array> } {
+    const worker = this.workers.reduce((a, b) => (b.load < a.load ? b : a));
+    return {
+      match: (kind, text, pickles, timeoutMs) => {
+        const total = pickles.reduce((n, p) => n + p.byteLength, 0);
+        const packed = new Uint8Array(total);
+        const ends = new Uint32Array(pickles.length);
+        let pos = 0;
+        pickles.forEach((p, i) => {
+          packed.set(p, pos);
+          pos += p.byteLength;
+          ends[i] = pos;
+        });
+        return worker.run({ id: this.nextId++, kind, text, pickles: packed, ends }, timeoutMs);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
+  }
+}
