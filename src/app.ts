@@ -6,9 +6,12 @@ import type { Deps } from './deps.ts';
 import { uriOf } from './deps.ts';
 import { errorMiddleware } from './http/errorMiddleware.ts';
 import { rootRouter } from './routes/root.ts';
+import { searchRouter } from './search/routes.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter];
+// searchRouter comes before the compound and dataset routers: it answers GETs with search
+// parameters and passes every other request on.
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, searchRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();

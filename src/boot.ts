@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { TripleStore } from './store/store.ts';
+import { SearchEngine } from './search/engine.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;
@@ -13,7 +14,9 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   const closers: Array<() => Promise<void> | void> = [];
   const store = await TripleStore.open(path.join(config.dataDir, 'store'));
   closers.push(() => store.close());
-  const deps: Deps = { config, store, log };
+  const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers });
+  closers.push(() => search.close());
+  const deps: Deps = { config, store, log, search };
   return {
     ...deps,
     close: async () => {

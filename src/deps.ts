@@ -2,10 +2,13 @@
 // argument; tests pass their own through the same argument).
 import type { Config } from './config.ts';
 import type { TripleStore } from './store/store.ts';
+import type { SearchEngine } from './search/engine.ts';
 
 export interface Deps {
   config: Config;
   store: TripleStore;
+  /** Structure search index (issue #8). */
+  search: SearchEngine;
   /** Logs errors worth an operator's attention. */
   log: (message: unknown) => void;
 }

@@ -1,0 +1,75 @@
+// The query parameters of a structure search (issue #8) and of its paging, validated into
+// typed values; a bad one is a 400 naming the parameter, its value and what is allowed.
+import type { Config } from '../config.ts';
+import { BadRequest } from '../http/errors.ts';
+import type { QueryKind } from '../chem/smarts.ts';
+import { ERR } from '../rdf/vocab.ts';
+
+export type SearchQuery =
+  | { mode: 'exact'; text: string }
+  | { mode: 'similarity'; smiles: string; threshold: number }
+  | { mode: 'substructure'; kind: QueryKind; text: string };
+
+export interface Paging {
+  /** First result of the page (page * pagesize). */
+  offset: number;
+  /** Results on the page, already cut to `max`. */
+  count: number;
+}
+
+type Query = Record<string, string | string[] | undefined>;
+
+/** Parameters that make a request a search; any one of them routes it here. */
+export const SEARCH_PARAMS = ['search', 'similarity', 'smarts', 'substructure'] as const;
+export const DEFAULT_THRESHOLD = 0.8;
+
+export function isSearch(query: Query): boolean {
+  return SEARCH_PARAMS.some((p) => query[p] !== undefined);
+}
+
+function single(query: Query, name: string): string | undefined {
+  const v = query[name];
+  if (Array.isArray(v)) throw new BadRequest(`parameter ${name} is given ${v.length} times; give it once`, { code: ERR.InvalidParameter });
+  return v;
+}
+
+function nonEmpty(name: string, value: string): string {
+  if (!value.trim()) throw new BadRequest(`parameter ${name} is empty`, { code: ERR.MissingParameter });
+  return value.trim();
+}
+
+export function searchQueryOf(query: Query): SearchQuery {
+  const given = SEARCH_PARAMS.filter((p) => query[p] !== undefined);
+  if (given.length !== 1) {
+    throw new BadRequest(`give one of ${SEARCH_PARAMS.join(', ')}, not ${given.join(' and ')}`, { code: ERR.InvalidParameter });
+  }
+  const name = given[0];
+  const value = nonEmpty(name, single(query, name)!);
+  if (name === 'search') return { mode: 'exact', text: value };
+  if (name === 'smarts' || name === 'substructure') return { mode: 'substructure', kind: name === 'smarts' ? 'smarts' : 'smiles', text: value };
+  const raw = single(query, 'threshold');
+  const threshold = raw === undefined || raw === '' ? DEFAULT_THRESHOLD : Number(raw);
+  if (!Number.isFinite(threshold) || threshold <= 0 || threshold > 1) {
+    throw new BadRequest(`threshold must be a number in (0, 1], got "${raw}"`, { code: ERR.InvalidParameter });
+  }
+  return { mode: 'similarity', smiles: value, threshold };
+}
+
+function count(query: Query, name: string, min: number, max: number, fallback: number): number {
+  const raw = single(query, name);
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new BadRequest(`${name} must be an integer from ${min} to ${max}, got "${raw}"`, { code: ERR.InvalidParameter });
+  }
+  return n;
+}
+
+/** page (from 0), pagesize and max (SPEC: lists page; DESIGN: never truncate silently). */
+export function pagingOf(query: Query, config: Pick<Config, 'pageSize' | 'maxPageSize'>): Paging {
+  const page = count(query, 'page', 0, Number.MAX_SAFE_INTEGER, 0);
+  const size = count(query, 'pagesize', 1, config.maxPageSize, config.pageSize);
+  const max = count(query, 'max', 1, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  const offset = page * size;
+  return { offset, count: Math.max(0, Math.min(size, max - offset)) };
+}
