@@ -12,6 +12,7 @@ import { loadConfig } from '../src/config.ts';
 import { createApp } from '../src/app.ts';
 import { SearchEngine } from '../src/search/engine.ts';
 import { TripleStore } from '../src/store/store.ts';
+import { JobEngine } from '../src/tasks/engine.ts';
 import { searchToolkit } from '../src/chem/fingerprints.ts';
 import { popcount32 } from '../src/search/bits.ts';
 import type { BenchModule, BenchRow } from './types.ts';
@@ -86,7 +87,8 @@ async function run(): Promise<BenchRow[]> {
   const storeDir = path.join(os.tmpdir(), `opentox-search-bench-store-${process.pid}`);
   const store = await TripleStore.open(storeDir);
   const config = loadConfig([], {}, { port: 0, dataDir: CACHE, searchTimeoutMs: 600_000, maxPageSize: TARGET });
-  const server = createApp({ config, store, search: engine, log: () => {} }).listen(0, '127.0.0.1');
+  const tasks = new JobEngine({ config, store, log: () => {} });
+  const server = createApp({ config, store, tasks, search: engine, log: () => {} }).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   config.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const get = async (query: string): Promise<number> => {
@@ -127,6 +129,7 @@ async function run(): Promise<BenchRow[]> {
     rows.push({ bench: `substructure ${name} ${smarts} (${found.toLocaleString('en')} hits)`, figure: rate(sub.runs, sub.ms), baseline: `RDKit parse + match per molecule: ${raw.toFixed(3)}/s`, ratio: `${(mine / raw).toFixed(1)}x` });
   }
   server.close();
+  await tasks.close();
   await store.close();
   rmSync(storeDir, { recursive: true, force: true });
   await engine.close();

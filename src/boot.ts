@@ -4,7 +4,11 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { TripleStore } from './store/store.ts';
+import { loadBuiltInOntologies } from './domain/ontology.ts';
+import { JobEngine } from './tasks/engine.ts';
+import { bootCompounds } from './domain/compoundsBoot.ts';
 import { SearchEngine } from './search/engine.ts';
+import { syncSearchIndex } from './search/sync.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;
@@ -12,11 +16,22 @@ export interface Running extends Deps {
 
 export async function openDeps(config: Config, log: Deps['log']): Promise<Running> {
   const closers: Array<() => Promise<void> | void> = [];
-  const store = await TripleStore.open(path.join(config.dataDir, 'store'));
+  const store = await TripleStore.open(path.join(config.dataDir, 'store'), {
+    snapshotEvery: config.snapshotEvery,
+    sparqlTimeoutMs: config.sparqlTimeoutMs,
+    log,
+  });
   closers.push(() => store.close());
+  const tasks = new JobEngine({ config, store, log });
+  closers.push(() => tasks.close());
   const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers });
   closers.push(() => search.close());
-  const deps: Deps = { config, store, log, search };
+  const deps: Deps = { config, store, log, tasks, search };
+  // Built-in ontologies are replaced at every start so that upgrades take effect.
+  await loadBuiltInOntologies(deps);
+  await bootCompounds(deps);
+  syncSearchIndex(deps);
+  await tasks.start();
   return {
     ...deps,
     close: async () => {

@@ -1,6 +1,4 @@
-// The query parameters of a structure search (issue #8) and of its paging, validated into
-// typed values; a bad one is a 400 naming the parameter, its value and what is allowed.
-import type { Config } from '../config.ts';
+// The query parameters of a structure search (issue #8), validated into typed values; a bad one is a 400 naming the parameter, its value and what is allowed.
 import { BadRequest } from '../http/errors.ts';
 import type { QueryKind } from '../chem/smarts.ts';
 import { ERR } from '../rdf/vocab.ts';
@@ -9,13 +7,6 @@ export type SearchQuery =
   | { mode: 'exact'; text: string }
   | { mode: 'similarity'; smiles: string; threshold: number }
   | { mode: 'substructure'; kind: QueryKind; text: string };
-
-export interface Paging {
-  /** First result of the page (page * pagesize). */
-  offset: number;
-  /** Results on the page, already cut to `max`. */
-  count: number;
-}
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -53,23 +44,4 @@ export function searchQueryOf(query: Query): SearchQuery {
     throw new BadRequest(`threshold must be a number in (0, 1], got "${raw}"`, { code: ERR.InvalidParameter });
   }
   return { mode: 'similarity', smiles: value, threshold };
-}
-
-function count(query: Query, name: string, min: number, max: number, fallback: number): number {
-  const raw = single(query, name);
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new BadRequest(`${name} must be an integer from ${min} to ${max}, got "${raw}"`, { code: ERR.InvalidParameter });
-  }
-  return n;
-}
-
-/** page (from 0), pagesize and max (SPEC: lists page; DESIGN: never truncate silently). */
-export function pagingOf(query: Query, config: Pick<Config, 'pageSize' | 'maxPageSize'>): Paging {
-  const page = count(query, 'page', 0, Number.MAX_SAFE_INTEGER, 0);
-  const size = count(query, 'pagesize', 1, config.maxPageSize, config.pageSize);
-  const max = count(query, 'max', 1, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-  const offset = page * size;
-  return { offset, count: Math.max(0, Math.min(size, max - offset)) };
 }

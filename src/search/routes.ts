@@ -5,7 +5,8 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { uriOf, type Deps } from '../deps.ts';
 import { send } from '../http/send.ts';
-import { isSearch, pagingOf, searchQueryOf } from './params.ts';
+import { pagingHeaders, parsePaging } from '../http/paging.ts';
+import { isSearch, searchQueryOf } from './params.ts';
 import { runSearch } from './run.ts';
 import { searchReply } from './results.ts';
 
@@ -33,8 +34,12 @@ export function searchRouter(deps: Deps): Router {
   const compoundSearch: Koa.Middleware = async (ctx, next) => {
     if (!isSearch(ctx.query)) return next();
     const query = searchQueryOf(ctx.query);
-    const hits = await runSearch(deps, query, pagingOf(ctx.query, deps.config), { signal: disconnectSignal(ctx) });
-    await send(ctx, searchReply({ query, hits, resultUri: resultUriOf(deps, ctx), similarityFeature: similarityFeatureUri(deps) }));
+    const paging = parsePaging(ctx.query, deps.config);
+    const { hits, hasMore } = await runSearch(deps, query, paging, { signal: disconnectSignal(ctx) });
+    const resultUri = resultUriOf(deps, ctx);
+    const reply = searchReply({ query, hits, resultUri, similarityFeature: similarityFeatureUri(deps) });
+    Object.assign(reply.headers, pagingHeaders(resultUri, paging, hasMore));
+    await send(ctx, reply);
   };
   router.get('/compound', compoundSearch);
   router.get('/compound/', compoundSearch);

@@ -3,7 +3,8 @@
 // (identity) with dataset values (names, CAS numbers) found in the store.
 import type { Deps } from '../deps.ts';
 import type { Hit } from './engine.ts';
-import type { Paging, SearchQuery } from './params.ts';
+import type { Paging } from '../http/paging.ts';
+import type { SearchQuery } from './params.ts';
 
 /** Most compounds a name or CAS number is looked up for. */
 const VALUE_HITS = 100_000;
@@ -13,15 +14,17 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-export async function runSearch(deps: Pick<Deps, 'store' | 'search'>, query: SearchQuery, paging: Paging, options: RunOptions = {}): Promise<Hit[]> {
-  const end = paging.offset + paging.count;
-  if (paging.count === 0) return [];
-  const scope = { within: options.within, signal: options.signal, limit: end };
+/** The hits of one page, and whether more follow (one hit beyond the page is looked for). */
+export async function runSearch(deps: Pick<Deps, 'store' | 'search'>, query: SearchQuery, paging: Paging, options: RunOptions = {}): Promise<{ hits: Hit[]; hasMore: boolean }> {
+  if (paging.limit === 0) return { hits: [], hasMore: false };
+  const end = paging.offset + paging.limit;
+  const scope = { within: options.within, signal: options.signal, limit: end + 1 };
   let hits: Hit[];
   if (query.mode === 'similarity') hits = await deps.search.similar(query.smiles, query.threshold, scope);
   else if (query.mode === 'substructure') hits = await deps.search.substructure(query.kind, query.text, scope);
   else hits = exactHits(deps, query.text, options.within);
-  return hits.slice(paging.offset, end);
+  const reachedMax = paging.max !== undefined && end >= paging.max;
+  return { hits: hits.slice(paging.offset, end), hasMore: hits.length > end && !reachedMax };
 }
 
 function exactHits(deps: Pick<Deps, 'store' | 'search'>, text: string, within: readonly string[] | undefined): Hit[] {
