@@ -16,7 +16,7 @@ describe('structure search on /compound', () => {
   before(async () => {
     app = await startApp({ searchTimeoutMs: 3000 });
     STRUCTURES.forEach((s, i) => app.deps.search.indexCompound(uri(i), s));
-    // A dataset entry naming aspirin, as the datasets service stores values.
+    // Dataset entries naming aspirin and the CAS number of ethanol.
     const entry = namedNode(`${app.url}/dataset/1/entry/1`);
     const value = blankNode();
     await app.deps.store.replaceGraph(`${app.url}/dataset/1`, [
@@ -25,6 +25,9 @@ describe('structure search on /compound', () => {
       quad(entry, OT.values, value),
       quad(value, OT.value, literal('Aspirin')),
       quad(namedNode(uri(0)), RDF.type, OT.Compound),
+      // The compact layout of the datasets service: the value hangs from the entry directly.
+      quad(namedNode(`${app.url}/dataset/1/entry/2`), OT.compound, namedNode(uri(4))),
+      quad(namedNode(`${app.url}/dataset/1/entry/2`), namedNode(`${app.url}/feature/7`), literal('64-17-5')),
     ]);
   });
   after(async () => { await app.close(); });
@@ -33,6 +36,7 @@ describe('structure search on /compound', () => {
     ['search=' + encodeURIComponent('O=C(O)c1ccccc1OC(C)=O'), [0]],
     ['search=BSYNRYMUTXBXSQ-UHFFFAOYSA-N', []],
     ['search=aspirin', [0]],
+    ['search=64-17-5', [4]],
     ['search=' + encodeURIComponent('OCC'), [4]],
     ['search=nothing-like-this', []],
   ];
