@@ -1,8 +1,8 @@
 // Substructure queries (issue #8 §3): a SMARTS pattern or a SMILES read as a query,
-// validated on the main thread (so bad input is a 400 naming the position) and matched
-// in the search worker against the pickles the index keeps. Every WASM object is freed.
+// validated on the main thread (so bad input is a 400 naming the position) and screened
+// here; src/chem/substructWorker.mjs matches them exactly. Every WASM object is freed.
 import type { Mol } from '@rdkit/rdkit';
-import { FP_BITS, FP_WORDS, parseWith, searchToolkit } from './fingerprints.ts';
+import { FP_BITS, FP_WORDS, parseWith } from './fingerprints.ts';
 
 export type QueryKind = 'smarts' | 'smiles';
 
@@ -29,29 +29,5 @@ export function screenOf(kind: QueryKind, text: string): Uint32Array {
     return out;
   } finally {
     mol.delete();
-  }
-}
-
-/** A compiled query that tests pickled molecules; free() it when done. */
-export class SubstructureMatcher {
-  private readonly query: Mol;
-
-  constructor(kind: QueryKind, text: string) {
-    this.query = queryMol(kind, text);
-  }
-
-  /** True when the pickled molecule contains the query. */
-  matches(pickle: Uint8Array): boolean {
-    const mol = searchToolkit().get_mol_from_uint8array(pickle);
-    if (!mol) return false;
-    try {
-      return mol.get_substruct_match(this.query) !== '{}';
-    } finally {
-      mol.delete();
-    }
-  }
-
-  free(): void {
-    this.query.delete();
   }
 }

@@ -1,9 +1,26 @@
-// Main-thread side of the substructure matcher: worker threads that run one chunk of
+// Service side of the substructure matcher: child processes that run one chunk of
 // candidates at a time. A chunk that outlives the search's remaining time gets its
-// worker terminated (WASM cannot be interrupted otherwise) and a fresh one replaces it.
-import { Worker } from 'node:worker_threads';
+// process killed (WASM cannot be interrupted otherwise) and a fresh one replaces it.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { QueryKind } from '../chem/smarts.ts';
-import type { MatchJob, MatchResult } from './matchWorker.ts';
+
+/** What src/chem/substructWorker.mjs is sent and answers. */
+interface MatchJob {
+  id: number;
+  kind: QueryKind;
+  text: string;
+  /** The candidates' pickles end to end; `ends[i]` is where candidate i ends. */
+  pickles: Uint8Array;
+  ends: Uint32Array;
+}
+
+interface MatchResult {
+  id: number;
+  /** Indexes (into the job's candidates) of the molecules that contain the query. */
+  matched?: Uint32Array;
+  error?: string;
+}
 
 export class MatchTimeout extends Error {
   constructor(readonly limitMs: number) {
@@ -19,9 +36,11 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
-/** One worker and its queue; jobs run one at a time. */
+const SCRIPT = fileURLToPath(new URL('../chem/substructWorker.mjs', import.meta.url));
+
+/** One matcher process and its queue; jobs run one at a time. */
 class MatchWorker {
-  private worker: Worker | undefined;
+  private worker: ChildProcess | undefined;
   private ready: Promise<void> | undefined;
   private readonly queue: Pending[] = [];
   private running: Pending | undefined;
@@ -42,34 +61,54 @@ class MatchWorker {
     const w = this.worker;
     this.worker = undefined;
     this.ready = undefined;
-    if (w) await w.terminate();
+    if (w && w.exitCode === null) {
+      const exited = new Promise((resolve) => w.once('exit', resolve));
+      w.kill('SIGKILL');
+      await exited;
+    }
   }
 
   private start(): Promise<void> {
-    const worker = new Worker(new URL('./matchWorker.boot.mjs', import.meta.url));
-    worker.unref();
+    const worker = fork(SCRIPT, [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.worker = worker;
     this.ready = new Promise((resolve, reject) => {
+      let ready = false;
       const onReady = (m: { ready?: boolean }) => {
         if (!m.ready) return;
+        ready = true;
         worker.off('message', onReady);
         worker.on('message', (r: MatchResult) => this.finish(r));
         resolve();
       };
+      // Before it is ready, pump() reports a failure; afterwards the running job fails.
+      const died = (e: Error) => {
+        if (this.worker !== worker) return;
+        if (ready) this.fail(e);
+        else reject(e);
+      };
       worker.on('message', onReady);
-      worker.once('error', (e) => {
-        reject(e);
-        this.fail(e);
-      });
+      worker.once('error', died);
+      worker.once('exit', (code, signal) => died(new Error(`substructure matcher exited (${signal ?? code})`)));
     });
     return this.ready;
   }
 
+  /** An idle matcher must not keep the service's process alive; a busy one must. */
+  private hold(busy: boolean): void {
+    if (busy) this.worker?.ref();
+    else this.worker?.unref();
+    const channel = this.worker?.channel;
+    if (busy) channel?.ref();
+    else channel?.unref();
+  }
+
   private async pump(): Promise<void> {
-    if (this.running || this.queue.length === 0) return;
+    if (this.running || this.queue.length === 0) return this.hold(false);
     this.running = this.queue.shift()!;
     try {
-      await (this.ready ?? this.start());
+      const starting = this.ready ?? this.start();
+      this.hold(true);
+      await starting;
     } catch (e) {
       return this.fail(e as Error);
     }
@@ -79,7 +118,7 @@ class MatchWorker {
       void this.close();
       this.fail(new MatchTimeout(task.timeoutMs));
     }, Math.max(1, task.timeoutMs));
-    this.worker!.postMessage(task.job, [task.job.pickles.buffer as ArrayBuffer, task.job.ends.buffer as ArrayBuffer]);
+    this.worker!.send(task.job);
   }
 
   private finish(result: MatchResult): void {
