@@ -1,33 +1,16 @@
-// GET /compound with ?search=, ?similarity= or ?smarts= / ?substructure= (issue #8). This
-// router is mounted before the compound router and passes every other request on, so the
-// compound collection itself stays in src/routes/compound.ts.
+// GET /compound and GET /dataset/{id} with ?search=, ?similarity= or ?smarts= /
+// ?substructure= (issue #8). This router is mounted before the compound and dataset
+// routers and passes every other request on, so those resources stay in their own files.
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { uriOf, type Deps } from '../deps.ts';
+import type { Deps } from '../deps.ts';
 import { send } from '../http/send.ts';
 import { pagingHeaders, parsePaging } from '../http/paging.ts';
 import { isSearch, searchQueryOf } from './params.ts';
 import { runSearch } from './run.ts';
 import { searchReply } from './results.ts';
-
-/** Stable URI of the similarity feature every similarity hit carries a value of. */
-export const similarityFeatureUri = (deps: Pick<Deps, 'config'>): string => uriOf(deps.config, '/feature/similarity');
-
-/** Aborted when the client goes away before the response is complete (issue #8 §5). */
-export function disconnectSignal(ctx: Koa.Context): AbortSignal {
-  const controller = new AbortController();
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
-
-/** The request's URI with its query re-encoded, used as the result's subject in RDF. */
-export function resultUriOf(deps: Pick<Deps, 'config'>, ctx: Koa.Context): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(ctx.query)) for (const one of Array.isArray(v) ? v : [v ?? '']) params.append(k, one);
-  return uriOf(deps.config, ctx.path) + '?' + params.toString();
-}
+import { datasetSearch } from './datasetSearch.ts';
+import { disconnectSignal, resultUriOf, similarityFeatureUri } from './request.ts';
 
 export function searchRouter(deps: Deps): Router {
   const router = new Router();
@@ -43,5 +26,6 @@ export function searchRouter(deps: Deps): Router {
   };
   router.get('/compound', compoundSearch);
   router.get('/compound/', compoundSearch);
+  router.get('/dataset/:id', datasetSearch(deps));
   return router;
 }
