@@ -24,12 +24,12 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   closers.push(() => store.close());
   const tasks = new JobEngine({ config, store, log });
   closers.push(() => tasks.close());
-  const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers });
+  const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers, baseUrl: () => config.baseUrl });
   closers.push(() => search.close());
   const deps: Deps = { config, store, log, tasks, search };
   // Built-in ontologies are replaced at every start so that upgrades take effect.
   await loadBuiltInOntologies(deps);
-  await bootCompounds(deps);
+  closers.push(await bootCompounds(deps));
   syncSearchIndex(deps);
   await tasks.start();
   return {

@@ -38,15 +38,18 @@ export class SearchEngine {
   readonly index = new StructureIndex();
   private readonly pool: MatcherPool;
 
-  private constructor(private readonly file: IndexFile | undefined, private readonly timeoutMs: number, workers: number) {
+  private constructor(private readonly file: IndexFile | undefined, private readonly timeoutMs: number, workers: number, private readonly base: () => string) {
     this.pool = new MatcherPool(workers);
   }
 
-  /** Loads the toolkit and the index file under `dataDir` (none: memory only). */
-  static async open(options: { dataDir?: string; timeoutMs: number; workers: number }): Promise<SearchEngine> {
+  /**
+   * Loads the toolkit and the index file under `dataDir` (none: memory only). URIs under
+   * `baseUrl()` are kept relative to it, so the index survives a change of public base.
+   */
+  static async open(options: { dataDir?: string; timeoutMs: number; workers: number; baseUrl?: () => string }): Promise<SearchEngine> {
     const rd = await initFingerprints();
     const file = options.dataDir ? new IndexFile(path.join(options.dataDir, 'search', 'structures.idx'), `${FP_VERSION} rdkit-${rd.version()}`) : undefined;
-    const engine = new SearchEngine(file, options.timeoutMs, options.workers);
+    const engine = new SearchEngine(file, options.timeoutMs, options.workers, options.baseUrl ?? (() => ''));
     file?.load(engine.index);
     return engine;
   }
@@ -59,7 +62,8 @@ export class SearchEngine {
   reconcile(stored: Iterable<StoredStructure>): number {
     const keep = new Set<string>();
     let computed = 0;
-    for (const s of stored) {
+    for (const stored1 of stored) {
+      const s = { ...stored1, uri: this.keyOf(stored1.uri) };
       keep.add(s.uri);
       const slot = this.index.slotOf(s.uri);
       const known = slot === undefined ? undefined : this.index.entry(slot);
@@ -73,12 +77,13 @@ export class SearchEngine {
 
   /** Called when a compound is stored or its structure replaced. */
   indexCompound(uri: string, smiles: string, inchiKey?: string): void {
-    this.tryAdd({ uri, smiles, inchiKey }, true);
+    this.tryAdd({ uri: this.keyOf(uri), smiles, inchiKey }, true);
   }
 
   /** Called when a compound is deleted. */
   removeCompound(uri: string): void {
-    if (this.index.remove(uri)) this.file?.appendRemove(uri);
+    const key = this.keyOf(uri);
+    if (this.index.remove(key)) this.file?.appendRemove(key);
   }
 
   /** URIs of compounds with the identity of `text` (SMILES, InChI or InChIKey). */
@@ -86,7 +91,7 @@ export class SearchEngine {
     const query = text.trim();
     const keys = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/.test(query) ? { inchiKey: query } : this.parse(() => identityOf(query), 'SMILES');
     const within = options.within ? new Set(options.within) : undefined;
-    return this.index.lookup(keys).map((s) => this.index.uris[s]!).filter((u) => !within || within.has(u));
+    return this.index.lookup(keys).map((s) => this.uriOf(this.index.uris[s]!)).filter((u) => !within || within.has(u));
   }
 
   /** Compounds with Tanimoto similarity >= threshold, most similar first. */
@@ -99,7 +104,7 @@ export class SearchEngine {
       if (from + SCAN_CHUNK < this.index.slots) await this.pause(options.signal);
     }
     hits.sort(bySimilarity);
-    return hits.slice(0, options.limit ?? hits.length).map((h) => ({ uri: this.index.uris[h.slot]!, similarity: h.similarity }));
+    return hits.slice(0, options.limit ?? hits.length).map((h) => ({ uri: this.uriOf(this.index.uris[h.slot]!), similarity: h.similarity }));
   }
 
   /** Compounds that contain the query, in storage order. */
@@ -121,7 +126,7 @@ export class SearchEngine {
         // The index may have changed while the worker ran: report only compounds still stored.
         for (const m of matched) {
           const uri = this.index.uris[chunk[m]];
-          if (uri !== undefined && found.length < limit) found.push({ uri });
+          if (uri !== undefined && found.length < limit) found.push({ uri: this.uriOf(uri) });
         }
         this.checkAborted(options.signal);
       }
@@ -182,10 +187,20 @@ export class SearchEngine {
     if (!within) return undefined;
     const filter = new Uint8Array(this.index.slots);
     for (const uri of within) {
-      const slot = this.index.slotOf(uri);
+      const slot = this.index.slotOf(this.keyOf(uri));
       if (slot !== undefined) filter[slot] = 1;
     }
     return filter;
+  }
+
+  /** The index's key of a URI: relative to the public base when under it. */
+  private keyOf(uri: string): string {
+    const base = this.base();
+    return base && uri.startsWith(base + '/') ? uri.slice(base.length) : uri;
+  }
+
+  private uriOf(key: string): string {
+    return key.startsWith('/') ? this.base() + key : key;
   }
 
   private async pause(signal: AbortSignal | undefined): Promise<void> {

@@ -118,3 +118,39 @@ describe('structure search on /compound', () => {
     }
   });
 });
+
+describe('structure search over compounds posted through the API', () => {
+  let app: TestApp;
+  const post = async (smiles: string) => {
+    const res = await fetch(`${app.url}/compound`, { method: 'POST', headers: { 'Content-Type': 'chemical/x-daylight-smiles', Accept: 'text/uri-list' }, body: smiles });
+    expect(res.status).to.equal(200);
+    return (await res.text()).trim();
+  };
+  const find = async (query: string) => {
+    const res = await fetch(`${app.url}/compound?${query}`, { headers: { Accept: 'text/uri-list' } });
+    expect(res.status).to.equal(200);
+    return (await res.text()).split('\r\n').filter(Boolean);
+  };
+
+  before(async () => { app = await startApp(); });
+  after(async () => { await app.close(); });
+
+  it('finds created, replaced and deleted compounds as they change, and after a restart', async () => {
+    const phenol = await post('Oc1ccccc1');
+    const acid = await post('CC(=O)O');
+    expect(await find('search=' + encodeURIComponent('c1ccccc1O'))).to.deep.equal([phenol]);
+    expect(await find('smarts=' + encodeURIComponent('C(=O)[OH]'))).to.deep.equal([acid]);
+    const put = await fetch(acid, { method: 'PUT', headers: { 'Content-Type': 'chemical/x-daylight-smiles' }, body: 'CCC(=O)O' });
+    expect(put.status).to.equal(200);
+    expect(await find('search=' + encodeURIComponent('OC(=O)CC'))).to.deep.equal([acid]);
+    expect(await find('search=CC(%3DO)O')).to.deep.equal([]);
+    expect((await fetch(phenol, { method: 'DELETE' })).status).to.equal(200);
+    expect(await find('substructure=c1ccccc1')).to.deep.equal([]);
+    // A restart rebuilds the index from its file, reconciled with the stored compounds.
+    const dataDir = app.dataDir;
+    await app.close({ keepData: true });
+    app = await startApp({}, dataDir);
+    const again = acid.replace(/^http:\/\/[^/]+/, app.url);
+    expect(await find('smarts=' + encodeURIComponent('C(=O)[OH]'))).to.deep.equal([again]);
+  });
+});
