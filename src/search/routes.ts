@@ -4,11 +4,12 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Deps } from '../deps.ts';
-import { send } from '../http/send.ts';
+import { handle, send } from '../http/send.ts';
+import { rdfReply } from '../http/reply.ts';
 import { pagingHeaders, parsePaging } from '../http/paging.ts';
 import { isSearch, searchQueryOf } from './params.ts';
 import { runSearch } from './run.ts';
-import { searchReply } from './results.ts';
+import { searchReply, similarityFeatureQuads } from './results.ts';
 import { datasetSearch } from './datasetSearch.ts';
 import { disconnectSignal, resultUriOf, similarityFeatureUri } from './request.ts';
 
@@ -27,5 +28,7 @@ export function searchRouter(deps: Deps): Router {
   router.get('/compound', compoundSearch);
   router.get('/compound/', compoundSearch);
   router.get('/dataset/:id', datasetSearch(deps));
+  // The feature every similarity value belongs to resolves like any feature.
+  router.get('/feature/similarity', handle(() => rdfReply(similarityFeatureQuads(similarityFeatureUri(deps)), { uris: [similarityFeatureUri(deps)] })));
   return router;
 }

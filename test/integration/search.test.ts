@@ -70,6 +70,12 @@ describe('structure search on /compound', () => {
     expect(body).to.contain(`<${uri(1)}>`);
   });
 
+  it('the similarity feature resolves', async () => {
+    const res = await fetch(`${app.url}/feature/similarity`, { headers: { Accept: 'text/turtle' } });
+    expect(res.status).to.equal(200);
+    expect(await res.text()).to.match(/ot:NumericFeature/);
+  });
+
   it('substructure by SMARTS and by SMILES, paged', async () => {
     expect(await uris(await get('smarts=' + encodeURIComponent('C(=O)[OH]')))).to.deep.equal([0, 1, 5].map(uri));
     expect(await uris(await get('substructure=' + encodeURIComponent('C1=CC=CC=C1')))).to.deep.equal([0, 1, 2, 3].map(uri));
