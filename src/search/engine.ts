@@ -118,8 +118,11 @@ export class SearchEngine {
     for (let from = 0; from < this.index.slots && found.length < limit; from += SCAN_CHUNK) {
       const candidates: number[] = [];
       screenScan(this.index, screen, from, Math.min(from + SCAN_CHUNK, this.index.slots), filter, candidates);
-      for (let i = 0; i < candidates.length && found.length < limit; i += MATCH_CHUNK) {
-        const chunk = candidates.slice(i, i + MATCH_CHUNK);
+      for (let i = 0; i < candidates.length && found.length < limit; ) {
+        // A page needs few matches: small chunks first, so it stops soon after it is full.
+        const size = Math.min(MATCH_CHUNK, Math.max(64, 2 * (limit - found.length)));
+        const chunk = candidates.slice(i, i + size);
+        i += size;
         const started = performance.now();
         const matched = await this.matchChunk(worker, kind, text, chunk.map((s) => this.index.pickles[s]!), budget);
         budget -= performance.now() - started;
