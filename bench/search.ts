@@ -45,9 +45,9 @@ async function buildIndex(): Promise<{ engine: SearchEngine; smiles: string[]; b
   let built = 0;
   for (const prefix of PREFIXES) {
     for (const base of bases) {
-      if (engine.index.size >= TARGET) break;
+      if (smiles.length >= TARGET) break;
       const uri = `http://bench/compound/${n++}`;
-      if (!engine.index.has(uri)) {
+      if (!engine.index.has(uri) && engine.index.size < TARGET) {
         engine.indexCompound(uri, prefix + base);
         built++;
         if (built % 10_000 === 0) process.stderr.write(`search bench: ${engine.index.size} compounds indexed\n`);
