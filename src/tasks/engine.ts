@@ -117,6 +117,10 @@ export class JobEngine implements TaskEngine {
     return taskReply(t.record, t.quads, this.deps.config.baseUrl);
   }
 
+  async runAsTask<P>(kind: string, params: P, meta: TaskMeta): Promise<Reply> {
+    return this.reply(await this.submit(kind, params, meta));
+  }
+
   runInWorker<T>(module: URL | string, fn: string, input: unknown, options?: WorkerOptions): Promise<T> {
     return this.pool.run<T>(module, fn, input, options);
   }
