@@ -46,6 +46,8 @@ export class JobEngine implements TaskEngine {
   /** Submissions whose Queued write is in flight: they count against the queue. */
   private reserved = 0;
   private stopping = false;
+  /** Set once close() has flushed: the store may be closed, so nothing more is written. */
+  private closed = false;
   private purgeTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: EngineDeps) {
@@ -169,6 +171,7 @@ export class JobEngine implements TaskEngine {
     for (const job of running) job.controller.abort(new ServiceUnavailable('the service is stopping'));
     await Promise.race([Promise.all(running.map((j) => j.finished)), sleep(CLOSE_GRACE_MS)]);
     await Promise.all([...this.jobs.values()].map((j) => j.writes));
+    this.closed = true;
     await this.pool.close();
   }
 
@@ -219,7 +222,7 @@ export class JobEngine implements TaskEngine {
       failure = e;
     }
     job.throttle.stop();
-    const shutDown = this.stopping && job.controller.signal.aborted;
+    const shutDown = failed && this.stopping && job.controller.signal.aborted;
     // A cancelled task keeps no result (SPEC §3: Cancelled is final); a job stopped by
     // shutdown stays Running in the store, so the next start recovers it.
     const changed = !isFinal(job.record.status) && !shutDown;
@@ -274,6 +277,7 @@ export class JobEngine implements TaskEngine {
 
   /** Writes the task as it is now, after its earlier writes; a failed write is logged. */
   private write(job: LiveJob): Promise<void> {
+    if (this.closed) return job.writes;
     job.writes = job.writes
       .then(() => this.deps.store.replaceGraph(job.record.uri, taskQuads(job.record)))
       .catch((e) => this.deps.log(e));
