@@ -5,20 +5,19 @@
 import os from 'node:os';
 import type { Config } from '../config.ts';
 import { uriOf } from '../deps.ts';
-import { HttpError, InternalError, NotFound, ServiceUnavailable } from '../http/errors.ts';
-import { reportOf } from '../http/errorReport.ts';
+import { NotFound, ServiceUnavailable } from '../http/errors.ts';
 import type { Reply } from '../http/reply.ts';
 import { ERR } from '../rdf/vocab.ts';
-import { isValidIri } from '../store/binder.ts';
 import type { TripleStore } from '../store/store.ts';
 import { infoOf, readTask, taskQuads, type TaskRecord } from '../domain/tasks.ts';
 import { taskReply } from '../domain/taskReply.ts';
-import type { JobContext, JobDefinition, JobResult, TaskEngine, TaskInfo, TaskMeta, WorkerOptions } from './api.ts';
+import type { JobDefinition, JobResult, TaskEngine, TaskInfo, TaskMeta, WorkerOptions } from './api.ts';
 import { uuidv7 } from './ids.ts';
 import { purgeTasks, recoverTasks } from './recovery.ts';
 import { isFinal, transition, type TaskEvent } from './stateMachine.ts';
 import { WorkerPool } from './workerPool.ts';
 import { LiveJob } from './liveJob.ts';
+import { completeTask, failTask } from './outcome.ts';
 
 export interface EngineDeps {
   config: Config;
@@ -216,7 +215,7 @@ export class JobEngine implements TaskEngine {
     let failure: unknown;
     let failed = false;
     try {
-      result = await job.definition.run(job.params, this.contextOf(job));
+      result = await job.definition.run(job.params, job.context(this.pool));
     } catch (e) {
       failed = true;
       failure = e;
@@ -226,53 +225,14 @@ export class JobEngine implements TaskEngine {
     // A cancelled task keeps no result (SPEC §3: Cancelled is final); a job stopped by
     // shutdown stays Running in the store, so the next start recovers it.
     const changed = !isFinal(job.record.status) && !shutDown;
-    if (changed) {
-      if (failed) this.fail(job, failure);
-      else this.complete(job, result);
-    }
+    if (changed && failed && failTask(job.record, failure, this.deps.config.debug)) this.deps.log(failure);
+    if (changed && !failed) completeTask(job.record, result, this.deps.config.debug);
     job.finish();
     // The slot frees now; the final write lands in the background (writes stay in order).
     void (changed ? this.write(job) : job.writes).then(() => {
       this.jobs.delete(job.record.uri);
       job.settle();
     });
-  }
-
-  private complete(job: LiveJob, result: JobResult | undefined): void {
-    const uris = Array.isArray(result) ? result : [result];
-    const bad = uris.find((u) => typeof u !== 'string' || !isValidIri(u));
-    if (bad !== undefined) return this.fail(job, new InternalError(`job ${job.record.kind} returned an invalid result URI: ${JSON.stringify(bad)}`));
-    this.move(job.record, 'complete');
-    job.record.resultUris = uris as string[];
-    job.record.percentageCompleted = 100;
-  }
-
-  private fail(job: LiveJob, failure: unknown): void {
-    const known = failure instanceof HttpError;
-    if (!known) this.deps.log(failure);
-    const message = (failure as Error | undefined)?.message || String(failure);
-    const err = known ? failure : new InternalError(message, { code: ERR.TaskFailed, cause: failure });
-    this.move(job.record, 'fail');
-    job.record.error = reportOf(err, job.record.creator, this.deps.config.debug);
-    job.record.description ??= job.record.error.message;
-  }
-
-  private contextOf(job: LiveJob): JobContext {
-    const own = job.controller.signal;
-    return {
-      signal: own,
-      progress: (percent) => {
-        const p = Math.min(100, Math.max(0, percent));
-        if (job.record.status !== 'Running' || !(p > job.record.percentageCompleted)) return;
-        job.record.percentageCompleted = p;
-        job.throttle.request();
-      },
-      taskUri: job.record.uri,
-      owner: job.record.owner,
-      subjectid: job.subjectid,
-      runInWorker: (module, fn, input, options = {}) =>
-        this.pool.run(module, fn, input, { ...options, signal: options.signal ? AbortSignal.any([options.signal, own]) : own }),
-    };
   }
 
   /** Writes the task as it is now, after its earlier writes; a failed write is logged. */

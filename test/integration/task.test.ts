@@ -212,6 +212,15 @@ describe('GET and DELETE /task (SPEC §4.3)', () => {
       expect(uris.indexOf(done.uri)).to.be.lessThan(uris.indexOf(running.uri));
     });
 
+    it('GET /task/ (trailing slash) is the same list; HEAD /task/{id} answers the status alone', async () => {
+      const res = await fetch(app.url + '/task/', { headers: URI_LIST });
+      expect(res.status).to.equal(200);
+      expect(uriList(await res.text())).to.include(running.uri);
+      const head = await fetch(running.uri, { method: 'HEAD' });
+      expect(head.status).to.equal(202);
+      expect(await head.text()).to.equal('');
+    });
+
     it('?query= filters by status, case-insensitively', async () => {
       const runningList = uriList(await (await fetch(app.url + '/task?query=running', { headers: URI_LIST })).text());
       expect(runningList).to.include(running.uri).and.not.to.include(done.uri);
