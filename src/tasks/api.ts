@@ -45,6 +45,10 @@ export interface TaskMeta {
   creator: string;
   description?: string;
   owner?: string;
+  /**
+   * The caller's token, handed to the job in memory only (never stored: a job queued before
+   * a restart runs without it). Pass it here, not in the parameters, where it is dropped.
+   */
   subjectid?: string;
 }
 

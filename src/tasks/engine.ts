@@ -30,6 +30,12 @@ const CLOSE_GRACE_MS = 2000;
 /** Retry-After of a submission refused because the queue is full (SPEC §3 Rejected). */
 const RETRY_AFTER_S = 10;
 
+/**
+ * Parameters as stored with the task: tokens are dropped wherever they sit (issue #4 §1:
+ * no subjectid in the store, whose SPARQL endpoint is public). The live job still gets them.
+ */
+const storedParams = (params: unknown): string => JSON.stringify(params ?? null, (k, v: unknown) => (/^subjectid$/i.test(k) ? undefined : v));
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 export class JobEngine implements TaskEngine {
@@ -97,7 +103,7 @@ export class JobEngine implements TaskEngine {
       percentageCompleted: 0,
       resultUris: [],
       kind,
-      params: JSON.stringify(params ?? null),
+      params: storedParams(params),
       owner: meta.owner,
       idempotent: definition.idempotent,
     };

@@ -63,7 +63,7 @@ describe('GET and DELETE /task (SPEC §4.3)', () => {
   });
 
   it('never serves the engine\'s private fields nor stores the token', async () => {
-    const t = await submit('test-noop', { result: 'http://example.org/x' });
+    const t = await submit('test-noop', { result: 'http://example.org/x', nested: { subjectid: 'SECRET-TOKEN' } });
     await waitForStatus(app.deps.tasks, t.uri, ['Completed']);
     const body = await (await fetch(t.uri, { headers: { Accept: 'application/n-triples' } })).text();
     expect(body).not.to.contain('urn:opentox-service');
