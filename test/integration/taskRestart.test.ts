@@ -61,14 +61,14 @@ describe('tasks across restarts (issue #4 §6)', () => {
     const first = await startApp({ baseUrl: BASE, taskConcurrency: 1 });
     defineTestJobs(first.deps.tasks);
     const meta = { title: 't', creator: `${BASE}/algorithm/test` };
-    // A CPU-bound job in a worker thread: closing must stop it, not wait for it.
+    // A CPU-bound job in a worker thread: closing stops it rather than waiting for it.
     const slow = await first.deps.tasks.submit('test-worker', { ms: 30_000 }, meta);
     const queued = await first.deps.tasks.submit('test-noop', { result: 'http://example.org/after' }, meta);
     await waitForStatus(first.deps.tasks, slow.uri, ['Running']);
     await sleep(300);
     const closing = Date.now();
     await first.close({ keepData: true });
-    expect(Date.now() - closing).to.be.lessThan(1500);
+    expect(Date.now() - closing).to.be.lessThan(5000); // not the 30 s the job would take
 
     const second = await startApp({ baseUrl: BASE, taskConcurrency: 1 }, first.dataDir);
     try {
