@@ -195,7 +195,7 @@ export class JobEngine implements TaskEngine {
       this.parked.set(record.uri, record);
       return;
     }
-    const job = new LiveJob(record, definition, params === undefined ? JSON.parse(record.params) : params, subjectid, (j) => {
+    const job = new LiveJob(record, definition, params, subjectid, (j) => {
       if (j.record.status === 'Running') void this.write(j);
     });
     this.jobs.set(record.uri, job);
@@ -221,7 +221,9 @@ export class JobEngine implements TaskEngine {
     let failure: unknown;
     let failed = false;
     try {
-      result = await job.definition.run(job.params, job.context(this.pool));
+      // A recovered task's parameters come from the store: unreadable ones fail the task, not start-up.
+      const params = job.params === undefined ? JSON.parse(job.record.params) : job.params;
+      result = await job.definition.run(params, job.context(this.pool));
     } catch (e) {
       failed = true;
       failure = e;

@@ -23,6 +23,7 @@ export class LiveJob {
   constructor(
     readonly record: TaskRecord,
     readonly definition: JobDefinition<unknown>,
+    /** As submitted; undefined for a task recovered from the store (parsed when it runs). */
     readonly params: unknown,
     readonly subjectid: string | undefined,
     flushProgress: (job: LiveJob) => void,
