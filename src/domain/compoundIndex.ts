@@ -33,6 +33,8 @@ export class CompoundIndex {
   readonly records = new Map<number, StoredCompound>();
   /** Conformer lists read from the store, dropped whenever a compound's conformers change. */
   readonly conformers = new Map<number, ConformerRecord[]>();
+  /** Highest conformer number given out per compound in this run, so deleted numbers are not reused. */
+  readonly lastConformer = new Map<number, number>();
   /** Structures being created right now, so concurrent posts of one structure meet. */
   readonly pending = new Map<string, PendingCompound>();
   private sorted: number[] | undefined;

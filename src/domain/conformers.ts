@@ -11,6 +11,7 @@ import { compoundUri } from './compounds.ts';
 import { compoundRecord, conformerRecord, conformerRecords, conformersChanged, type CompoundRecord } from './compoundRecords.ts';
 import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';
 import { withCompoundLock } from './compoundLocks.ts';
+import { compoundIndex } from './compoundIndex.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
@@ -43,8 +44,10 @@ export function addConformers(deps: Deps, id: number, structures: ReadonlyArray<
   return withCompoundLock(compoundUri(deps, id), async () => {
     const compound = compoundRecord(deps, id);
     const existing = conformerRecords(deps, compound);
-    let next = existing.reduce((max, c) => Math.max(max, c.number), 0) + 1;
+    const last = compoundIndex(deps).lastConformer;
+    let next = existing.reduce((max, c) => Math.max(max, c.number), last.get(id) ?? 0) + 1;
     const added = structures.map((s) => ({ n: next++, file: newStructurePath(id, 'conformer'), ...s }));
+    last.set(id, next - 1);
     await writeStructureFiles(deps.config, added.map((a) => ({ rel: a.file, text: a.molfile })));
     const ops: WriteOp[] = added.map((a) => ({ op: 'replace', graph: conformerUri(compound, a.n), quads: conformerQuads(compound, a.n, a.file, a.is3D) }));
     try {
