@@ -5,7 +5,7 @@ import type { BenchModule, BenchRow } from './types.ts';
 import { startApp } from '../test/helpers/app.ts';
 import { sharedData } from '../test/helpers/data.ts';
 import { parseStructure } from '../src/chem/index.ts';
-import { molfileOfSmiles, writeStructure } from '../src/chem/write.ts';
+import { molfileOfSmiles } from '../src/chem/write.ts';
 import { depictPng } from '../src/chem/depict.ts';
 import { generateConformers } from '../src/chem/conformers.ts';
 
