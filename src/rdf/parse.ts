@@ -26,7 +26,8 @@ export function rdfError(syntax: RdfSyntax, message: string, at?: Position): Bad
 
 export async function parseRdf(text: string, syntax: RdfSyntax, baseIri: string): Promise<RDF.Quad[]> {
   const quads = (await parseRaw(text, syntax, baseIri)).map(normaliseNamespace);
-  for (const q of quads) checkTerms(q);
+  const checked = new Set<string>();
+  for (const q of quads) checkTerms(q, checked);
   return quads;
 }
 
@@ -116,10 +117,13 @@ export function positionOf(text: string, pos: number): Position {
 }
 
 /** The store takes only absolute IRIs it can write back; say which one is not. */
-function checkTerms(q: RDF.Quad): void {
+function checkTerms(q: RDF.Quad, checked: Set<string>): void {
   for (const t of [q.subject, q.predicate, q.object]) {
     const iri = t.termType === 'NamedNode' ? t.value : t.termType === 'Literal' ? t.datatype.value : undefined;
-    if (iri !== undefined && !isAbsoluteIri(iri)) {
+    if (iri === undefined || checked.has(iri)) continue;
+    // Predicates and datatypes repeat on every row: check each distinct IRI once.
+    checked.add(iri);
+    if (!isAbsoluteIri(iri)) {
       throw new BadRequest(`not a valid absolute IRI: ${JSON.stringify(iri.slice(0, 200))}`, { code: ERR.InvalidIRI, details: iriHint(iri) });
     }
   }
