@@ -53,8 +53,20 @@ function parseN3(text: string, syntax: 'turtle' | 'ntriples' | 'n3', baseIri: st
     const err = e as Error & { context?: { line?: number } };
     const line = err.context?.line ?? Number(/on line (\d+)/.exec(err.message)?.[1] ?? NaN);
     const message = err.message.replace(/\s*on line \d+\.?$/, '');
-    throw rdfError(syntax, message, Number.isFinite(line) ? { line } : undefined);
+    throw rdfError(syntax, message, Number.isFinite(line) ? { line, column: lexerColumn(text, line, message) } : undefined);
   }
+}
+
+/**
+ * N3.js gives no column. A lexer error quotes the text where lexing stopped ("Unexpected
+ * "<http://e/a b>""); when that text occurs once on the line, its place is the column.
+ */
+function lexerColumn(text: string, line: number, message: string): number | undefined {
+  const issue = /^Unexpected "(.+)"$/s.exec(message)?.[1];
+  if (!issue) return undefined;
+  const lineText = text.split('\n')[line - 1] ?? '';
+  const at = lineText.indexOf(issue);
+  return at >= 0 && lineText.indexOf(issue, at + 1) < 0 ? at + 1 : undefined;
 }
 
 function parseRdfXml(text: string, baseIri: string): Promise<RDF.Quad[]> {
