@@ -30,6 +30,13 @@ describe('chem: parseStructure', () => {
     expect(p.hasCoords).to.equal(true);
   });
 
+  it('reads CML as CDK writes it (ambit diamantane.cml), one molecule at a time', () => {
+    const cml = readFileSync(sharedData('ambit', 'diamantane.cml'), 'utf8');
+    expect(() => parseStructure(cml, 'cml')).to.throw(BadRequest, /3 molecules.*\/dataset/);
+    const first = cml.slice(cml.indexOf('<molecule'), cml.indexOf('</molecule>') + '</molecule>'.length);
+    expect(parseStructure(first, 'cml').formula).to.equal('C14H20');
+  });
+
   const bad: Array<[string, ChemFormat, RegExp]> = [
     ['', 'smiles', /empty/],
     ['C(C)(C)(C)(C)C', 'smiles', /valence/],
