@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance as perf } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -135,7 +135,7 @@ async function millionFigures(rows: BenchRow[]): Promise<void> {
       worst = Math.max(worst, now - last - 1);
       last = now;
     }, 1);
-    const elu = performance.eventLoopUtilization();
+    const elu = perf.eventLoopUtilization();
     const started = performance.now();
     // Writes continue during the snapshot, as in service.
     const writes = (async () => {
@@ -146,7 +146,7 @@ async function millionFigures(rows: BenchRow[]): Promise<void> {
     histogram.disable();
     // Share of the time the event loop was busy: the main thread's own work, unlike a
     // stall, which on a shared machine also counts time the OS gave to other threads.
-    const busy = performance.eventLoopUtilization(elu).utilization;
+    const busy = perf.eventLoopUtilization(elu).utilization;
     return { worst: Math.max(worst, histogram.max / 1e6), ms: performance.now() - started, busy };
   };
   // Baseline: the same probe while another thread merely burns CPU for 2 s (on a shared
