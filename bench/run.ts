@@ -5,6 +5,8 @@ import type { BenchModule } from './types.ts';
 /** Each resource's benchmark module; add yours here. */
 const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
   ['store', () => import('./store.ts')],
+  ['tasks', () => import('./tasks.ts')],
+  ['datasets', () => import('./datasets.ts')],
 ];
 
 function table(title: string, rows: Awaited<ReturnType<BenchModule['run']>>): string {
