@@ -166,8 +166,10 @@ export class TripleStore {
     return quads.slice();
   }
 
+  /** True when graph `graph` holds a triple (an ASK: no triple is copied out of the store). */
   hasGraph(graph: string): boolean {
-    return this.ox.match(null, null, null, ox.namedNode(checkGraph(graph))).length > 0;
+    if ((this.cache.get(graph)?.length ?? 0) > 0) return true;
+    return this.ask('graph-exists', { graph: DataFactory.namedNode(checkGraph(graph)) });
   }
 
   /** Triples matching a pattern in one graph (or all graphs when graph is null). */

@@ -68,3 +68,17 @@ describe('graph cache', () => {
     expect(cache.get('big')).to.equal(undefined);
   });
 });
+
+describe('store hasGraph', () => {
+  it('is true while the graph holds a triple, false before and after', async () => {
+    const store = await TripleStore.open(tempDir());
+    expect(store.hasGraph(G)).to.equal(false);
+    await store.replaceGraph(G, [quad(namedNode(G), DC.title, literal('a'))]);
+    expect(store.hasGraph(G)).to.equal(true);
+    store.graph(G);
+    expect(store.hasGraph(G)).to.equal(true);
+    await store.dropGraph(G);
+    expect(store.hasGraph(G)).to.equal(false);
+    await store.close();
+  });
+});
