@@ -1,7 +1,7 @@
 // Snapshots and compaction: the latest snapshot plus the journal tail rebuild exactly the
 // live state, and writes that continue while a snapshot is written lose nothing.
 import { expect } from 'chai';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DataFactory } from 'n3';
 import { tempDir } from '../helpers/app.ts';
@@ -98,6 +98,23 @@ describe('store snapshots', () => {
     await store.close();
     store = await TripleStore.open(dir);
     expect(store.graph(g(9)).map((q) => q.object.value)).to.deep.equal(['tail']);
+    expect(store.size).to.equal(4);
+    await store.close();
+  });
+
+  it('refuses to start when the snapshot or a segment it needs is missing', async () => {
+    const dir = tempDir();
+    let store = await TripleStore.open(dir);
+    for (let i = 0; i < 3; i++) await store.replaceGraph(g(i), title(i, `s${i}`));
+    await store.snapshot();
+    await store.replaceGraph(g(5), title(5, 'tail'));
+    await store.close();
+    renameSync(path.join(dir, 'snapshot.1.nq'), path.join(dir, 'elsewhere.nq'));
+    let error: Error | undefined;
+    await TripleStore.open(dir).catch((e: Error) => { error = e; });
+    expect(error?.message).to.match(/snapshot\.1\.nq is missing/);
+    renameSync(path.join(dir, 'elsewhere.nq'), path.join(dir, 'snapshot.1.nq'));
+    store = await TripleStore.open(dir);
     expect(store.size).to.equal(4);
     await store.close();
   });
