@@ -17,7 +17,7 @@ import { GraphCache } from './graphCache.ts';
 import { Replica } from './replica.ts';
 import { datasetOf, type DatasetRequest, type SparqlQuery } from './sparqlQuery.ts';
 import type { RdfSyntax } from '../rdf/formats.ts';
-import { ServiceUnavailable } from '../http/errors.ts';
+import { InternalError, ServiceUnavailable } from '../http/errors.ts';
 
 export type { WriteOp } from './records.ts';
 export { toNTriples } from './records.ts';
@@ -101,6 +101,9 @@ export class TripleStore {
     try {
       await this.journal.append(payload, () => this.apply(record));
     } catch (e) {
+      // Only a failed file write breaks the store; a record that the in-memory store
+      // refused (it is skipped on replay too, see records.ts) fails just this write.
+      if (!this.journal.failure) throw new InternalError('the store refused a write', { cause: e });
       this.broken = e as Error;
       throw new ServiceUnavailable('writing the journal failed', { cause: e });
     }
@@ -108,8 +111,13 @@ export class TripleStore {
 
   private apply(record: JournalRecord): void {
     for (const op of record) this.cache.invalidate(op.graph);
-    applyRecord(this.ox, record);
-    this.replica.apply(record);
+    try {
+      applyRecord(this.ox, record);
+    } finally {
+      // Even a record the store refused goes to the replica: it applies (and skips) the
+      // same ops, as a replay would.
+      this.replica.apply(record);
+    }
   }
 
   replaceGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
