@@ -41,7 +41,11 @@ async function run(msg: Extract<ReplicaIn, { type: 'query' }>): Promise<string> 
 
 port.on('message', (msg: ReplicaIn) => {
   if (msg.type === 'apply') {
-    applyRecord(store, msg.record);
+    try {
+      applyRecord(store, msg.record);
+    } catch {
+      // Refused by the main store too (its writer got an error): skipped there and on replay.
+    }
     return;
   }
   run(msg).then(
