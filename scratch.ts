@@ -1,0 +1,11 @@
+import { linearFragments, fragmentTitle } from './src/chem/fragments.ts';
+import { standardise } from './src/chem/standardise.ts';
+import { computeOclProperties, OCL_PROPERTIES } from './src/chem/oclProperties.ts';
+import { computeDescriptors, DESCRIPTORS } from './src/chem/descriptors.ts';
+import { countMatches } from './src/chem/smarts.ts';
+const f = linearFragments(['c1ccccc1N(=O)=O', 'CCO'], 3);
+console.log([...f[0]].map(fragmentTitle), [...f[1]]);
+console.log(standardise('CC(=O)Oc1ccccc1C(=O)[O-].[Na+]', {largestFragment: true, neutralise: true}), standardise('C[N+](C)(C)C.[Cl-]', {largestFragment: true, neutralise: true}), standardise('c1ccccc1[N+](=O)[O-]', {largestFragment: true, neutralise: true}), standardise('CC[NH3+]', {largestFragment: true, neutralise: true}));
+console.log(computeOclProperties(['CC(=O)Oc1ccccc1C(=O)O', 'xx'], OCL_PROPERTIES));
+console.log(await computeDescriptors(['CC(=O)Oc1ccccc1C(=O)[O-]', 'xx'], DESCRIPTORS));
+console.log(await countMatches(['c1ccccc1O', 'CCO'], ['[OX2H]', 'c', '[#6;a]:[#6;a]-[#8;A]']));
