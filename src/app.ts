@@ -6,9 +6,13 @@ import type { Deps } from './deps.ts';
 import { uriOf } from './deps.ts';
 import { errorMiddleware } from './http/errorMiddleware.ts';
 import { rootRouter } from './routes/root.ts';
+import { sparqlRouter } from './routes/sparql.ts';
+import { ontologyRouter } from './routes/ontology.ts';
+import { taskRouter } from './routes/task.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter];
+
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();

@@ -2,10 +2,13 @@
 // argument; tests pass their own through the same argument).
 import type { Config } from './config.ts';
 import type { TripleStore } from './store/store.ts';
+import type { TaskEngine } from './tasks/api.ts';
 
 export interface Deps {
   config: Config;
   store: TripleStore;
+  /** Runs long operations as tasks (SPEC §4.3); see src/tasks/api.ts. */
+  tasks: TaskEngine;
   /** Logs errors worth an operator's attention. */
   log: (message: unknown) => void;
 }
