@@ -60,13 +60,12 @@ export function selectRows(table: Table, keep: readonly number[]): Table {
   };
 }
 
-/** Columns other than `except` whose every present value is numeric. */
+/** Numeric columns (feature type numeric) other than `except` that hold at least one number. */
 export function numericColumns(table: Table, except: readonly number[] = []): number[] {
   const out: number[] = [];
   table.columns.forEach((c, j) => {
-    if (except.includes(j)) return;
-    const present = table.values.filter((r) => r[j] !== null && r[j] !== '');
-    if (present.length > 0 && present.every((r) => Number.isFinite(numberOf(r[j])))) out.push(j);
+    if (except.includes(j) || !c.numeric) return;
+    if (table.values.some((r) => Number.isFinite(numberOf(r[j])))) out.push(j);
   });
   return out;
 }

@@ -1,6 +1,6 @@
 // openchemlib for the algorithm side of src/chem, with its static resources (needed by
 // the drug-likeness predictor) registered once on first use.
-import OCL from 'openchemlib';
+import * as OCL from 'openchemlib';
 
 let registered = false;
 

@@ -35,7 +35,7 @@ export const applicabilityDomain: AlgorithmDef = {
   params: [
     { name: 'k', type: 'int', default: 3, min: 1, max: 1000, description: 'Nearest training compounds averaged' },
     { name: 'percentile', type: 'float', default: 95, min: 0, minExclusive: true, max: 100, description: 'Percentile of training distances that bounds the domain, in (0,100]' },
-    { name: 'representation', type: 'string', default: 'auto', choices: REPRESENTATIONS, description: 'features, morgan, descriptors, or auto (features when the dataset has any, else morgan)' },
+    { name: 'representation', type: 'string', default: 'morgan', choices: REPRESENTATIONS, description: 'morgan (fingerprints of the structures), descriptors (RDKit), features (every numeric feature of the dataset), or auto (features when the dataset has any, else morgan)' },
     { name: 'radius', type: 'int', default: 2, min: 0, max: 6, description: 'Morgan fingerprint radius' },
     { name: 'bits', type: 'int', default: 2048, min: 64, max: 16384, description: 'Morgan fingerprint length in bits' },
   ],

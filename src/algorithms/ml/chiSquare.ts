@@ -19,12 +19,12 @@ export function chiSquare(table: readonly (readonly number[])[]): { statistic: n
 }
 
 function logGamma(x: number): number {
-  const c = [76.18009172947146, -86.50532032941677, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2, -0.5395239384953e-5];
+  const c = [76.18009172947146, -86.50532032941678, 24.01409824083091, -1.231739572450155, 0.001208650973866179, -0.000005395239384953];
   let y = x;
   const tmp = x + 5.5 - (x + 0.5) * Math.log(x + 5.5);
-  let ser = 1.000000000190015;
+  let ser = 1.00000000019;
   for (const ci of c) ser += ci / ++y;
-  return -tmp + Math.log((2.5066282746310005 * ser) / x);
+  return -tmp + Math.log((2.5066282746310007 * ser) / x);
 }
 
 /** Q(a, x) = 1 - P(a, x). */
