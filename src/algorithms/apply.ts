@@ -44,7 +44,8 @@ export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: Appl
     if (target < 0) throw new BadRequest(`prediction_feature ${p.predictionFeature} is not a feature of dataset ${p.datasetUri}`, { code: ERR.PredictionFeatureNotInDataset });
   }
   ctx.progress?.(10);
-  const input: RunInput = { table, params: p.values, target, algorithmUri: p.algorithmUri, signal: ctx.signal, progress: ctx.progress };
+  const progress = ctx.progress && ((v: number) => ctx.progress!(10 + 0.7 * v));
+  const input: RunInput = { table, params: p.values, target, algorithmUri: p.algorithmUri, signal: ctx.signal, progress };
   const result = ctx.runner ? await ctx.runner(def, input) : await def.run(input);
   ctx.signal?.throwIfAborted();
   ctx.progress?.(80);

@@ -1,22 +1,22 @@
 // The task that applies an algorithm (SPEC §4.3: anything that can take long answers 202
 // with a task). Its parameters are plain JSON, so a Queued run survives a restart.
+import os from 'node:os';
 import type { Deps } from '../deps.ts';
 import { NotFound } from '../http/errors.ts';
 import type { JobContext } from '../tasks/api.ts';
 import { applyAlgorithm, type ApplyParams } from './apply.ts';
 import { algorithmById } from './catalogue.ts';
 import type { AlgorithmIO } from './io.ts';
-import type { RunResult } from './types.ts';
-import type { WorkerRunInput } from './worker.ts';
+import { workerRunner } from './parallel.ts';
 
 export const APPLY_JOB = 'algorithm-apply';
-const WORKER = new URL('./worker.ts', import.meta.url);
 
 export interface ApplyJobParams extends ApplyParams {
   id: string;
 }
 
 export function defineApplyJob(deps: Deps, io: AlgorithmIO): void {
+  const workers = deps.config.workers || os.availableParallelism();
   deps.tasks.define<ApplyJobParams>({
     kind: APPLY_JOB,
     idempotent: false,
@@ -27,11 +27,7 @@ export function defineApplyJob(deps: Deps, io: AlgorithmIO): void {
         signal: ctx.signal,
         progress: ctx.progress,
         subjectid: ctx.subjectid,
-        runner: (d, input) => {
-          const { signal: _s, progress: _p, ...rest } = input;
-          const call: WorkerRunInput = { id: d.id, ...rest };
-          return ctx.runInWorker<RunResult>(WORKER, 'runAlgorithm', call, { signal: ctx.signal, onProgress: (v) => ctx.progress(10 + 0.7 * v) });
-        },
+        runner: workerRunner(ctx.runInWorker, workers),
       });
     },
   });

@@ -58,5 +58,7 @@ export interface AlgorithmDef {
   supervised: boolean;
   /** True when a structure per row is needed (descriptors, fingerprints, mining). */
   needsStructures?: boolean;
+  /** True when each row's output depends on that row alone: runs split across workers. */
+  perRow?: boolean;
   run: (input: RunInput) => Promise<RunResult>;
 }

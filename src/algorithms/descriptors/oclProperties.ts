@@ -11,6 +11,7 @@ export const oclProperties: AlgorithmDef = {
   types: [ATYPE.DescriptorCalculation, ATYPE.PhysicoChemical],
   supervised: false,
   needsStructures: true,
+  perRow: true,
   params: OCL_PROPERTIES.map((p) => ({ name: p.name, type: 'boolean' as const, default: true, description: `Calculate ${p.title}` })),
   run: async ({ table, params }) => {
     const selected = OCL_PROPERTIES.filter((p) => params[p.name] === true);

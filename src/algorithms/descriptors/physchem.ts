@@ -13,6 +13,7 @@ export const physchem: AlgorithmDef = {
   types: [ATYPE.DescriptorCalculation, ATYPE.PhysicoChemical, ATYPE.Topological, ATYPE.Constitutional],
   supervised: false,
   needsStructures: true,
+  perRow: true,
   params: DESCRIPTORS.map((d) => ({ name: d.name, type: 'boolean' as const, default: true, description: `Calculate ${d.title}` })),
   run: async ({ table, params }) => {
     const selected = DESCRIPTORS.filter((d) => params[d.name] === true);

@@ -12,6 +12,7 @@ export const singleDescriptors: AlgorithmDef[] = DESCRIPTORS.filter((d) => d.blu
   sameAs: [BO_NS + d.blueObelisk],
   supervised: false,
   needsStructures: true,
+  perRow: true,
   params: [],
   run: async ({ table }) => ({
     kind: 'features',

@@ -11,6 +11,7 @@ export const smartsMatch: AlgorithmDef = {
   types: [ATYPE.DescriptorCalculation, ATYPE.Structural, ATYPE.Topological],
   supervised: false,
   needsStructures: true,
+  perRow: true,
   params: [
     { name: 'smarts', type: 'list', mandatory: true, description: 'SMARTS patterns, one per value (repeat the parameter or separate by newlines)' },
     { name: 'count', type: 'boolean', default: true, description: 'Count unique matches instead of reporting presence (1/0)' },
