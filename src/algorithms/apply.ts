@@ -2,7 +2,7 @@
 // resources — a dataset (descriptors, mining, cleanup, normalisation), feature URIs
 // (selection) or a model (learning). Every feature created has ot:hasSource = the URI of
 // the algorithm that ran, parameterised when parameters were given (rule 3).
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest, InternalError } from '../http/errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { AlgorithmIO, FeatureRequest } from './io.ts';
 import { validationQuads } from './learning/validationQuads.ts';
@@ -46,7 +46,7 @@ export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: Appl
   ctx.progress?.(10);
   const progress = ctx.progress && ((v: number) => ctx.progress!(10 + 0.7 * v));
   const input: RunInput = { table, params: p.values, target, algorithmUri: p.algorithmUri, signal: ctx.signal, progress };
-  const result = ctx.runner ? await ctx.runner(def, input) : await def.run(input);
+  const result = await runOrExplain(def, input, ctx);
   ctx.signal?.throwIfAborted();
   ctx.progress?.(80);
   const publish = async (uri: string) => [p.datasetService ? await io.publish(uri, p.datasetService, ctx.subjectid) : uri];
@@ -55,6 +55,20 @@ export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: Appl
     case 'features': return publish(await featuresDataset(io, def, p, table, result));
     case 'table': return publish(await tableDataset(io, def, p, result));
     case 'model': return [await storeModel(io, def, p, result)];
+    case 'conformers': return publish(await conformersDataset(io, def, p, table, result.count, ctx));
+  }
+}
+
+/**
+ * Runs the algorithm. A learner that fails answers 500 with the reason (SPEC §4.1: "model
+ * building error"), whatever it threw; other algorithms keep their error's status.
+ */
+async function runOrExplain(def: AlgorithmDef, input: RunInput, ctx: ApplyContext): Promise<RunResult> {
+  try {
+    return ctx.runner ? await ctx.runner(def, input) : await def.run(input);
+  } catch (e) {
+    if (!def.learns || ctx.signal?.aborted) throw e;
+    throw new InternalError(`building a ${def.title} model failed: ${(e as Error).message}`, { code: ERR.InternalServerError, cause: e });
   }
 }
 
@@ -92,6 +106,27 @@ async function tableDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, 
     values: keep.map((i) => t.values[i] as Cell[]),
     warnings,
   });
+}
+
+/** One row per generated conformer, carrying its compound's values (SPEC §2.3). */
+async function conformersDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, table: Table, count: number, ctx: ApplyContext): Promise<string> {
+  const compounds: string[] = [];
+  const values: Cell[][] = [];
+  const warnings: string[] = [];
+  for (let i = 0; i < table.compounds.length; i++) {
+    ctx.signal?.throwIfAborted();
+    try {
+      for (const c of await io.conformers(table.compounds[i], count, ctx.signal)) {
+        compounds.push(c);
+        values.push(table.values[i]);
+      }
+    } catch (e) {
+      if (ctx.signal?.aborted) throw e;
+      warnings.push(`${table.compounds[i]}: ${(e as Error).message}`);
+    }
+    ctx.progress?.(80 + (20 * (i + 1)) / table.compounds.length);
+  }
+  return io.dataset({ title: `${def.title} of ${p.datasetUri}`, source: p.algorithmUri, compounds, features: table.columns.map((c) => c.uri), values, warnings });
 }
 
 async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, result: ModelResult): Promise<string> {

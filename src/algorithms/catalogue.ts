@@ -10,13 +10,14 @@ import { applicabilityDomain } from './learning/domain.ts';
 import { varianceFilter, correlationFilter, topK } from './preprocessing/featureSelection.ts';
 import { standardisation, removeDuplicates, removeMissing } from './preprocessing/cleanup.ts';
 import { normalization } from './preprocessing/normalization.ts';
+import { generation3d } from './preprocessing/generation3d.ts';
 
 export const ALGORITHMS: readonly AlgorithmDef[] = [
   physchem, oclProperties, smartsMatch, ...singleDescriptors,
   frequentMining, supervisedMining,
   knn, randomForest, linearRegression, logisticRegression, applicabilityDomain,
   varianceFilter, correlationFilter, topK,
-  standardisation, removeDuplicates, removeMissing, normalization,
+  standardisation, removeDuplicates, removeMissing, normalization, generation3d,
 ];
 
 const byId = new Map(ALGORITHMS.map((a) => [a.id, a]));

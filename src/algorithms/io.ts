@@ -48,6 +48,8 @@ export interface AlgorithmIO {
   model: (request: ModelRequest) => Promise<string>;
   /** Adds triples describing a model (its validation statistics) to its graph. */
   annotateModel: (modelUri: string, quads: import('@rdfjs/types').Quad[]) => Promise<void>;
+  /** Generates and stores up to `count` 3D conformers of a compound of this service; their URIs. */
+  conformers: (compoundUri: string, count: number, signal?: AbortSignal) => Promise<string[]>;
   /** Copies a dataset to another dataset service (SPEC §2.1 dataset_service). */
   publish: (datasetUri: string, datasetService: string, subjectid?: string) => Promise<string>;
 }

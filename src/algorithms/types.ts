@@ -42,7 +42,13 @@ export interface ModelResult {
   model: TrainedModel;
 }
 
-export type RunResult = FeaturesResult | TableResult | SelectionResult | ModelResult;
+/** 3D conformers to generate for every compound (the compound service makes them). */
+export interface ConformersResult {
+  kind: 'conformers';
+  count: number;
+}
+
+export type RunResult = FeaturesResult | TableResult | SelectionResult | ModelResult | ConformersResult;
 
 export interface AlgorithmDef {
   /** Local id: the algorithm's URI is /algorithm/{id}. */
@@ -58,6 +64,8 @@ export interface AlgorithmDef {
   supervised: boolean;
   /** True when a structure per row is needed (descriptors, fingerprints, mining). */
   needsStructures?: boolean;
+  /** True for learning algorithms: their failures are model-building errors (500). */
+  learns?: boolean;
   /** True when each row's output depends on that row alone: runs split across workers. */
   perRow?: boolean;
   run: (input: RunInput) => Promise<RunResult>;

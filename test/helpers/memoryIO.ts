@@ -40,6 +40,7 @@ export function memoryIO(tables: Table[]): MemoryIO {
       return uri;
     },
     annotateModel: async (uri, quads) => { created.annotations.set(uri, quads); },
+    conformers: async (uri, count) => Array.from({ length: count }, (_, i) => `${uri}/conformer/${i + 1}`),
     publish: async (uri) => uri,
   };
 }

@@ -149,6 +149,14 @@ describe('applying algorithms to in-memory datasets', () => {
     expect(lastDataset().compounds[0]).to.match(/compound\/new-/);
   });
 
+  it('generate3d: a dataset of conformer URIs carrying their compounds\' values', async () => {
+    await run('generate3d', hamster.datasetUri, { count: 2 });
+    const d = lastDataset();
+    expect(d.compounds).to.have.length(2 * hamster.compounds.length);
+    expect(d.compounds[1]).to.equal(`${hamster.compounds[0]}/conformer/2`);
+    expect(d.values[1]).to.deep.equal(hamster.values[0]);
+  });
+
   it('a prediction_feature missing from the dataset is a 400 PredictionFeatureNotInDataset', async () => {
     try {
       await run('knn', hamster.datasetUri, {}, 'http://example.org/feature/nope');
@@ -156,6 +164,22 @@ describe('applying algorithms to in-memory datasets', () => {
     } catch (e) {
       expect((e as HttpError).status).to.equal(400);
       expect((e as HttpError).code.value).to.match(/PredictionFeatureNotInDataset$/);
+    }
+  });
+});
+
+describe('model-building failures', () => {
+  it('answer 500 with the reason', async () => {
+    const single = { ...csvTable('hamster_carcinogenicity.csv', 10), datasetUri: 'http://example.org/dataset/one-class' };
+    single.values = single.values.map(() => ['true']);
+    const io = memoryIO([single]);
+    const def = algorithmById('random-forest')!;
+    try {
+      await applyAlgorithm(io, def, { algorithmUri: 'http://example.org/algorithm/random-forest', values: withDefaults(def.params, {}), datasetUri: single.datasetUri, predictionFeature: single.columns[0].uri });
+      expect.fail('expected an error');
+    } catch (e) {
+      expect((e as HttpError).status).to.equal(500);
+      expect((e as HttpError).message).to.contain('single class');
     }
   });
 });

@@ -23,6 +23,7 @@ function learning(id: string, learner: string, fallback: 'morgan' | 'descriptors
     ...def,
     params: [...def.params, ...common(fallback)],
     supervised: true,
+    learns: true,
     run: async (input) => ({
       kind: 'model',
       model: await trainModel({ learner, table: input.table, target: input.target!, params: input.params, algorithmUri: input.algorithmUri, fallback }),

@@ -32,6 +32,7 @@ export const applicabilityDomain: AlgorithmDef = {
   description: 'Builds a domain model from a training dataset. For each compound it predicts the distance to the training set (1 - mean similarity to the k nearest training compounds, Tanimoto on Morgan fingerprints or on standardised features) and whether it lies within the domain (distance at most the given percentile of the training compounds\' leave-one-out distances).',
   types: [ATYPE.ApplicabilityDomain, ATYPE.Unsupervised],
   supervised: false,
+  learns: true,
   params: [
     { name: 'k', type: 'int', default: 3, min: 1, max: 1000, description: 'Nearest training compounds averaged' },
     { name: 'percentile', type: 'float', default: 95, min: 0, minExclusive: true, max: 100, description: 'Percentile of training distances that bounds the domain, in (0,100]' },
