@@ -3,7 +3,7 @@
 // domain when that distance is within the given percentile of the training compounds'
 // own leave-one-out distances.
 import { ATYPE } from '../../rdf/vocab.ts';
-import { fitKnn, packBits, tanimoto, type KnnModel } from '../ml/knn.ts';
+import { fitKnn, similarityVector, type KnnModel } from '../ml/knn.ts';
 import type { AlgorithmDef } from '../types.ts';
 import type { Prediction, TrainedModel } from './model.ts';
 import { chooseRepresentation, REPRESENTATIONS, vectors } from './representation.ts';
@@ -16,13 +16,8 @@ export interface DomainState {
   threshold: number;
 }
 
-function similarities(m: KnnModel, x: readonly number[]): number[] {
-  const q = m.binary ? packBits(x) : x.map((v, j) => (v - m.mean[j]) / m.sd[j]);
-  return m.rows.map((r) => (m.binary ? tanimoto(q, r) : 1 / (1 + Math.sqrt(r.reduce((s, v, j) => s + (v - q[j]) ** 2, 0)))));
-}
-
-function distance(sims: number[], k: number, skip = -1): number {
-  const top = sims.filter((_, i) => i !== skip).sort((a, b) => b - a).slice(0, k);
+function distance(sims: Float64Array, k: number, skip = -1): number {
+  const top = Array.from(sims).filter((_, i) => i !== skip).sort((a, b) => b - a).slice(0, k);
   return 1 - top.reduce((s, v) => s + v, 0) / (top.length || 1);
 }
 
@@ -47,7 +42,7 @@ export const applicabilityDomain: AlgorithmDef = {
     if (X.length < 2) throw new BadRequest('the applicability domain needs at least two compounds with usable structures or values', { code: ERR.InvalidParameter });
     const k = params.k as number;
     const knn = fitKnn(X, X.map(() => 0), { k, classes: 0, minSimilarity: 0 });
-    const own = X.map((x, i) => distance(similarities(knn, x), k, i)).sort((a, b) => a - b);
+    const own = X.map((x, i) => distance(similarityVector(knn, x), k, i)).sort((a, b) => a - b);
     const threshold = own[Math.min(own.length - 1, Math.ceil(((params.percentile as number) / 100) * own.length) - 1)];
     const model: TrainedModel = {
       learner: 'domain', algorithmUri, params, task: 'domain', trainingDataset: table.datasetUri,
@@ -63,7 +58,7 @@ export async function predictDomain(model: TrainedModel, table: Table): Promise<
   const vecs = await vectors(table, model.representation);
   return vecs.map((v) => {
     if (!v || !v.every(Number.isFinite)) return { value: null };
-    const d = distance(similarities(knn, v), knn.k);
+    const d = distance(similarityVector(knn, v), knn.k);
     return { value: d, inDomain: d <= threshold, confidence: 1 - d };
   });
 }

@@ -63,18 +63,75 @@ export function fitKnn(X: readonly (readonly number[])[], y: readonly number[], 
   return { ...opt, binary, rows, y: [...y], mean, sd };
 }
 
-function similarity(m: KnnModel, q: readonly number[], row: readonly number[]): number {
-  if (m.binary) return tanimoto(q, row);
-  let d = 0;
-  for (let j = 0; j < q.length; j++) d += (q[j] - row[j]) ** 2;
-  return 1 / (1 + Math.sqrt(d));
+/** Training rows laid out flat for fast scans, built once per model object. */
+interface Prepared { words: Int32Array; width: number; counts: Int32Array; values: Float64Array }
+const prepared = new WeakMap<KnnModel, Prepared>();
+
+function prepare(m: KnnModel): Prepared {
+  let p = prepared.get(m);
+  if (p) return p;
+  const width = m.rows[0]?.length ?? 0;
+  const n = m.rows.length;
+  p = { words: new Int32Array(m.binary ? n * width : 0), width, counts: new Int32Array(n), values: new Float64Array(m.binary ? 0 : n * width) };
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < width; j++) {
+      if (m.binary) {
+        p.words[i * width + j] = m.rows[i][j];
+        p.counts[i] += popcount(m.rows[i][j]);
+      } else p.values[i * width + j] = m.rows[i][j];
+    }
+  }
+  prepared.set(m, p);
+  return p;
+}
+
+/** Similarity of the query to every training row. */
+function similarities(m: KnnModel, p: Prepared, q: readonly number[]): Float64Array {
+  const n = m.rows.length;
+  const out = new Float64Array(n);
+  if (m.binary) {
+    let qc = 0;
+    for (const w of q) qc += popcount(w);
+    for (let i = 0; i < n; i++) {
+      let both = 0;
+      const o = i * p.width;
+      for (let j = 0; j < p.width; j++) both += popcount(p.words[o + j] & q[j]);
+      const either = qc + p.counts[i] - both;
+      out[i] = either === 0 ? 1 : both / either;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      let d = 0;
+      const o = i * p.width;
+      for (let j = 0; j < p.width; j++) d += (q[j] - p.values[o + j]) ** 2;
+      out[i] = 1 / (1 + Math.sqrt(d));
+    }
+  }
+  return out;
+}
+
+/** Indices of the k largest similarities, largest first (partial selection, no full sort). */
+function topK(sims: Float64Array, k: number): number[] {
+  const best: number[] = [];
+  for (let i = 0; i < sims.length; i++) {
+    if (best.length === k && sims[i] <= sims[best[k - 1]]) continue;
+    let at = best.length === k ? k - 1 : best.length;
+    if (best.length < k) best.push(i);
+    while (at > 0 && sims[best[at - 1]] < sims[i]) { best[at] = best[at - 1]; at--; }
+    best[at] = i;
+  }
+  return best;
+}
+
+/** Similarity of a raw (unpacked, unscaled) row to every training row. */
+export function similarityVector(m: KnnModel, x: readonly number[]): Float64Array {
+  const q = m.binary ? packBits(x) : x.map((v, j) => (v - m.mean[j]) / m.sd[j]);
+  return similarities(m, prepare(m), q);
 }
 
 export function predictKnn(m: KnnModel, x: readonly number[]): KnnPrediction {
-  const q = m.binary ? packBits(x) : x.map((v, j) => (v - m.mean[j]) / m.sd[j]);
-  const sims = m.rows.map((r, i) => ({ i, s: similarity(m, q, r) }));
-  sims.sort((a, b) => b.s - a.s);
-  const near = sims.slice(0, Math.min(m.k, sims.length));
+  const sims = similarityVector(m, x);
+  const near = topK(sims, Math.min(m.k, sims.length)).map((i) => ({ i, s: sims[i] }));
   const maxSimilarity = near[0]?.s ?? 0;
   const meanSim = near.reduce((s, n) => s + n.s, 0) / (near.length || 1);
   // Weights never all vanish, so identical-distance ties still vote.
