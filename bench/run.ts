@@ -7,6 +7,7 @@ const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
   ['store', () => import('./store.ts')],
   ['tasks', () => import('./tasks.ts')],
   ['algorithms', () => import('./algorithms.ts')],
+  ['datasets', () => import('./datasets.ts')],
 ];
 
 function table(title: string, rows: Awaited<ReturnType<BenchModule['run']>>): string {

@@ -6,13 +6,16 @@ import type { Deps } from './deps.ts';
 import { uriOf } from './deps.ts';
 import { errorMiddleware } from './http/errorMiddleware.ts';
 import { rootRouter } from './routes/root.ts';
+import { featureRouter } from './routes/feature.ts';
+import { datasetRouter } from './routes/dataset.ts';
+import { modelRouter } from './routes/model.ts';
 import { sparqlRouter } from './routes/sparql.ts';
 import { ontologyRouter } from './routes/ontology.ts';
 import { taskRouter } from './routes/task.ts';
 import { compoundRouter } from './routes/compound.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, compoundRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, compoundRouter, featureRouter, datasetRouter, modelRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();
