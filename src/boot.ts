@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { TripleStore } from './store/store.ts';
 import { loadBuiltInOntologies } from './domain/ontology.ts';
+import { loadAlgorithms } from './algorithms/boot.ts';
 import { JobEngine } from './tasks/engine.ts';
 import { bootCompounds } from './domain/compoundsBoot.ts';
 
@@ -25,6 +26,8 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   const deps: Deps = { config, store, log, tasks };
   // Built-in ontologies are replaced at every start so that upgrades take effect.
   await loadBuiltInOntologies(deps);
+  // The catalogue's descriptions, as graphs, so ?type= and ?sameas= run in the store.
+  await loadAlgorithms(deps);
   closers.push(await bootCompounds(deps));
   await tasks.start();
   return {
