@@ -37,7 +37,7 @@ export interface ModelData {
 }
 
 export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, ctx: ApplyContext = {}): Promise<string[]> {
-  const table = await io.load(p.datasetUri, { subjectid: ctx.subjectid, signal: ctx.signal });
+  const table = await io.load(p.datasetUri, { subjectid: ctx.subjectid, signal: ctx.signal, predictionFeature: p.predictionFeature });
   let target: number | undefined;
   if (p.predictionFeature) {
     target = columnIndex(table, p.predictionFeature);

@@ -80,7 +80,11 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
     return { values, warnings };
   });
   return {
-    load: async (datasetUri, { subjectid }) => tableOf(deps, await loadDataset(deps, datasetUri, { subjectid }), subjectid),
+    load: async (datasetUri, { subjectid, predictionFeature }) => {
+      const restricted = [...new URL(datasetUri).searchParams.keys()].some((k) => k.startsWith('feature_uris'));
+      const featureUris = restricted && predictionFeature ? [predictionFeature] : undefined;
+      return tableOf(deps, await loadDataset(deps, datasetUri, { subjectid, featureUris }), subjectid);
+    },
     check: async (datasetUri, predictionFeature, subjectid) => {
       const base = new URL(datasetUri);
       base.search = '';

@@ -34,8 +34,11 @@ export interface ModelRequest {
 }
 
 export interface AlgorithmIO {
-  /** The dataset as a table with a SMILES per row (feature_uris[] on the URI restrict columns). */
-  load: (datasetUri: string, options: { subjectid?: string; signal?: AbortSignal }) => Promise<Table>;
+  /**
+   * The dataset as a table with a SMILES per row; feature_uris[] on the URI restrict the
+   * columns, always keeping prediction_feature.
+   */
+  load: (datasetUri: string, options: { subjectid?: string; signal?: AbortSignal; predictionFeature?: string }) => Promise<Table>;
   /**
    * Cheap checks before a task is created: the dataset exists (400 otherwise) and holds
    * prediction_feature (400 PredictionFeatureNotInDataset).

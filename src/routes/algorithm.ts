@@ -115,7 +115,6 @@ export function algorithmRouter(deps: Deps): Router {
     if (candidates.length > 0) {
       const url = new URL(params.datasetUri);
       for (const f of candidates) url.searchParams.append('feature_uris[]', f);
-      if (params.predictionFeature) url.searchParams.append('feature_uris[]', params.predictionFeature);
       params.datasetUri = url.href;
     }
     const subjectid = form.get('subjectid') ?? undefined;

@@ -142,6 +142,17 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
     for (const f of selected) expect(features).to.include(f);
   });
 
+  it('generate3d stores conformers and answers a dataset of them', async () => {
+    const small = (await uploadDataset(app, 'SMILES,x\nCCO,1\nc1ccccc1O,2\n', 'text/csv')).body;
+    const res = await apply(app.url + '/algorithm/generate3d', { dataset_uri: small, count: '2' });
+    expect(res.status, res.body).to.equal(200);
+    const rows = await lines(res.body, 'text/uri-list');
+    const conformers = rows.filter((u) => /\/compound\/\d+\/conformer\/\d+$/.test(u));
+    expect(conformers.length).to.be.within(2, 4);
+    const xyz = await fetch(conformers[0], { headers: { Accept: 'chemical/x-mdl-molfile' } });
+    expect(xyz.status).to.equal(200);
+  });
+
   it('a model-building failure ends the task in Error with 500 and the reason', async () => {
     const one = (await uploadDataset(app, 'SMILES,active\nCCO,1\nCCCO,1\nCCCCO,1\n', 'text/csv')).body;
     const feature = (await nt(one)).split('\n').find((l) => l.includes('#NumericFeature>'))!;

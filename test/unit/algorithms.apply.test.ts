@@ -157,6 +157,20 @@ describe('applying algorithms to in-memory datasets', () => {
     expect(d.values[1]).to.deep.equal(hamster.values[0]);
   });
 
+  it('fsm-supervised splits a numeric endpoint at its median', async () => {
+    await run('fsm-supervised', epa.datasetUri, { min_support: 0.1, significance: 0.01 }, epa.columns[0].uri);
+    const made = io.created.features.filter((f) => lastDataset().features.includes(f.uri));
+    expect(made.length).to.be.greaterThan(0);
+  });
+
+  it('remove-duplicates keeps the first row of each structure', async () => {
+    const dup = { ...hamster, datasetUri: 'http://example.org/dataset/dup', compounds: ['a', 'b', 'c'], smiles: ['CCO', 'OCC', 'CCN'], values: [['1'], ['2'], ['3']] };
+    io.tables.set(dup.datasetUri, dup);
+    await run('remove-duplicates', dup.datasetUri, {});
+    expect(lastDataset().compounds).to.deep.equal(['a', 'c']);
+    expect(lastDataset().values).to.deep.equal([['1'], ['3']]);
+  });
+
   it('a prediction_feature missing from the dataset is a 400 PredictionFeatureNotInDataset', async () => {
     try {
       await run('knn', hamster.datasetUri, {}, 'http://example.org/feature/nope');

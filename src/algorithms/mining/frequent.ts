@@ -7,6 +7,7 @@ import { fragmentTitle, linearFragments } from '../../chem/fragments.ts';
 import { chiSquare } from '../ml/chiSquare.ts';
 import type { ParamDef } from '../params.ts';
 import type { AlgorithmDef, FeaturesResult, RunInput } from '../types.ts';
+import { numberOf, type Table } from '../table.ts';
 
 const common: ParamDef[] = [
   { name: 'min_support', type: 'float', default: 0.05, min: 0, minExclusive: true, max: 1, description: 'Minimum fraction of compounds a fragment must occur in, in (0,1]' },
@@ -40,6 +41,20 @@ function asFeatures(input: RunInput, parsed: boolean[], kept: Mined[], describe:
   };
 }
 
+/**
+ * Class of each row for the chi-square test: the value itself for a nominal or two-valued
+ * target, above or below the median for a numeric one (regression endpoints).
+ */
+function classLabels(table: Table, target: number): Array<string | null> {
+  const raw = table.values.map((r) => (r[target] === null || r[target] === '' ? null : r[target]));
+  const numbers = raw.map((v) => (v === null ? NaN : numberOf(v)));
+  const present = numbers.filter(Number.isFinite).sort((a, b) => a - b);
+  const numeric = present.length === raw.filter((v) => v !== null).length && new Set(present).size > 2;
+  if (!numeric) return raw.map((v) => (v === null ? null : String(v).trim()));
+  const median = present[Math.floor(present.length / 2)];
+  return numbers.map((v) => (Number.isFinite(v) ? (v >= median ? 'high' : 'low') : null));
+}
+
 export const frequentMining: AlgorithmDef = {
   id: 'fsm',
   title: 'Frequent substructure mining (linear fragments)',
@@ -66,7 +81,7 @@ export const supervisedMining: AlgorithmDef = {
   params: [...common, { name: 'significance', type: 'float', default: 0.05, min: 0, minExclusive: true, max: 1, description: 'Largest chi-square p-value of a kept fragment, in (0,1]' }],
   run: async (input) => {
     const { table, target, params } = input;
-    const labels = table.values.map((r) => (r[target!] === null || r[target!] === '' ? null : String(r[target!]).trim()));
+    const labels = classLabels(table, target!);
     const classes = [...new Set(labels.filter((l): l is string => l !== null))].sort();
     const { found, parsed } = mine(input);
     const labelled = labels.flatMap((l, i) => (l !== null && table.smiles[i] ? [i] : []));
