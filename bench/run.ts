@@ -7,7 +7,9 @@ const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
   ['store', () => import('./store.ts')],
   ['tasks', () => import('./tasks.ts')],
   ['algorithms', () => import('./algorithms.ts')],
+  ['rdf', () => import('./rdf.ts')],
   ['datasets', () => import('./datasets.ts')],
+  ['search', () => import('./search.ts')],
 ];
 
 function table(title: string, rows: Awaited<ReturnType<BenchModule['run']>>): string {

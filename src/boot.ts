@@ -8,6 +8,8 @@ import { loadBuiltInOntologies } from './domain/ontology.ts';
 import { loadAlgorithms } from './algorithms/boot.ts';
 import { JobEngine } from './tasks/engine.ts';
 import { bootCompounds } from './domain/compoundsBoot.ts';
+import { SearchEngine } from './search/engine.ts';
+import { syncSearchIndex } from './search/sync.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;
@@ -23,12 +25,15 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   closers.push(() => store.close());
   const tasks = new JobEngine({ config, store, log });
   closers.push(() => tasks.close());
-  const deps: Deps = { config, store, log, tasks };
+  const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers, baseUrl: () => config.baseUrl });
+  closers.push(() => search.close());
+  const deps: Deps = { config, store, log, tasks, search };
   // Built-in ontologies are replaced at every start so that upgrades take effect.
   await loadBuiltInOntologies(deps);
   // The catalogue's descriptions, as graphs, so ?type= and ?sameas= run in the store.
   await loadAlgorithms(deps);
   closers.push(await bootCompounds(deps));
+  syncSearchIndex(deps);
   await tasks.start();
   return {
     ...deps,

@@ -1,29 +1,33 @@
-// SMARTS matching (issue #6: match and count a list of patterns), with RDKit.
-import { rdkit, rdkitSync, withMol } from './rdkitLazy.ts';
-import { BadRequest } from '../http/errors.ts';
-import { ERR } from '../rdf/vocab.ts';
+// Substructure queries (issue #8 §3): a SMARTS pattern or a SMILES read as a query,
+// validated on the main thread (so bad input is a 400 naming the position) and screened
+// here; src/chem/substructWorker.mjs matches them exactly. Every WASM object is freed.
+import type { Mol } from '@rdkit/rdkit';
+import { FP_BITS, FP_WORDS, parseWith } from './fingerprints.ts';
 
-/** Throws 400 naming the pattern when a SMARTS does not parse. */
-export async function checkSmarts(patterns: readonly string[], param: string): Promise<void> {
-  await rdkit();
-  for (const p of patterns) {
-    const q = rdkitSync().get_qmol(p);
-    const ok = q?.is_valid() ?? false;
-    q?.delete();
-    if (!ok) throw new BadRequest(`parameter ${param}: ${JSON.stringify(p)} is not valid SMARTS`, { code: ERR.InvalidParameter });
-  }
+export type QueryKind = 'smarts' | 'smiles';
+
+const PATTERN = JSON.stringify({ nBits: FP_BITS });
+
+function queryMol(kind: QueryKind, text: string): Mol {
+  // A SMILES substructure query matches as written (aromaticity perceived), like a SMARTS
+  // built from it; get_mol sanitises, so "c1ccccc1" finds Kekulé-drawn benzene rings too.
+  return kind === 'smarts'
+    ? parseWith('SMARTS', text, (rd) => rd.get_qmol(text))
+    : parseWith('SMILES', text, (rd) => rd.get_mol(text));
 }
 
-/** counts[row][pattern]: number of unique matches (null where the structure does not parse). */
-export async function countMatches(smiles: readonly string[], patterns: readonly string[]): Promise<Array<Array<number | null>>> {
-  await rdkit();
-  const queries = patterns.map((p) => rdkitSync().get_qmol(p)!);
+/**
+ * Validates a query and answers its screening fingerprint: every structure that contains
+ * the query has all of these bits set (RDKit's pattern fingerprint is built for this).
+ */
+export function screenOf(kind: QueryKind, text: string): Uint32Array {
+  const mol = queryMol(kind, text);
   try {
-    return smiles.map((s) => withMol(s, (mol) => queries.map((q) => {
-      const found = JSON.parse(mol.get_substruct_matches(q)) as unknown[] | Record<string, never>;
-      return Array.isArray(found) ? found.length : 0;
-    })) ?? patterns.map(() => null));
+    const bytes: Uint8Array = mol.get_pattern_fp_as_uint8array(PATTERN);
+    const out = new Uint32Array(FP_WORDS);
+    new Uint8Array(out.buffer).set(bytes.subarray(0, FP_WORDS * 4));
+    return out;
   } finally {
-    for (const q of queries) q.delete();
+    mol.delete();
   }
 }

@@ -66,7 +66,7 @@ export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
   'CannotGeneratePredictrionFeature', 'InvalidStructure', 'UnsupportedFormat', 'SparqlSyntaxError',
   'SparqlUpdateForbidden', 'QueryTimeout', 'TaskNotFound', 'InvalidTaskId', 'ServerOverload',
   'TaskInterrupted', 'TaskFailed', 'RemoteServiceError', 'ParameterisedAlgorithm', 'InvalidToken',
-  'InvalidCredentials',
+  'InvalidCredentials', 'InvalidSmarts',
   'NoStructureColumn', 'FeatureNotInDataset', 'NotAModelRepresentation',
 ] as const);
 

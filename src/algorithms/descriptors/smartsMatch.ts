@@ -1,7 +1,7 @@
 // SMARTS match and count for a list of patterns (issue #6): one feature per pattern,
 // either the number of unique matches or 1/0 for presence.
 import { ATYPE } from '../../rdf/vocab.ts';
-import { checkSmarts, countMatches } from '../../chem/smarts.ts';
+import { checkSmarts, countMatches } from '../../chem/smartsCount.ts';
 import type { AlgorithmDef } from '../types.ts';
 
 export const smartsMatch: AlgorithmDef = {

@@ -1,7 +1,7 @@
 // What a model learns from: Morgan fingerprints or RDKit descriptors of each structure,
 // or numeric features of the dataset. Stored with the model so that prediction builds
 // the same vectors.
-import { morganFingerprints } from '../../chem/fingerprints.ts';
+import { morganFingerprints } from '../../chem/morgan.ts';
 import { computeDescriptors, DESCRIPTORS } from '../../chem/descriptors.ts';
 import { numberOf, numericColumns, type Table } from '../table.ts';
 
