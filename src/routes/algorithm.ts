@@ -6,7 +6,7 @@ import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { handle } from '../http/send.ts';
 import { uriListReply, rdfVariants, bodyReply, type Reply } from '../http/reply.ts';
-import { readForm } from '../http/body.ts';
+import { readForm, type Form } from '../http/body.ts';
 import { NotFound } from '../http/errors.ts';
 import { parsePaging, pagingHeaders, fetchPage } from '../http/paging.ts';
 import { checkIri } from '../store/binder.ts';
@@ -80,6 +80,18 @@ function describe(deps: Deps, id: string, hash?: string): Reply {
   };
 }
 
+/** The caller's token (SPEC §5): form field, query parameter or header. */
+function subjectidOf(ctx: Koa.Context, form: Form): string | undefined {
+  const q = ctx.query.subjectid;
+  return form.get('subjectid') ?? (typeof q === 'string' ? q : undefined) ?? (ctx.get('subjectid') || undefined);
+}
+
+/** The authenticated user, when the auth middleware set one (a task acts with its rights). */
+function ownerOf(ctx: Koa.Context): string | undefined {
+  const user = (ctx.state as { user?: unknown }).user;
+  return typeof user === 'string' ? user : undefined;
+}
+
 export function algorithmRouter(deps: Deps): Router {
   const io = algorithmIO(deps);
   defineApplyJob(deps, io);
@@ -92,11 +104,12 @@ export function algorithmRouter(deps: Deps): Router {
     const { def } = resolve(deps, ctx.params.id, hashed ? ctx.params.hash : undefined);
     const form = await readForm(ctx);
     const params = await readApplyRequest(deps, def, form, hashed ? ctx.params.hash : undefined);
-    const subjectid = form.get('subjectid') ?? undefined;
+    const subjectid = subjectidOf(ctx, form);
     await io.check(params.datasetUri, params.predictionFeature, subjectid);
     const task = await deps.tasks.submit<ApplyJobParams>(APPLY_JOB, { id: def.id, ...params }, {
       title: `Apply ${def.title} to ${params.datasetUri}`,
       creator: params.algorithmUri,
+      owner: ownerOf(ctx),
       subjectid,
     });
     return deps.tasks.reply(task);
@@ -117,7 +130,7 @@ export function algorithmRouter(deps: Deps): Router {
       for (const f of candidates) url.searchParams.append('feature_uris[]', f);
       params.datasetUri = url.href;
     }
-    const subjectid = form.get('subjectid') ?? undefined;
+    const subjectid = subjectidOf(ctx, form);
     await io.check(params.datasetUri, params.predictionFeature, subjectid);
     const selected = await applyAlgorithm(io, def, params, { subjectid });
     return bodyReply('text/uri-list', selected.map((u) => u + '\r\n').join(''));
