@@ -18,7 +18,9 @@ import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts
 import type { AlgorithmIO } from './io.ts';
 import type { Table } from './table.ts';
 import { MODEL_KIND, type ModelData } from './apply.ts';
-import { predictModel } from './learning/predict.ts';
+import type { Prediction } from './learning/model.ts';
+
+const WORKER = new URL('./worker.ts', import.meta.url);
 
 /** SMILES of local compounds, by URI (remote compounds have none: their rows get ''). */
 function smilesOf(deps: Deps, compounds: readonly string[]): Map<string, string> {
@@ -65,7 +67,8 @@ export async function tableOf(deps: Deps, d: LoadedDataset, subjectid?: string):
 export function algorithmIO(deps: Deps): AlgorithmIO {
   registerPredictor(MODEL_KIND, async (_deps, input) => {
     const { model, predicted } = input.data as ModelData;
-    const predictions = await predictModel(model, await tableOf(deps, input.dataset, input.subjectid));
+    const table = await tableOf(deps, input.dataset, input.subjectid);
+    const predictions = await deps.tasks.runInWorker<Prediction[]>(WORKER, 'predictInWorker', { model, table }, { signal: input.signal });
     const order = input.model.predictedVariables;
     const warnings: string[] = [];
     const values = predictions.map((p, i) => {

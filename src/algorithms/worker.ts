@@ -4,6 +4,9 @@
 import type { WorkerTools } from '../tasks/worker.ts';
 import { algorithmById } from './catalogue.ts';
 import type { RunInput, RunResult } from './types.ts';
+import type { Table } from './table.ts';
+import type { Prediction, TrainedModel } from './learning/model.ts';
+import { predictModel } from './learning/predict.ts';
 
 export type WorkerRunInput = Omit<RunInput, 'signal' | 'progress'> & { id: string };
 
@@ -12,4 +15,9 @@ export async function runAlgorithm(input: WorkerRunInput, tools?: WorkerTools): 
   if (!def) throw new Error(`no algorithm ${input.id}`);
   const { id: _id, ...run } = input;
   return def.run({ ...run, progress: tools?.progress });
+}
+
+/** Predictions of a trained model (POST /model/{id}), computed off the event loop. */
+export function predictInWorker(input: { model: TrainedModel; table: Table }): Promise<Prediction[]> {
+  return predictModel(input.model, input.table);
 }
