@@ -131,6 +131,17 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
     expect(csv).to.have.length(11);
   });
 
+  it('dataset_uri with feature_uris[] restricts what a model learns from, keeping prediction_feature', async () => {
+    const described = await apply(app.url + '/algorithm/physchem', { dataset_uri: hamster, MW: 'true', TPSA: 'true', LogP: 'true' });
+    const features = [...new Set((await nt(described.body)).split('\n').filter((l) => l.includes(`#hasSource> <${app.url}/algorithm/physchem`)).map((l) => l.slice(1, l.indexOf('>'))))];
+    const url = new URL(described.body);
+    for (const f of features.slice(0, 2)) url.searchParams.append('feature_uris[]', f);
+    const built = await apply(app.url + '/algorithm/random-forest', { dataset_uri: url.href, prediction_feature: target, representation: 'features', trees: '10', folds: '2' });
+    expect(built.status, built.body).to.equal(200);
+    const independent = (await nt(built.body)).split('\n').filter((l) => l.includes('#independentVariables>')).map((l) => l.slice(l.lastIndexOf('<') + 1, l.lastIndexOf('>')));
+    expect(independent.sort()).to.deep.equal(features.slice(0, 2).sort());
+  });
+
   it('feature selection answers the selected feature URIs (SPEC §4.1)', async () => {
     const described = await apply(app.url + '/algorithm/physchem', { dataset_uri: hamster });
     const features = (await nt(described.body)).split('\n').filter((l) => l.includes('#hasSource>')).map((l) => l.slice(1, l.indexOf('>')));
