@@ -146,11 +146,12 @@ interface Counts {
   n: Int32Array;
   stats: Float64Array;
   total: Float64Array;
+  scratch: Float64Array;
   width: number;
 }
 
 function newCounts(cols: number, width: number): Counts {
-  return { n: new Int32Array(cols), stats: new Float64Array(cols * width), total: new Float64Array(width), width };
+  return { n: new Int32Array(cols), stats: new Float64Array(cols * width), total: new Float64Array(width), scratch: new Float64Array(width), width };
 }
 
 /** Statistics of the 1-side of every feature in one pass over the node's sparse rows. */
@@ -184,7 +185,8 @@ function countedSplit(c: Counts, f: number, size: number, opt: TreeOptions): Spl
   const nL = size - nR;
   if (nL < opt.minLeaf || nR < opt.minLeaf) return undefined;
   const aR = c.stats.subarray(f * c.width, (f + 1) * c.width);
-  const aL = new Float64Array(c.width);
+  // Reused scratch: this is called for every tried feature of every node.
+  const aL = c.scratch;
   for (let k = 0; k < c.width; k++) aL[k] = c.total[k] - aR[k];
   return { feature: f, threshold: 0.5, score: impurity(opt, nL, aL, nR, aR) };
 }
