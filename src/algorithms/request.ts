@@ -36,6 +36,7 @@ export async function readApplyRequest(deps: Deps, def: AlgorithmDef, form: Form
     values = withDefaults(def.params, storedValues(deps, def, uri));
   } else {
     values = withDefaults(def.params, explicit);
+    await def.validate?.(values);
     uri = Object.keys(explicit).length > 0 ? await ensureParameterised(deps, def, values) : algorithmUri(deps, def.id);
   }
   return { algorithmUri: uri, values, datasetUri, predictionFeature, datasetService };

@@ -68,5 +68,7 @@ export interface AlgorithmDef {
   learns?: boolean;
   /** True when each row's output depends on that row alone: runs split across workers. */
   perRow?: boolean;
+  /** Checks of parameter values beyond type and range, run before a task is created. */
+  validate?: (params: ParamValues) => Promise<void>;
   run: (input: RunInput) => Promise<RunResult>;
 }

@@ -16,6 +16,7 @@ export const smartsMatch: AlgorithmDef = {
     { name: 'smarts', type: 'list', mandatory: true, description: 'SMARTS patterns, one per value (repeat the parameter or separate by newlines)' },
     { name: 'count', type: 'boolean', default: true, description: 'Count unique matches instead of reporting presence (1/0)' },
   ],
+  validate: (params) => checkSmarts(params.smarts as string[], 'smarts'),
   run: async ({ table, params }) => {
     const patterns = params.smarts as string[];
     await checkSmarts(patterns, 'smarts');
