@@ -32,7 +32,7 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   await loadBuiltInOntologies(deps);
   // The catalogue's descriptions, as graphs, so ?type= and ?sameas= run in the store.
   await loadAlgorithms(deps);
-  closers.push(await bootCompounds(deps));
+  await bootCompounds(deps);
   syncSearchIndex(deps);
   await tasks.start();
   return {

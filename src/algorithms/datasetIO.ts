@@ -10,7 +10,8 @@ import { createDataset } from '../domain/datasets.ts';
 import { ensureFeatures } from '../domain/features.ts';
 import { createModel } from '../domain/models.ts';
 import { publishDataset, remoteFetch } from '../domain/datasetRemote.ts';
-import { generateConformers } from '../domain/conformerGeneration.ts';
+import { threeDMolfiles } from '../domain/conformerGeneration.ts';
+import { addConformers } from '../domain/conformers.ts';
 import { compoundNumber } from '../domain/compoundIndex.ts';
 import { registerPredictor } from '../domain/predictors.ts';
 import { ensureCompounds } from '../domain/compounds.ts';
@@ -123,7 +124,8 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
     conformers: async (compoundUri, count, signal) => {
       const id = compoundUri.startsWith(uriOf(deps.config, '/compound/')) ? compoundNumber(compoundUri) : undefined;
       if (id === undefined) throw new BadRequest(`${compoundUri} is not a compound of this service: conformers are stored with their compounds`);
-      return generateConformers(deps, id, count, signal);
+      const molfiles = await threeDMolfiles(deps, id, count, undefined, signal);
+      return addConformers(deps, id, molfiles.map((molfile) => ({ molfile, is3D: true })));
     },
     publish: (uri, service, subjectid) => publishDataset(deps, uri, service, subjectid),
   };
