@@ -4,7 +4,10 @@ import type { BenchModule } from './types.ts';
 
 /** Each resource's benchmark module; add yours here. */
 const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
+  ['store', () => import('./store.ts')],
+  ['tasks', () => import('./tasks.ts')],
   ['datasets', () => import('./datasets.ts')],
+  ['search', () => import('./search.ts')],
 ];
 
 function table(title: string, rows: Awaited<ReturnType<BenchModule['run']>>): string {

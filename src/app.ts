@@ -12,9 +12,13 @@ import { modelRouter } from './routes/model.ts';
 import { sparqlRouter } from './routes/sparql.ts';
 import { ontologyRouter } from './routes/ontology.ts';
 import { taskRouter } from './routes/task.ts';
+import { compoundRouter } from './routes/compound.ts';
+import { searchRouter } from './search/routes.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, featureRouter, datasetRouter, modelRouter];
+// searchRouter comes before the compound and dataset routers: it answers GETs with search
+// parameters and passes every other request on.
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();

@@ -31,6 +31,10 @@ export interface Config {
   authMode: 'off' | 'local' | 'opensso';
   authServiceUrl: string;
   tokenTtlSeconds: number;
+  /** Time limit of one substructure search's exact matching, in milliseconds. */
+  searchTimeoutMs: number;
+  /** Worker threads for substructure matching. */
+  searchWorkers: number;
 }
 
 interface Option<K extends keyof Config> {
@@ -68,6 +72,8 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'authMode', env: 'AUTH_MODE', parse: (r) => parseAuthMode(r), describe: 'off, local or opensso (default off)' },
   { key: 'authServiceUrl', env: 'AUTH_SERVICE_URL', parse: str, describe: 'OpenSSO/OpenAM service for AUTH_MODE=opensso' },
   { key: 'tokenTtlSeconds', env: 'TOKEN_TTL_SECONDS', parse: int, describe: 'lifetime of issued tokens (default 86400)' },
+  { key: 'searchTimeoutMs', env: 'SEARCH_TIMEOUT_MS', parse: int, describe: 'time limit of a substructure search, 503 beyond (default 10000)' },
+  { key: 'searchWorkers', env: 'SEARCH_WORKERS', parse: int, describe: 'worker threads for substructure matching (default 1)' },
 ];
 
 function parseAuthMode(raw: string): Config['authMode'] {
@@ -94,6 +100,8 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     authMode: 'off',
     authServiceUrl: '',
     tokenTtlSeconds: 86_400,
+    searchTimeoutMs: 10_000,
+    searchWorkers: 1,
   };
 }
 

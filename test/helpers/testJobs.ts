@@ -34,6 +34,7 @@ export function defineTestJobs(tasks: TaskEngine, options: { slowIdempotent?: bo
   const define = (kind: string, run: (p: TestParams, ctx: JobContext) => Promise<string | string[]>, idempotent = false) =>
     tasks.define<TestParams>({ kind, idempotent, run: (p, ctx) => { ran.push(kind); return run(p, ctx); } });
   define('test-noop', async (p) => p.result ?? 'http://example.org/result/1');
+  define('test-bad-result', async () => 'not a URI');
   define('test-slow', async (p, ctx) => {
     const steps = 10;
     for (let i = 1; i <= steps; i++) {
@@ -67,8 +68,7 @@ export async function startJobApp(deps: Deps): Promise<{ url: string; close: () 
     const chunks: Buffer[] = [];
     for await (const c of ctx.req) chunks.push(c as Buffer);
     const params = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
-    const task = await deps.tasks.submit(String(ctx.params.kind), params, { title: `test ${ctx.params.kind}`, creator: `${deps.config.baseUrl}/algorithm/test` });
-    return deps.tasks.reply(task);
+    return deps.tasks.runAsTask(String(ctx.params.kind), params, { title: `test ${ctx.params.kind}`, creator: `${deps.config.baseUrl}/algorithm/test` });
   }));
   app.use(router.routes());
   const server: Server = await new Promise((resolve) => {
