@@ -10,7 +10,7 @@ import { uriListReply, type Reply } from '../http/reply.ts';
 import type { JobContext, TaskEngine } from '../tasks/api.ts';
 import { readCsv } from '../datasets/csv.ts';
 import { uploadKind, type UploadKind } from '../datasets/readTable.ts';
-import { newDatasetUri, uploadDataset } from './datasets.ts';
+import { newDatasetUri, uploadDataset, uploadDatasetFile } from './datasets.ts';
 import { metadataQuads, type DatasetMeta } from './datasetWrite.ts';
 import { DC } from '../rdf/vocab.ts';
 
@@ -39,8 +39,7 @@ export function defineUploadJob(deps: Deps): void {
 }
 
 async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext): Promise<string> {
-  const data = await fsp.readFile(params.file);
-  await uploadDataset(deps, { kind: params.kind, data, dataset: params.dataset, meta: params.meta, signal: ctx.signal, progress: ctx.progress });
+  await uploadDatasetFile(deps, params.file, { kind: params.kind, dataset: params.dataset, meta: params.meta, signal: ctx.signal, progress: ctx.progress });
   await fsp.rm(params.file, { force: true });
   return params.dataset;
 }
