@@ -1,6 +1,6 @@
 // Writes data entries into a dataset graph in the layout of datasetLayout.ts: entries and
-// values in chunks of CHUNK entries per commit (the journal record of one commit stays
-// small), then one final commit that links them and makes the dataset visible.
+// values in chunks of CHUNK entries per commit (a commit is applied synchronously, so small
+// chunks keep the event loop answering), then one final commit that links them and makes the dataset visible.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
@@ -12,7 +12,7 @@ import { TYPE_CLASS } from './featureModel.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
-const CHUNK = 10_000;
+const CHUNK = 2_000;
 
 export interface EntryData {
   compound: string;

@@ -13,10 +13,14 @@ export async function followTask(taskUri: string, timeoutMs = 900_000): Promise<
   for (let failures = 0; ; ) {
     // A kept-alive socket the server closed meanwhile resets once; ask again on a new one.
     const res = await fetch(taskUri, { headers: { Accept: 'text/uri-list' } }).catch((e: Error) => {
-      if (++failures > 3) throw e;
+      if (++failures > 20) throw e;
       return undefined;
     });
-    if (!res) continue;
+    if (!res) {
+      await new Promise((r) => setTimeout(r, 500));
+      continue;
+    }
+    failures = 0;
     const body = (await res.text()).trim();
     if (res.status !== 202 || Date.now() > until) return { status: res.status, body };
     await new Promise((r) => setTimeout(r, 100));
