@@ -6,6 +6,9 @@ import type { Deps } from './deps.ts';
 import { uriOf } from './deps.ts';
 import { errorMiddleware } from './http/errorMiddleware.ts';
 import { rootRouter } from './routes/root.ts';
+import { featureRouter } from './routes/feature.ts';
+import { datasetRouter } from './routes/dataset.ts';
+import { modelRouter } from './routes/model.ts';
 import { sparqlRouter } from './routes/sparql.ts';
 import { ontologyRouter } from './routes/ontology.ts';
 import { taskRouter } from './routes/task.ts';
@@ -15,7 +18,7 @@ import { searchRouter } from './search/routes.ts';
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
 // parameters and passes every other request on.
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();

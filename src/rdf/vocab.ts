@@ -61,6 +61,7 @@ export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
   'SparqlUpdateForbidden', 'QueryTimeout', 'TaskNotFound', 'InvalidTaskId', 'ServerOverload',
   'TaskInterrupted', 'TaskFailed', 'RemoteServiceError', 'ParameterisedAlgorithm', 'InvalidToken',
   'InvalidCredentials', 'InvalidSmarts',
+  'NoStructureColumn', 'FeatureNotInDataset', 'NotAModelRepresentation',
 ] as const);
 
 /** VoID, for the triple counts of listed ontology graphs. */
