@@ -3,7 +3,7 @@
 // is full, and stop when the caller's signal aborts (the client disconnected).
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import path from 'node:path';
-import { FP_VERSION, ToolkitParseError, fingerprintsOf, identityOf, initFingerprints, searchToolkit } from '../chem/fingerprints.ts';
+import { FP_VERSION, ToolkitParseError, fingerprintsOf, identityOf, initFingerprints, morganOf, searchToolkit } from '../chem/fingerprints.ts';
 import { screenOf, type QueryKind } from '../chem/smarts.ts';
 import { BadRequest, ServiceUnavailable } from '../http/errors.ts';
 import { ERR } from '../rdf/vocab.ts';
@@ -96,7 +96,7 @@ export class SearchEngine {
 
   /** Compounds with Tanimoto similarity >= threshold, most similar first. */
   async similar(smiles: string, threshold: number, options: SearchOptions = {}): Promise<Hit[]> {
-    const query = this.parse(() => fingerprintsOf(smiles).morgan, 'SMILES');
+    const query = this.parse(() => morganOf(smiles), 'SMILES');
     const filter = this.filterOf(options.within);
     const hits: SimilarityHit[] = [];
     for (let from = 0; from < this.index.slots; from += SCAN_CHUNK) {
