@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { TripleStore } from './store/store.ts';
+import { JOB } from './rdf/vocab.ts';
 import { loadBuiltInOntologies } from './domain/ontology.ts';
 import { JobEngine } from './tasks/engine.ts';
 import { bootCompounds } from './domain/compoundsBoot.ts';
@@ -20,6 +21,8 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
     snapshotEvery: config.snapshotEvery,
     sparqlTimeoutMs: config.sparqlTimeoutMs,
     log,
+    // A queued job's kind, parameters and owner are for the engine, not for researchers.
+    privatePredicatePrefixes: [JOB.ns],
   });
   closers.push(() => store.close());
   const tasks = new JobEngine({ config, store, log });
