@@ -33,6 +33,8 @@ export interface StoreOptions {
   /** Time limit of a public SPARQL query (default 30 s). */
   sparqlTimeoutMs?: number;
   log?: (m: unknown) => void;
+  /** Predicates (by IRI prefix) the public SPARQL endpoint never shows: internal fields. */
+  privatePredicatePrefixes?: readonly string[];
 }
 
 /** How the public endpoint wants a query answered. */
@@ -60,7 +62,7 @@ export class TripleStore {
     this.queries = options.queries ?? new QueryFiles();
     this.log = options.log ?? ((m) => console.error(m));
     this.replica = new Replica(options.sparqlTimeoutMs ?? 30_000, {
-      plan: () => this.pinnedPlan(),
+      plan: () => ({ ...this.pinnedPlan(), privatePrefixes: [...(options.privatePredicatePrefixes ?? [])] }),
       loaded: () => this.compactor.unpin(),
       log: this.log,
     });
