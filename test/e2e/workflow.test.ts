@@ -162,4 +162,37 @@ describe('e2e: an OpenTox client workflow', function () {
     expect(found).to.include.members([compounds.aspirin, compounds.benzoic]);
     expect(found).not.to.include(compounds.methanol);
   });
+
+  it('computes descriptors, trains a model and predicts, all through the task protocol', async () => {
+    const apply = async (uri: string, params: Array<[string, string]>) => resultOf(await fetch(uri, {
+      method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams(params),
+    }));
+    const csvOf = async (uri: string) => {
+      const res = await get(uri, 'text/csv');
+      expect(res.status).to.equal(200);
+      expectType(res, 'text/csv');
+      return (await res.text()).trim().split(/\r?\n/);
+    };
+    const rows = (await csvOf(dataset)).length - 1;
+
+    const descriptors = await apply(`${app.url}/algorithm/rdkit-mw`, [['dataset_uri', dataset]]);
+    expect(descriptors).to.match(new RegExp(`^${app.url}/dataset/\\d+$`));
+    const described = await csvOf(descriptors);
+    expect(described).to.have.length(rows + 1);
+    expect(described[1].split(',').slice(2).some((v) => Number(v) > 0), described[1]).to.equal(true);
+
+    const model = await apply(`${app.url}/algorithm/knn`, [['dataset_uri', dataset], ['prediction_feature', feature], ['k', '3']]);
+    expect(model).to.match(new RegExp(`^${app.url}/model/\\d+$`));
+    const xml = await get(model, 'application/rdf+xml');
+    expect(xml.status).to.equal(200);
+    const quads = await parseRdfXmlStrict(await xml.text());
+    expect(quads.some((q) => q.subject.value === model && q.predicate.equals(RDFV.type) && q.object.equals(OT.Model))).to.equal(true);
+    expect(quads.some((q) => q.subject.value === model && q.predicate.equals(OT.trainingDataset) && q.object.value === dataset)).to.equal(true);
+
+    const predictions = await apply(model, [['dataset_uri', dataset]]);
+    expect(predictions).to.match(new RegExp(`^${app.url}/dataset/\\d+$`));
+    const predicted = await csvOf(predictions);
+    expect(predicted).to.have.length(rows + 1);
+    expect(predicted[0].split(',').length).to.be.greaterThan(2);
+  });
 });
