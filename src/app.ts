@@ -6,9 +6,11 @@ import type { Deps } from './deps.ts';
 import { uriOf } from './deps.ts';
 import { errorMiddleware } from './http/errorMiddleware.ts';
 import { rootRouter } from './routes/root.ts';
+import { authRouter } from './routes/auth.ts';
+import { authMiddleware } from './auth/middleware.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, authRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();
@@ -20,6 +22,8 @@ export function createApp(deps: Deps): Koa {
     (ctx.state as { bodyLimit: number }).bodyLimit = deps.config.bodyLimit;
     await next();
   });
+  // Who is calling and may they (issue #7): before every router, after the body limit is known.
+  app.use(authMiddleware(deps));
   for (const make of ROUTERS) {
     const router = make(deps);
     app.use(router.routes());

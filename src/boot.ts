@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { TripleStore } from './store/store.ts';
+import { identityOf } from './auth/identity.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;
@@ -13,7 +14,7 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   const closers: Array<() => Promise<void> | void> = [];
   const store = await TripleStore.open(path.join(config.dataDir, 'store'));
   closers.push(() => store.close());
-  const deps: Deps = { config, store, log };
+  const deps: Deps = { config, store, log, identity: identityOf(config) };
   return {
     ...deps,
     close: async () => {

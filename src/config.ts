@@ -29,6 +29,11 @@ export interface Config {
   authMode: 'off' | 'local' | 'opensso';
   authServiceUrl: string;
   tokenTtlSeconds: number;
+  /** Who may read public collections when auth is on (issue #7). */
+  authRead: 'public' | 'authenticated';
+  /** Login attempts allowed per address within loginWindowSeconds (0 = unlimited). */
+  loginRateLimit: number;
+  loginWindowSeconds: number;
 }
 
 interface Option<K extends keyof Config> {
@@ -65,7 +70,15 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'authMode', env: 'AUTH_MODE', parse: (r) => parseAuthMode(r), describe: 'off, local or opensso (default off)' },
   { key: 'authServiceUrl', env: 'AUTH_SERVICE_URL', parse: str, describe: 'OpenSSO/OpenAM service for AUTH_MODE=opensso' },
   { key: 'tokenTtlSeconds', env: 'TOKEN_TTL_SECONDS', parse: int, describe: 'lifetime of issued tokens (default 86400)' },
+  { key: 'authRead', env: 'AUTH_READ', parse: (r) => parseAuthRead(r), describe: 'with auth on, who reads collections: public or authenticated (default public)' },
+  { key: 'loginRateLimit', env: 'LOGIN_RATE_LIMIT', parse: int, describe: 'login attempts per address and window, 0 = unlimited (default 10)' },
+  { key: 'loginWindowSeconds', env: 'LOGIN_WINDOW_SECONDS', parse: int, describe: 'window of LOGIN_RATE_LIMIT in seconds (default 60)' },
 ];
+
+function parseAuthRead(raw: string): Config['authRead'] {
+  if (raw === 'public' || raw === 'authenticated') return raw;
+  throw new Error(`expected public or authenticated, got "${raw}"`);
+}
 
 function parseAuthMode(raw: string): Config['authMode'] {
   if (raw === 'off' || raw === 'local' || raw === 'opensso') return raw;
@@ -90,6 +103,9 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     authMode: 'off',
     authServiceUrl: '',
     tokenTtlSeconds: 86_400,
+    authRead: 'public',
+    loginRateLimit: 10,
+    loginWindowSeconds: 60,
   };
 }
 

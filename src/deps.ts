@@ -2,12 +2,15 @@
 // argument; tests pass their own through the same argument).
 import type { Config } from './config.ts';
 import type { TripleStore } from './store/store.ts';
+import type { IdentityService } from './auth/identity.ts';
 
 export interface Deps {
   config: Config;
   store: TripleStore;
   /** Logs errors worth an operator's attention. */
   log: (message: unknown) => void;
+  /** Checks and issues tokens (issue #7); absent when AUTH_MODE=off. */
+  identity?: IdentityService;
 }
 
 /** Absolute URI of a path under the service's public base. */
