@@ -7,7 +7,7 @@ const HIDDEN = '***';
 
 const RULES: Array<[RegExp, string]> = [
   // subjectid=..., tokenid: ..., password=... in forms, queries, headers and messages.
-  [/\b(subjectid|tokenid|token\.id|password|passwd|pwd)(\s*[=:]\s*)("?)[^\s&;,"'<>]+/gi, `$1$2$3${HIDDEN}`],
+  [/\b(subjectid|tokenid|token\.id|password|passwd|pwd)("?\s*[=:]\s*"?)[^\s&;,"'<>]+/gi, `$1$2${HIDDEN}`],
   [/\b(Bearer|Basic)(\s+)[^\s"',;<>]+/gi, `$1$2${HIDDEN}`],
   // user-info of a URI: scheme://anything@
   [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi, `$1${HIDDEN}@`],

@@ -29,7 +29,9 @@ function fakeResources(deps: Running): Router {
   const router = new Router();
   let next = 0;
   const mint = (path: string) => uriOf(deps.config, `${path}/${++next}`);
-  router.get('/whoami', handle((ctx) => bodyReply('application/json', JSON.stringify(callerOf(ctx)))));
+  const whoami = handle((ctx) => bodyReply('application/json', JSON.stringify(callerOf(ctx))));
+  router.get('/whoami', whoami);
+  router.post('/whoami', whoami);
   router.post('/dataset', handle(async (ctx) => {
     // The body is still whole after the middleware read subjectid from it.
     const form = await readForm(ctx);
