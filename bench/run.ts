@@ -3,7 +3,9 @@
 import type { BenchModule } from './types.ts';
 
 /** Each resource's benchmark module; add yours here. */
-const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [];
+const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
+  ['auth', () => import('./auth.ts')],
+];
 
 function table(title: string, rows: Awaited<ReturnType<BenchModule['run']>>): string {
   const head = `### ${title}\n\n| benchmark | figure | baseline (same run) | ratio |\n|---|---|---|---|\n`;
