@@ -6,11 +6,14 @@ import type { Deps } from './deps.ts';
 import { uriOf } from './deps.ts';
 import { errorMiddleware } from './http/errorMiddleware.ts';
 import { rootRouter } from './routes/root.ts';
+import { sparqlRouter } from './routes/sparql.ts';
+import { ontologyRouter } from './routes/ontology.ts';
+import { taskRouter } from './routes/task.ts';
 import { authRouter } from './routes/auth.ts';
 import { authMiddleware } from './auth/middleware.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, authRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, authRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();

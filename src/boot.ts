@@ -5,6 +5,9 @@ import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { TripleStore } from './store/store.ts';
 import { identityOf } from './auth/identity.ts';
+import { loadBuiltInOntologies } from './domain/ontology.ts';
+import { JobEngine } from './tasks/engine.ts';
+import { bootCompounds } from './domain/compoundsBoot.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;
@@ -12,9 +15,19 @@ export interface Running extends Deps {
 
 export async function openDeps(config: Config, log: Deps['log']): Promise<Running> {
   const closers: Array<() => Promise<void> | void> = [];
-  const store = await TripleStore.open(path.join(config.dataDir, 'store'));
+  const store = await TripleStore.open(path.join(config.dataDir, 'store'), {
+    snapshotEvery: config.snapshotEvery,
+    sparqlTimeoutMs: config.sparqlTimeoutMs,
+    log,
+  });
   closers.push(() => store.close());
-  const deps: Deps = { config, store, log, identity: identityOf(config) };
+  const tasks = new JobEngine({ config, store, log });
+  closers.push(() => tasks.close());
+  const deps: Deps = { config, store, log, tasks, identity: identityOf(config) };
+  // Built-in ontologies are replaced at every start so that upgrades take effect.
+  await loadBuiltInOntologies(deps);
+  await bootCompounds(deps);
+  await tasks.start();
   return {
     ...deps,
     close: async () => {

@@ -20,6 +20,8 @@ export interface Config {
   snapshotEvery: number;
   /** Worker threads for jobs (0 = number of cores). */
   workers: number;
+  /** Jobs run at once (0 = twice the worker threads). */
+  taskConcurrency: number;
   /** Queued tasks accepted before submissions are rejected with 503. */
   queueLength: number;
   /** A job that finishes within this window answers 200 directly (SPEC §4.3). */
@@ -64,6 +66,7 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'maxPageSize', env: 'MAX_PAGE_SIZE', parse: int, describe: 'largest page size of lists (default 100000)' },
   { key: 'snapshotEvery', env: 'SNAPSHOT_EVERY', parse: int, describe: 'journal records between snapshots (default 10000)' },
   { key: 'workers', env: 'WORKERS', parse: int, describe: 'job worker threads, 0 = one per core (default 0)' },
+  { key: 'taskConcurrency', env: 'TASK_CONCURRENCY', parse: int, describe: 'jobs run at once, 0 = twice the worker threads (default 0)' },
   { key: 'queueLength', env: 'QUEUE_LENGTH', parse: int, describe: 'queued tasks before 503 Rejected (default 1000)' },
   { key: 'syncWindowMs', env: 'SYNC_WINDOW_MS', parse: int, describe: 'jobs done within this answer 200 directly (default 0)' },
   { key: 'taskRetentionHours', env: 'TASK_RETENTION_HOURS', parse: int, describe: 'purge finished tasks after this, 0 = never (default 168)' },
@@ -97,6 +100,7 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     maxPageSize: 100_000,
     snapshotEvery: 10_000,
     workers: 0,
+    taskConcurrency: 0,
     queueLength: 1000,
     syncWindowMs: 0,
     taskRetentionHours: 168,

@@ -3,10 +3,13 @@
 import type { Config } from './config.ts';
 import type { TripleStore } from './store/store.ts';
 import type { IdentityService } from './auth/identity.ts';
+import type { TaskEngine } from './tasks/api.ts';
 
 export interface Deps {
   config: Config;
   store: TripleStore;
+  /** Runs long operations as tasks (SPEC §4.3); see src/tasks/api.ts. */
+  tasks: TaskEngine;
   /** Logs errors worth an operator's attention. */
   log: (message: unknown) => void;
   /** Checks and issues tokens (issue #7); absent when AUTH_MODE=off. */

@@ -44,8 +44,20 @@ export const RDF_MEDIA_TYPES = RDF_TYPES.map((f) => f.type);
  */
 export function negotiate(accept: string | undefined, offered: readonly string[]): string {
   if (!accept || !accept.trim()) return offered[0];
-  const best = new Negotiator({ headers: { accept } }).mediaTypes([...offered]);
+  const best = new Negotiator({ headers: { accept: qOnly(accept) } }).mediaTypes([...offered]);
   return best[0] ?? offered[0];
+}
+
+/**
+ * Accept without media-type parameters other than q: "text/turtle; charset=utf-8" asks for
+ * Turtle, and our offers carry no parameters for Negotiator to match against.
+ */
+function qOnly(accept: string): string {
+  return accept.split(',').map((range) => {
+    const [type, ...params] = range.split(';').map((p) => p.trim());
+    const q = params.find((p) => /^q\s*=/i.test(p));
+    return q ? `${type};${q}` : type;
+  }).join(', ');
 }
 
 /** True when the Accept header names `type` (or its range) explicitly with q > 0. */

@@ -28,6 +28,8 @@ function splitIri(iri: string): [string, string] | undefined {
 export class RdfXmlWriter {
   private readonly prefixOf = new Map<string, string>();
   private extra = 0;
+  /** Blank node label → rdf:nodeID, so distinct labels never collide after cleaning. */
+  private readonly nodeIds = new Map<string, string>();
 
   constructor(prefixes: Record<string, string> = PREFIXES) {
     for (const [p, ns] of Object.entries(prefixes)) this.prefixOf.set(ns, p);
@@ -48,7 +50,8 @@ export class RdfXmlWriter {
    */
   private qname(iri: string, decls: string[]): string {
     const split = splitIri(iri);
-    if (!split) throw new Error(`cannot write ${iri} as an RDF/XML element name`);
+    // RDF/XML has no syntax for a predicate whose IRI ends in no XML name (e.g. ".../p/123").
+    if (!split) throw new Error(`cannot write <${iri}> as an RDF/XML property: its IRI does not end in an XML name`);
     const [ns, local] = split;
     let p = this.prefixOf.get(ns);
     if (!p) {
@@ -60,7 +63,7 @@ export class RdfXmlWriter {
   }
 
   private nodeAttr(term: RDF.Term, attr: 'about' | 'resource'): string {
-    if (term.termType === 'BlankNode') return `rdf:nodeID="${nodeId(term.value)}"`;
+    if (term.termType === 'BlankNode') return `rdf:nodeID="${this.nodeId(term.value)}"`;
     return `rdf:${attr}="${escapeXml(term.value, true)}"`;
   }
 
@@ -89,15 +92,16 @@ export class RdfXmlWriter {
     return `  <${element}${decls.join('')} ${this.nodeAttr(subject, 'about')}>\n${body}  </${element}>\n`;
   }
 
+  private nodeId(label: string): string {
+    let id = this.nodeIds.get(label);
+    if (!id) this.nodeIds.set(label, (id = `b${this.nodeIds.size}`));
+    return id;
+  }
+
   private forgetFrom(n: number): void {
     for (const [ns, p] of this.prefixOf) if (/^ns\d+$/.test(p) && Number(p.slice(2)) >= n) this.prefixOf.delete(ns);
     this.extra = n;
   }
-}
-
-function nodeId(label: string): string {
-  const clean = label.replace(/[^A-Za-z0-9_.-]/g, '_');
-  return /^[A-Za-z_]/.test(clean) ? clean : `b${clean}`;
 }
 
 /** Groups triples by subject, keeping first-seen subject order. */

@@ -7,7 +7,7 @@ import { PREFIXES } from './vocab.ts';
 import { toRdfXml } from './rdfxml.ts';
 import type { RdfSyntax } from './formats.ts';
 
-const asTriple = (q: RDF.Quad) => DataFactory.quad(q.subject as never, q.predicate as never, q.object as never);
+export const asTriple = (q: RDF.Quad): RDF.Quad => DataFactory.quad(q.subject as never, q.predicate as never, q.object as never);
 
 /** The JSON-LD context of compacted output: our prefixes, so keys read as ot:hasStatus. */
 export const JSONLD_CONTEXT: Record<string, string> = { ...PREFIXES };
@@ -18,12 +18,21 @@ export async function serialize(quads: readonly RDF.Quad[], syntax: RdfSyntax): 
       return toRdfXml(quads);
     case 'turtle':
     case 'n3':
-      return new Writer({ prefixes: PREFIXES, format: syntax === 'n3' ? 'text/n3' : 'text/turtle' }).quadsToString(quads.map(asTriple));
+      return writeN3(quads, syntax === 'n3' ? 'text/n3' : 'text/turtle', PREFIXES);
     case 'ntriples':
       return new Writer({ format: 'N-Triples' }).quadsToString(quads.map(asTriple));
     case 'jsonld':
       return JSON.stringify(await toJsonLd(quads), null, 2) + '\n';
   }
+}
+
+/** Turtle/N3 with the @prefix block (quadsToString alone would omit it). */
+function writeN3(quads: readonly RDF.Quad[], format: string, prefixes: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const writer = new Writer({ format, prefixes });
+    writer.addQuads(quads.map(asTriple));
+    writer.end((err, result: string) => (err ? reject(err) : resolve(result)));
+  });
 }
 
 async function toJsonLd(quads: readonly RDF.Quad[]): Promise<object> {

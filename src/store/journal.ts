@@ -1,9 +1,12 @@
 // Append-only journal: every acknowledged write is here, fsynced, before the client is
 // answered. Records are framed [length u32][crc32 u32][payload], so a torn last record
-// (power cut mid-append) is detected and replay stops cleanly before it.
-import { closeSync, fdatasync, fdatasyncSync, openSync, readFileSync, existsSync, ftruncateSync, promises as fsp, write } from 'node:fs';
+// (power cut mid-append) is detected and replay stops cleanly before it. The journal is
+// a sequence of segments (journal.N.log); a full segment is closed and a new one begun,
+// so a snapshot can be built from closed segments while writes continue.
+import { closeSync, fdatasync, fdatasyncSync, openSync, readFileSync, existsSync, ftruncateSync, fstatSync, promises as fsp, write } from 'node:fs';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
+import { segmentFile } from './layout.ts';
 
 const writeAsync = promisify(write);
 const fdatasyncAsync = promisify(fdatasync);
@@ -17,10 +20,11 @@ export interface JournalRead {
   torn: boolean;
 }
 
-/** Reads every intact record of a journal file. */
-export function readJournal(file: string): JournalRead {
+/** Reads every intact record of a journal file (only its first `limit` bytes, if given). */
+export function readJournal(file: string, limit?: number): JournalRead {
   if (!existsSync(file)) return { records: [], validLength: 0, torn: false };
-  const buf = readFileSync(file);
+  const whole = readFileSync(file);
+  const buf = limit === undefined ? whole : whole.subarray(0, limit);
   const records: Buffer[] = [];
   let pos = 0;
   while (pos + HEADER <= buf.length) {
@@ -50,6 +54,28 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
+export interface JournalOptions {
+  dir: string;
+  /** The segment to append to (created if absent). */
+  segment: number;
+  /** Cut the segment to this length first (a torn tail found by replay). */
+  validLength?: number;
+  /** Records already in the segment. */
+  records?: number;
+  /** Close the segment after this many records (0 = no limit) ... */
+  maxRecords: number;
+  /** ... or this many bytes. */
+  maxBytes: number;
+  /** Called with the new segment's index after a rotation (segments below it are closed). */
+  onRotate?: (segment: number) => void;
+}
+
+/** Where the durable (and applied) part of the journal ends. */
+export interface JournalPosition {
+  segment: number;
+  length: number;
+}
+
 /**
  * Appends records with group commit: writes that arrive while an fsync is in flight are
  * written and fsynced together, so 32 concurrent writers cost one fsync, not 32.
@@ -59,53 +85,101 @@ export class Journal {
   private pending: Pending[] = [];
   private flushing = false;
   private failed: Error | undefined;
-  /** Records appended to this file since it was opened or truncated. */
-  records = 0;
+  private rotateRequested = false;
+  private rotated: Array<() => void> = [];
+  segment: number;
+  /** Records and durable bytes of the current segment. */
+  records: number;
+  private bytes: number;
 
-  constructor(readonly file: string, validLength?: number) {
-    this.fd = openSync(file, 'a+');
-    if (validLength !== undefined) {
+  constructor(private readonly options: JournalOptions) {
+    this.segment = options.segment;
+    this.fd = openSync(segmentFile(options.dir, this.segment), 'a+');
+    if (options.validLength !== undefined) {
       // Cut a torn tail so new records follow the last intact one.
-      ftruncateSync(this.fd, validLength);
+      ftruncateSync(this.fd, options.validLength);
       fdatasyncSync(this.fd);
     }
+    this.bytes = fstatSync(this.fd).size;
+    this.records = options.records ?? 0;
+  }
+
+  position(): JournalPosition {
+    return { segment: this.segment, length: this.bytes };
   }
 
   append(payload: Buffer, onDurable?: () => void): Promise<void> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
       this.pending.push({ data: frame(payload), onDurable, resolve, reject });
-      this.records++;
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  /** Closes the current segment (once what is pending is durable) and begins the next. */
+  rotate(): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    return new Promise((resolve) => {
+      this.rotateRequested = true;
+      this.rotated.push(resolve);
       if (!this.flushing) void this.flush();
     });
   }
 
   private async flush(): Promise<void> {
     this.flushing = true;
-    while (this.pending.length > 0) {
+    while (this.pending.length > 0 || this.rotateRequested) {
       const batch = this.pending;
       this.pending = [];
       try {
-        const data = Buffer.concat(batch.map((p) => p.data));
-        await writeAsync(this.fd, data, 0, data.length, null);
-        await fdatasyncAsync(this.fd);
-      } catch (e) {
-        this.failed = e as Error;
-        for (const p of batch) p.reject(this.failed);
-        for (const p of this.pending) p.reject(this.failed);
-        this.pending = [];
-        continue;
-      }
-      for (const p of batch) {
-        try {
-          p.onDurable?.();
-          p.resolve();
-        } catch (e) {
-          p.reject(e as Error);
+        if (batch.length > 0) {
+          const data = Buffer.concat(batch.map((p) => p.data));
+          await writeAsync(this.fd, data, 0, data.length, null);
+          await fdatasyncAsync(this.fd);
+          this.bytes += data.length;
+          this.records += batch.length;
         }
+        this.settle(batch);
+        const { maxRecords, maxBytes } = this.options;
+        if (this.rotateRequested || (maxRecords > 0 && this.records >= maxRecords) || this.bytes >= maxBytes) await this.nextSegment();
+      } catch (e) {
+        this.fail(e as Error, batch);
       }
     }
     this.flushing = false;
+  }
+
+  /** Applies and answers a durable batch, synchronously and in order. */
+  private settle(batch: Pending[]): void {
+    for (const p of batch) {
+      try {
+        p.onDurable?.();
+        p.resolve();
+      } catch (e) {
+        p.reject(e as Error);
+      }
+    }
+  }
+
+  private fail(e: Error, batch: Pending[]): void {
+    this.failed = e;
+    for (const p of [...batch, ...this.pending]) p.reject(e);
+    this.pending = [];
+    this.rotateRequested = false;
+    for (const r of this.rotated.splice(0)) r();
+  }
+
+  private async nextSegment(): Promise<void> {
+    closeSync(this.fd);
+    this.segment++;
+    this.fd = openSync(segmentFile(this.options.dir, this.segment), 'a+');
+    this.bytes = 0;
+    this.records = 0;
+    this.rotateRequested = false;
+    // The new file's directory entry must be durable before records in it are acknowledged.
+    await fsyncDir(this.options.dir);
+    for (const r of this.rotated.splice(0)) r();
+    this.options.onRotate?.(this.segment);
   }
 
   /** Resolves once everything appended so far is on disk. */

@@ -1,74 +1,88 @@
 // The triple store: Oxigraph in memory (the only importer of oxigraph, DESIGN: storage
-// rules), made durable by the journal. One named graph per resource; every write
-// replaces, adds to, removes from or drops whole graphs, so replay is deterministic.
-import { mkdirSync, existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+// rules), made durable by the journal, compacted into snapshots by a worker thread, and
+// mirrored into a read replica for the public SPARQL endpoint. One named graph per
+// resource; every write replaces, adds to, removes from or drops whole graphs, so replay
+// is deterministic.
+import { mkdirSync, rmSync } from 'node:fs';
 import * as ox from 'oxigraph';
-import { Writer, DataFactory, Parser } from 'n3';
 import type * as RDF from '@rdfjs/types';
-import { Journal, readJournal } from './journal.ts';
+import { Journal } from './journal.ts';
 import { QueryFiles } from './queries.ts';
-import { isValidIri, type Bindable } from './binder.ts';
+import type { Bindable } from './binder.ts';
+import { currentPlan, snapshotTemp, type ReplayPlan } from './layout.ts';
+import { applyRecord, checkGraph, encodeOps, replay, type JournalRecord, type WriteOp } from './records.ts';
+import { Compactor } from './compactor.ts';
+import { Replica } from './replica.ts';
+import { datasetOf, type DatasetRequest, type SparqlQuery } from './sparqlQuery.ts';
+import type { RdfSyntax } from '../rdf/formats.ts';
 import { ServiceUnavailable } from '../http/errors.ts';
 
-export type WriteOp =
-  | { op: 'replace'; graph: string; quads: readonly RDF.Quad[] }
-  | { op: 'add'; graph: string; quads: readonly RDF.Quad[] }
-  | { op: 'remove'; graph: string; quads: readonly RDF.Quad[] }
-  | { op: 'drop'; graph: string };
-
-/** The journal form of a write: triples as N-Triples text. */
-interface JournalOp {
-  op: WriteOp['op'];
-  graph: string;
-  nt?: string;
-}
+export type { WriteOp } from './records.ts';
+export { toNTriples } from './records.ts';
 
 export type Row = Record<string, RDF.Term>;
 
 export interface StoreOptions {
   queries?: QueryFiles;
+  /** Journal records per segment: a full segment triggers a snapshot (0 = by size only). */
+  snapshotEvery?: number;
+  /** Journal bytes per segment (default 64 MiB). */
+  segmentBytes?: number;
+  /** Time limit of a public SPARQL query (default 30 s). */
+  sparqlTimeoutMs?: number;
+  log?: (m: unknown) => void;
 }
 
-const NT = 'application/n-triples';
-
-function checkTerm(t: RDF.Term): void {
-  if (t.termType === 'NamedNode' && !isValidIri(t.value)) throw new Error(`invalid IRI in write: ${JSON.stringify(t.value)}`);
-  if (t.termType === 'Literal' && !isValidIri(t.datatype.value)) throw new Error(`invalid datatype IRI: ${t.datatype.value}`);
-}
-
-/** N-Triples of `quads` (their graph is ignored), after checking every IRI. */
-export function toNTriples(quads: readonly RDF.Quad[]): string {
-  for (const q of quads) {
-    checkTerm(q.subject);
-    checkTerm(q.predicate);
-    checkTerm(q.object);
-  }
-  const w = new Writer({ format: 'N-Triples' });
-  return w.quadsToString(quads.map((q) => DataFactory.quad(q.subject as RDF.Quad_Subject, q.predicate as RDF.Quad_Predicate, q.object as RDF.Quad_Object)) as never);
+/** How the public endpoint wants a query answered. */
+export interface SparqlOptions extends DatasetRequest {
+  /** SELECT/ASK: a SPARQL results media type. */
+  resultsFormat?: string;
+  /** CONSTRUCT/DESCRIBE: the RDF syntax to write. */
+  syntax?: RdfSyntax;
+  /** Aborts the query (e.g. the client went away). */
+  signal?: AbortSignal;
 }
 
 export class TripleStore {
   private readonly ox = new ox.Store();
   private journal!: Journal;
+  private compactor!: Compactor;
+  private replica: Replica;
   readonly queries: QueryFiles;
+  private readonly log: (m: unknown) => void;
   /** Set when a journal write failed: the store refuses writes until restart. */
   private broken: Error | undefined;
 
   private constructor(readonly dir: string, options: StoreOptions) {
     this.queries = options.queries ?? new QueryFiles();
+    this.log = options.log ?? ((m) => console.error(m));
+    this.replica = new Replica(options.sparqlTimeoutMs ?? 30_000, {
+      plan: () => this.pinnedPlan(),
+      loaded: () => this.compactor.unpin(),
+      log: this.log,
+    });
   }
 
-  /** Opens (or creates) the store under `dir`: last snapshot, then the journal tail. */
+  /** Opens (or creates) the store under `dir`: last snapshot, then every later segment. */
   static async open(dir: string, options: StoreOptions = {}): Promise<TripleStore> {
     mkdirSync(dir, { recursive: true });
+    rmSync(snapshotTemp(dir), { force: true });
     const store = new TripleStore(dir, options);
-    const snapshot = path.join(dir, 'snapshot.nq');
-    if (existsSync(snapshot)) store.ox.load(readFileSync(snapshot, 'utf8'), { format: 'application/n-quads', no_transaction: true });
-    const journalFile = path.join(dir, 'journal.log');
-    const read = readJournal(journalFile);
-    for (const record of read.records) store.applyRecord(JSON.parse(record.toString('utf8')) as JournalOp[]);
-    store.journal = new Journal(journalFile, read.torn ? read.validLength : undefined);
+    const plan = currentPlan(dir);
+    const read = replay(store.ox, plan);
+    const segment = plan.segments.length > 0 ? plan.segments[plan.segments.length - 1] : (plan.snapshot ?? 0);
+    store.compactor = new Compactor(dir, plan.snapshot, store.log);
+    store.journal = new Journal({
+      dir,
+      segment,
+      validLength: read.lastTorn ? read.lastValidLength : undefined,
+      records: read.lastRecords,
+      maxRecords: options.snapshotEvery ?? 10_000,
+      maxBytes: options.segmentBytes ?? 64 * 1024 * 1024,
+      onRotate: (next) => store.compactor.closedUpTo(next),
+    });
+    // Segments a crash left closed but not yet compacted are taken now.
+    store.compactor.closedUpTo(segment);
     return store;
   }
 
@@ -79,14 +93,19 @@ export class TripleStore {
   /** Applies `ops` atomically and durably: resolves once they are fsynced and visible. */
   async commit(ops: readonly WriteOp[]): Promise<void> {
     if (this.broken) throw new ServiceUnavailable('the store cannot write after a disk error; restart the service');
-    const record: JournalOp[] = ops.map((o) => (o.op === 'drop' ? { op: o.op, graph: checkGraph(o.graph) } : { op: o.op, graph: checkGraph(o.graph), nt: toNTriples(o.quads) }));
+    const record = encodeOps(ops);
     const payload = Buffer.from(JSON.stringify(record), 'utf8');
     try {
-      await this.journal.append(payload, () => this.applyRecord(record));
+      await this.journal.append(payload, () => this.apply(record));
     } catch (e) {
       this.broken = e as Error;
       throw new ServiceUnavailable('writing the journal failed', { cause: e });
     }
+  }
+
+  private apply(record: JournalRecord): void {
+    applyRecord(this.ox, record);
+    this.replica.apply(record);
   }
 
   replaceGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
@@ -105,24 +124,30 @@ export class TripleStore {
     return this.commit([{ op: 'drop', graph }]);
   }
 
-  private applyRecord(record: JournalOp[]): void {
-    for (const op of record) {
-      const g = ox.namedNode(op.graph);
-      if (op.op === 'replace' || op.op === 'drop') this.dropInMemory(g);
-      if ((op.op === 'replace' || op.op === 'add') && op.nt) this.ox.load(op.nt, { format: NT, to_graph_name: g, no_transaction: true });
-      if (op.op === 'remove' && op.nt) {
-        for (const q of new Parser({ format: 'N-Triples' }).parse(op.nt)) {
-          this.ox.delete(ox.quad(ox.fromTerm(q.subject), ox.fromTerm(q.predicate), ox.fromTerm(q.object), g));
-        }
-      }
-    }
+  // ---- snapshots
+
+  /** Closes the current journal segment and waits for the snapshot that covers it. */
+  async snapshot(): Promise<void> {
+    await this.journal.rotate();
+    await this.compactor.idle();
   }
 
-  private dropInMemory(g: ox.NamedNode): void {
-    for (const q of this.ox.match(null, null, null, g)) this.ox.delete(q);
+  /** Resolves once no snapshot is being written. */
+  async snapshotIdle(): Promise<void> {
+    await this.journal.drain();
+    await this.compactor.idle();
   }
 
-  // ---- reads: synchronous and cheap; heavy public queries go through the SPARQL worker.
+  /** Files a new replica reads: what is durable and applied right now. */
+  private pinnedPlan(): ReplayPlan {
+    this.compactor.pin();
+    const position = this.journal.position();
+    const latest = this.compactor.latest;
+    const segments = Array.from({ length: position.segment - latest + 1 }, (_, i) => latest + i);
+    return { dir: this.dir, snapshot: latest > 0 ? latest : null, segments, lastLength: position.length };
+  }
+
+  // ---- reads: synchronous and cheap; heavy public queries go through the replica.
 
   /** Every triple of graph `graph` (quads whose graph is `graph`). */
   graph(graph: string): RDF.Quad[] {
@@ -159,6 +184,22 @@ export class TripleStore {
   }
 
   /**
+   * Runs a public SPARQL query (parsed by parseSparqlQuery) on the read replica, off the
+   * event loop and within the time limit; resolves with the serialised result. `graphs`
+   * restricts the queryable graphs (for access control).
+   */
+  sparql(query: SparqlQuery, options: SparqlOptions = {}): Promise<string> {
+    return this.replica.query({
+      text: query.text,
+      kind: query.kind,
+      baseIri: query.baseIri,
+      dataset: datasetOf(query, options),
+      resultsFormat: options.resultsFormat,
+      syntax: options.syntax,
+    }, options.signal);
+  }
+
+  /**
    * Runs a SPARQL query text on the main thread, for small internal queries and tests.
    * The public endpoint must not use this (DESIGN: heavy reads run off the event loop).
    */
@@ -176,11 +217,8 @@ export class TripleStore {
   }
 
   async close(): Promise<void> {
+    await this.replica.close();
     await this.journal.close();
+    await this.compactor.close();
   }
-}
-
-function checkGraph(graph: string): string {
-  if (!isValidIri(graph)) throw new Error(`invalid graph IRI ${JSON.stringify(graph)}`);
-  return graph;
 }

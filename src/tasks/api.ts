@@ -15,6 +15,18 @@ export interface JobContext {
   owner?: string;
   /** The caller's token, passed on to remote services. */
   subjectid?: string;
+  /** TaskEngine.runInWorker with this job's signal, so cancelling the task stops the worker. */
+  runInWorker: <T>(module: URL | string, fn: string, input: unknown, options?: WorkerOptions) => Promise<T>;
+}
+
+export interface WorkerOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /**
+   * Receives the percentages the worker function reports through its second argument
+   * (`fn(input, { progress })`); pass `ctx.progress` to show them on the task.
+   */
+  onProgress?: (percent: number) => void;
 }
 
 /** URI(s) of the resource(s) a job created (ot:resultURI). */
@@ -38,6 +50,8 @@ export interface TaskMeta {
 
 export interface TaskInfo {
   uri: string;
+  /** Resource where the task was created (dc:creator). */
+  creator: string;
   status: TaskStatus;
   percentageCompleted: number;
   resultUris: string[];
@@ -53,5 +67,14 @@ export interface TaskEngine {
    */
   reply(task: TaskInfo): Promise<Reply>;
   /** Runs `fn(input)` exported by `module` in the worker pool, off the event loop. */
-  runInWorker<T>(module: URL | string, fn: string, input: unknown, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<T>;
+  runInWorker<T>(module: URL | string, fn: string, input: unknown, options?: WorkerOptions): Promise<T>;
+  /** The task's current state, or undefined when no task has this URI. */
+  get(uri: string): TaskInfo | undefined;
+  /**
+   * Cancels a Queued or Running task (its job's signal is aborted, a worker is terminated);
+   * a finished task is returned unchanged. Undefined when no task has this URI.
+   */
+  cancel(uri: string): Promise<TaskInfo | undefined>;
+  /** Resolves with the task once it is final, or as it is after `timeoutMs`. */
+  settled(uri: string, timeoutMs: number): Promise<TaskInfo | undefined>;
 }

@@ -3,13 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createApp } from '../../src/app.ts';
 import { openDeps, type Running } from '../../src/boot.ts';
 
 export interface TestApp {
   url: string;
+  /** Where the server listens; differs from `url` when a test fixes baseUrl (restart tests). */
+  origin: string;
   deps: Running;
   /** Messages the app logged (errors worth an operator's attention). */
   logged: unknown[];
@@ -24,15 +26,20 @@ export function tempDir(prefix = 'opentox-test-'): string {
 export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDir()): Promise<TestApp> {
   const config = loadConfig([], {}, { port: 0, dataDir, ...overrides });
   const logged: unknown[] = [];
-  const deps = await openDeps(config, (m) => logged.push(m));
+  // Listen first, so that boot steps (e.g. loading the built-in ontologies) already see the
+  // real base URI. Nobody knows the port before startApp returns, so no request comes early.
+  let handler: RequestListener = (_req, res) => res.writeHead(503).end();
   const server: Server = await new Promise((resolve) => {
-    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer((req, res) => handler(req, res)).listen(0, '127.0.0.1', () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
   config.port = port;
   config.baseUrl = overrides.baseUrl ?? `http://127.0.0.1:${port}`;
+  const deps = await openDeps(config, (m) => logged.push(m));
+  handler = createApp(deps).callback();
   return {
     url: config.baseUrl,
+    origin: `http://127.0.0.1:${port}`,
     deps,
     logged,
     dataDir,

@@ -1,0 +1,13 @@
+// The chemistry API (DESIGN: src/chem is the only importer of chemistry toolkits).
+// parseStructure and the writers are synchronous once initChem() has run in the thread,
+// so worker threads call initChem() first and then parse in parallel.
+import { loadToolkits } from './toolkits.ts';
+
+export { formatOfMediaType, MEDIA, INPUT_MEDIA_TYPES, type ChemFormat, type ChemOutput } from './formats.ts';
+export { parseStructure, type ParsedStructure } from './parse.ts';
+export { splitSdf, sdfRecord, type SdfRecord } from './sdf.ts';
+
+/** Loads the WASM toolkits once in this thread (boot.ts and workers call it). */
+export async function initChem(): Promise<void> {
+  await loadToolkits();
+}

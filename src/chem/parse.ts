@@ -1,0 +1,160 @@
+// parseStructure: any input format → one validated structure with its identity
+// (canonical SMILES, standard InChI and InChIKey) and a molfile. RDKit is the source of
+// truth (strict valence checks); Indigo reads InChI, CML and CDXML for it (issue #3).
+import type { Mol } from '@rdkit/rdkit';
+import { BadRequest } from '../http/errors.ts';
+import { ERR } from '../rdf/vocab.ts';
+import { FORMAT_NAMES, type ChemFormat } from './formats.ts';
+import { indigo, rdkit, rdkitMol, withMol } from './toolkits.ts';
+import { checkMolfile, setChiralFlag } from './molfile.ts';
+import { splitSdf } from './sdf.ts';
+import { mol2ToMolfile } from './mol2.ts';
+import { symbolOf, weightOf } from './elements.ts';
+
+export interface ParsedStructure {
+  /** Canonical SMILES (RDKit), stereo kept. */
+  smiles: string;
+  /** Standard InChI and InChIKey; '' when InChI cannot describe the structure (e.g. R groups). */
+  inchi: string;
+  inchiKey: string;
+  /** V2000 (V3000 past 999 atoms), chiral flag set; input coordinates kept when present. */
+  molfile: string;
+  formula: string;
+  molecularWeight: number;
+  /** True when the input carried 3D coordinates (a conformer candidate). */
+  is3D?: boolean;
+  /** True when the molfile keeps the input's own coordinates (molfile, SD file, mol2). */
+  hasCoords?: boolean;
+}
+
+/** Longest SMILES accepted: longer input is a mistake, not a molecule (issue #3: 10 MB). */
+export const MAX_SMILES_LENGTH = 100_000;
+
+const fail = (format: ChemFormat, message: string, details?: string) =>
+  new BadRequest(`${FORMAT_NAMES[format]}: ${message}`, { code: ERR.InvalidStructure, details });
+
+/** Parses one structure; throws BadRequest naming the format and what failed. */
+export function parseStructure(text: string, format: ChemFormat): ParsedStructure {
+  if (!text || !text.trim()) throw fail(format, 'empty input: expected one structure');
+  if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text)) throw fail(format, 'input is binary data, not text');
+  switch (format) {
+    case 'smiles': return fromSmiles(text);
+    case 'inchi': return fromIndigo(text.trim(), 'inchi', /^InChI=/);
+    case 'cml': return fromIndigo(text.trim(), 'cml', /^</);
+    case 'cdxml': return fromIndigo(text.trim(), 'cdxml', /^</);
+    case 'molfile': return fromMolfileText(text, 'molfile');
+    case 'sdf': return fromMolfileText(text, 'sdf');
+    case 'mol2': return fromMolfile(mol2ToMolfile(text), 'mol2');
+    case 'xyz':
+      throw fail('xyz', 'XYZ carries no bonds or charges, so it cannot define a compound; post it as a conformer of an existing compound or use a molfile');
+  }
+}
+
+function fromSmiles(text: string): ParsedStructure {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  if (lines.length > 1) throw fail('smiles', `${lines.length} lines: expected one SMILES (post several structures to /dataset)`);
+  const smiles = lines[0].split(/\s+/)[0];
+  if (smiles.length > MAX_SMILES_LENGTH) throw fail('smiles', `${smiles.length} characters is longer than the limit of ${MAX_SMILES_LENGTH}`);
+  const { mol, log } = rdkitMol(smiles);
+  if (!mol) throw fail('smiles', `"${abbreviate(smiles)}" is not a valid structure${log ? `: ${log}` : ''}`);
+  return describe(mol, 'smiles', false);
+}
+
+function fromMolfileText(text: string, format: 'molfile' | 'sdf'): ParsedStructure {
+  const records = splitSdf(text);
+  if (records.length > 1) {
+    throw fail(format, `${records.length} records: expected one structure (post multi-record SD files to /dataset)`);
+  }
+  return fromMolfile(records[0]?.molfile ?? text, format);
+}
+
+function fromMolfile(molfile: string, format: ChemFormat): ParsedStructure {
+  try {
+    checkMolfile(molfile);
+  } catch (e) {
+    throw fail(format, (e as Error).message.replace(/^MDL molfile: /, ''));
+  }
+  const { mol, log } = rdkitMol(molfile, { removeHs: false });
+  if (!mol) throw fail(format, `not a valid structure${log ? `: ${log}` : ''}`);
+  const coords = mol.has_coords();
+  const is3D = coords === 3;
+  // 3D input keeps its hydrogens (a conformer needs them); 2D input is drawn without.
+  if (!is3D) mol.remove_hs_in_place();
+  return { ...describe(mol, format, is3D), hasCoords: coords > 0 };
+}
+
+/** InChI, CML and CDXML: Indigo reads them, RDKit checks and canonicalises the result. */
+function fromIndigo(input: string, format: ChemFormat, looksRight: RegExp): ParsedStructure {
+  let text = input;
+  if (!looksRight.test(text)) {
+    throw fail(format, format === 'inchi' ? 'does not start with "InChI="' : `not XML: expected "<" at the start, got "${abbreviate(text, 20)}"`);
+  }
+  if (format === 'cml') text = tidyCml(text);
+  const ind = indigo();
+  const options = new ind.MapStringString();
+  let smiles: string;
+  try {
+    smiles = ind.convert(text, 'chemical/x-daylight-smiles', options);
+  } catch (e) {
+    throw fail(format, 'cannot be read', String((e as Error).message ?? e).replace(/\s+/g, ' ').slice(0, 500));
+  } finally {
+    options.delete();
+  }
+  const { mol, log } = rdkitMol(smiles.trim());
+  if (!mol) throw fail(format, `read as "${abbreviate(smiles)}", which is not a valid structure${log ? `: ${log}` : ''}`);
+  return describe(mol, format, false);
+}
+
+/** CML as CDK writes it: one molecule, atom references without padding (Indigo needs that). */
+function tidyCml(text: string): string {
+  const molecules = text.match(/<(\w+:)?molecule[\s>]/g)?.length ?? 0;
+  if (molecules > 1) throw fail('cml', `${molecules} molecules: expected one structure (post several structures to /dataset)`);
+  return text.replace(/atomRefs(2|4)="([^"]*)"/g, (_m, n: string, refs: string) => `atomRefs${n}="${refs.trim().split(/\s+/).join(' ')}"`);
+}
+
+/** Identity, molfile, formula and weight of a parsed molecule; frees it. */
+function describe(mol: Mol, format: ChemFormat, is3D: boolean): ParsedStructure {
+  return withMol(mol, (m) => {
+    if (m.get_num_atoms() === 0) throw fail(format, 'no atoms');
+    const rd = rdkit();
+    const noH = is3D ? m.remove_hs() : '';
+    const smiles = is3D ? withMol(rd.get_mol(noH)!, (h) => h.get_smiles()) : m.get_smiles();
+    const inchi = m.get_inchi();
+    const inchiKey = inchi ? rd.get_inchikey_for_inchi(inchi) : '';
+    const molfile = setChiralFlag(m.get_molblock(), smiles.includes('@'));
+    const { formula, weight } = formulaOf(m.get_json());
+    return { smiles, inchi, inchiKey, molfile, formula, molecularWeight: weight, is3D };
+  });
+}
+
+interface JsonAtom { z?: number; impHs?: number; chg?: number; isotope?: number }
+
+/** Hill formula (with net charge) and average molecular weight from RDKit's JSON. */
+export function formulaOf(json: string): { formula: string; weight: number } {
+  const doc = JSON.parse(json) as { defaults: { atom: JsonAtom }; molecules: Array<{ atoms: JsonAtom[] }> };
+  const def = doc.defaults.atom;
+  const counts = new Map<string, number>();
+  let weight = 0;
+  let charge = 0;
+  const add = (symbol: string, n: number) => counts.set(symbol, (counts.get(symbol) ?? 0) + n);
+  for (const mol of doc.molecules) {
+    for (const a of mol.atoms) {
+      const z = a.z ?? def.z ?? 6;
+      const hs = a.impHs ?? def.impHs ?? 0;
+      const isotope = a.isotope ?? def.isotope ?? 0;
+      add(symbolOf(z), 1);
+      if (hs) add('H', hs);
+      weight += (isotope || weightOf(z)) + hs * weightOf(1);
+      charge += a.chg ?? def.chg ?? 0;
+    }
+  }
+  const symbols = [...counts.keys()].sort();
+  const order = counts.has('C') ? ['C', ...(counts.has('H') ? ['H'] : []), ...symbols.filter((s) => s !== 'C' && s !== 'H')] : symbols;
+  let formula = order.map((s) => s + (counts.get(s) === 1 ? '' : counts.get(s))).join('');
+  if (charge) formula += (Math.abs(charge) === 1 ? '' : Math.abs(charge)) + (charge > 0 ? '+' : '-');
+  return { formula, weight: Math.round(weight * 1000) / 1000 };
+}
+
+function abbreviate(s: string, n = 80): string {
+  return s.length > n ? s.slice(0, n) + '…' : s;
+}

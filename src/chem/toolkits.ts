@@ -1,0 +1,71 @@
+// Loads the WASM toolkits once per thread (main thread or worker) and hands them out
+// synchronously afterwards. Every object taken from them must be freed by the caller:
+// WASM memory never shrinks (issue #3).
+import initRDKitModule, { type MainModule as RDKitModule, type Mol } from '@rdkit/rdkit';
+import initIndigo from 'indigo-ketcher';
+
+/** The subset of indigo-ketcher's API that we use. */
+export interface IndigoModule {
+  convert: (input: string, outputFormat: string, options: IndigoOptions) => string;
+  MapStringString: new () => IndigoOptions;
+  version: () => string;
+}
+export interface IndigoOptions {
+  set: (key: string, value: string) => void;
+  delete: () => void;
+}
+
+let rdkitModule: RDKitModule | undefined;
+let indigoModule: IndigoModule | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads RDKit and Indigo once in this thread; later calls return the same promise. */
+export function loadToolkits(): Promise<void> {
+  loading ??= (async () => {
+    const [rd, ind] = await Promise.all([initRDKitModule(), initIndigo() as Promise<IndigoModule>]);
+    rdkitModule = rd;
+    indigoModule = ind;
+  })();
+  return loading;
+}
+
+export function rdkit(): RDKitModule {
+  if (!rdkitModule) throw new Error('chemistry toolkits are not loaded in this thread: await initChem() first');
+  return rdkitModule;
+}
+
+export function indigo(): IndigoModule {
+  if (!indigoModule) throw new Error('chemistry toolkits are not loaded in this thread: await initChem() first');
+  return indigoModule;
+}
+
+/** Runs `fn` on a molecule and frees it afterwards, whatever happens. */
+export function withMol<T>(mol: Mol, fn: (mol: Mol) => T): T {
+  try {
+    return fn(mol);
+  } finally {
+    mol.delete();
+  }
+}
+
+/**
+ * Parses `input` with RDKit, collecting what RDKit logged so a failure can say why
+ * (e.g. "Explicit valence for atom # 0 C, 5, is greater than permitted").
+ */
+export function rdkitMol(input: string, details?: Record<string, unknown>): { mol: Mol | null; log: string } {
+  const rd = rdkit();
+  const capture = rd.set_log_capture('rdApp.*');
+  try {
+    const mol = details ? rd.get_mol(input, JSON.stringify(details)) : rd.get_mol(input);
+    const log = capture ? capture.get_buffer() : '';
+    return { mol: mol && mol.is_valid() ? mol : (mol?.delete(), null), log: cleanLog(log) };
+  } finally {
+    capture?.delete();
+  }
+}
+
+/** RDKit log lines without their time stamps, duplicates removed. */
+function cleanLog(log: string): string {
+  const lines = log.split('\n').map((l) => l.replace(/^\[\d\d:\d\d:\d\d\]\s*/, '').trim()).filter(Boolean);
+  return [...new Set(lines)].join('; ');
+}

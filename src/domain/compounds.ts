@@ -1,0 +1,105 @@
+// Compound identity and creation (issue #3 §2): one compound per structure, identified
+// by standard InChIKey plus canonical SMILES. Used by POST /compound and by dataset
+// uploads (ensureCompounds: many structures, one store commit).
+import type { Deps } from '../deps.ts';
+import { uriOf } from '../deps.ts';
+import type { ParsedStructure } from '../chem/index.ts';
+import type { WriteOp } from '../store/store.ts';
+import { compoundIndex, identityKey, type PendingCompound } from './compoundIndex.ts';
+import { compoundQuads, identityFeatureOps } from './compoundQuads.ts';
+import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';
+
+export const compoundUri = (deps: Pick<Deps, 'config'>, id: number): string => uriOf(deps.config, `/compound/${id}`);
+
+/** URI of the stored compound with this identity, if any (in-memory, no store query). */
+export function compoundUriByKey(deps: Deps, inchiKey: string, smiles: string): string | undefined {
+  const id = compoundIndex(deps).byKey.get(identityKey(inchiKey, smiles));
+  return id === undefined ? undefined : compoundUri(deps, id);
+}
+
+/** The stored compound of `s`, created if new. */
+export async function ensureCompound(deps: Deps, s: ParsedStructure, owner?: string): Promise<{ uri: string; created: boolean }> {
+  const created = new Set<number>();
+  const [uri] = await ensureMany(deps, [s], owner, created);
+  return { uri, created: created.size > 0 };
+}
+
+/** URIs of the compounds of `list` (in order), creating the new ones in one commit. */
+export function ensureCompounds(deps: Deps, list: ParsedStructure[], owner?: string): Promise<string[]> {
+  return ensureMany(deps, list, owner, new Set());
+}
+
+/** True when a structure's molfile holds coordinates worth keeping (drawn or 3D input). */
+export const keepsFile = (s: ParsedStructure): boolean => s.hasCoords === true || s.is3D === true;
+
+const featuresReady = new WeakMap<object, Set<string>>();
+
+/** Store ops creating the identifier features, the first time for this store and base URI. */
+function featureOps(deps: Deps): WriteOp[] {
+  const ready = featuresReady.get(deps.store) ?? new Set<string>();
+  featuresReady.set(deps.store, ready);
+  if (ready.has(deps.config.baseUrl)) return [];
+  ready.add(deps.config.baseUrl);
+  return identityFeatureOps(deps)
+    .filter((f) => !deps.store.hasGraph(f.graph))
+    .map((f) => ({ op: 'replace' as const, graph: f.graph, quads: f.quads }));
+}
+
+async function ensureMany(deps: Deps, list: ParsedStructure[], owner: string | undefined, created: Set<number>): Promise<string[]> {
+  const index = compoundIndex(deps);
+  const ids: number[] = [];
+  const waits: Promise<void>[] = [];
+  const fresh: Array<{ id: number; key: string; s: ParsedStructure; file?: string }> = [];
+  const mine = new Map<string, number>();
+  // Ids are assigned without awaiting, so concurrent calls never mint two ids for one key.
+  for (const s of list) {
+    const key = identityKey(s.inchiKey, s.smiles);
+    let id = index.byKey.get(key) ?? mine.get(key);
+    if (id === undefined) {
+      const pending = index.pending.get(key);
+      if (pending) {
+        waits.push(pending.done);
+        id = pending.id;
+      } else {
+        id = index.next++;
+        mine.set(key, id);
+        fresh.push({ id, key, s, file: keepsFile(s) ? newStructurePath(id, 'compound') : undefined });
+      }
+    }
+    ids.push(id);
+  }
+  if (fresh.length) await create(deps, fresh, owner, created);
+  await Promise.all(waits);
+  return ids.map((id) => compoundUri(deps, id));
+}
+
+async function create(deps: Deps, fresh: Array<{ id: number; key: string; s: ParsedStructure; file?: string }>, owner: string | undefined, created: Set<number>): Promise<void> {
+  const index = compoundIndex(deps);
+  let settle!: (error?: unknown) => void;
+  const done = new Promise<void>((resolve, reject) => (settle = (e) => (e ? reject(e) : resolve())));
+  done.catch(() => undefined);
+  for (const f of fresh) index.pending.set(f.key, { id: f.id, done } satisfies PendingCompound);
+  const files = fresh.filter((f) => f.file).map((f) => ({ rel: f.file!, text: f.s.molfile }));
+  try {
+    // Files first, then the triples naming them (issue #3 §4): a crash in between leaves
+    // only unnamed files, which start-up removes.
+    await writeStructureFiles(deps.config, files);
+    const ops: WriteOp[] = featureOps(deps);
+    for (const f of fresh) {
+      const uri = compoundUri(deps, f.id);
+      ops.push({ op: 'replace', graph: uri, quads: compoundQuads(uri, f.id, f.s, f.file, owner) });
+    }
+    await deps.store.commit(ops);
+  } catch (e) {
+    for (const f of fresh) index.pending.delete(f.key);
+    await removeStructureFiles(deps.config, files.map((f) => f.rel));
+    settle(e);
+    throw e;
+  }
+  for (const f of fresh) {
+    index.add(f.id, f.key);
+    index.pending.delete(f.key);
+    created.add(f.id);
+  }
+  settle();
+}

@@ -1,0 +1,73 @@
+// /task (SPEC §4.3): list (optionally by status), read with the status code of the task's
+// state, cancel. Access control (SPEC §5, 401) is the auth middleware's job.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import type { Deps } from '../deps.ts';
+import { uriOf } from '../deps.ts';
+import { BadRequest, NotFound } from '../http/errors.ts';
+import { handle } from '../http/send.ts';
+import { rdfReply, uriListReply } from '../http/reply.ts';
+import { ERR } from '../rdf/vocab.ts';
+import { listTasks, publicQuads, readTask } from '../domain/tasks.ts';
+import { taskReply } from '../domain/taskReply.ts';
+import { isTaskId } from '../tasks/ids.ts';
+import { STATUSES, parseStatus } from '../tasks/stateMachine.ts';
+import { pageOf, pageHeaders } from './taskPaging.ts';
+
+function taskUriOf(deps: Deps, ctx: Koa.Context): string {
+  const id = String(ctx.params.id);
+  if (!isTaskId(id)) {
+    throw new BadRequest(`wrong task id "${id.slice(0, 100)}"`, {
+      code: ERR.InvalidTaskId,
+      details: 'Task ids are UUIDs, as in the task URIs this service returns.',
+    });
+  }
+  return uriOf(deps.config, `/task/${id}`);
+}
+
+function notFound(uri: string): NotFound {
+  return new NotFound(`no task ${uri}`, { code: ERR.TaskNotFound, details: 'It never existed, or it finished long ago and was purged.' });
+}
+
+export function taskRouter(deps: Deps): Router {
+  const router = new Router();
+
+  router.get('/task', handle((ctx) => {
+    const raw = ctx.query.query;
+    let status;
+    if (raw !== undefined) {
+      status = parseStatus(String(raw));
+      if (!status) {
+        throw new BadRequest(`unknown task status "${String(raw).slice(0, 50)}" in query`, {
+          code: ERR.InvalidParameter,
+          details: `query takes one of ${STATUSES.join(', ')}.`,
+        });
+      }
+    }
+    const page = pageOf(ctx.query, deps.config);
+    // One more than the page holds tells whether a next page exists (never truncate silently).
+    const uris = listTasks(deps.store, status, page.size + 1, page.offset);
+    const more = uris.length > page.size;
+    if (more) uris.pop();
+    const quads = () => uris.flatMap((u) => publicQuads(deps.store.graph(u)));
+    return uriListReply(uris, { quads, headers: pageHeaders(ctx, deps.config.baseUrl, page, more) });
+  }));
+
+  router.get('/task/:id', handle((ctx) => {
+    const uri = taskUriOf(deps, ctx);
+    const t = readTask(deps.store, uri);
+    if (!t) throw notFound(uri);
+    return taskReply(t.record, t.quads, deps.config.baseUrl);
+  }));
+
+  router.delete('/task/:id', handle(async (ctx) => {
+    const uri = taskUriOf(deps, ctx);
+    if (!(await deps.tasks.cancel(uri))) throw notFound(uri);
+    // SPEC §4.3: 200 whether it was cancelled now or had already finished.
+    const t = readTask(deps.store, uri);
+    if (!t) throw notFound(uri);
+    return rdfReply(publicQuads(t.quads), { uris: [uri] });
+  }));
+
+  return router;
+}

@@ -1,0 +1,51 @@
+// Worker thread: a read replica of the store for the public SPARQL endpoint. It loads the
+// snapshot and journal as they were when it started, then applies every committed record
+// the main thread forwards, in commit order, so a query sees every write acknowledged
+// before it was sent. The main thread terminates it when a query runs past its limit.
+import { parentPort, workerData } from 'node:worker_threads';
+import * as ox from 'oxigraph';
+import { applyRecord, replay, type JournalRecord } from './records.ts';
+import type { ReplayPlan } from './layout.ts';
+import type { Dataset, QueryKind } from './sparqlQuery.ts';
+import { serialize } from '../rdf/serialize.ts';
+import type { RdfSyntax } from '../rdf/formats.ts';
+import type * as RDF from '@rdfjs/types';
+
+export type ReplicaIn =
+  | { type: 'apply'; record: JournalRecord }
+  | { type: 'query'; id: number; text: string; kind: QueryKind; baseIri: string; dataset: Dataset; resultsFormat?: string; syntax?: RdfSyntax };
+
+export type ReplicaOut =
+  | { type: 'ready'; size: number }
+  | { type: 'result'; id: number; body: string }
+  | { type: 'error'; id: number; message: string };
+
+const port = parentPort!;
+const store = new ox.Store();
+replay(store, workerData as ReplayPlan);
+port.postMessage({ type: 'ready', size: store.size } satisfies ReplicaOut);
+
+function datasetOptions(ds: Dataset) {
+  if (ds.union) return { use_default_graph_as_union: true };
+  return { default_graph: ds.default.map((g) => ox.namedNode(g)), named_graphs: ds.named.map((g) => ox.namedNode(g)) };
+}
+
+async function run(msg: Extract<ReplicaIn, { type: 'query' }>): Promise<string> {
+  const options = { base_iri: msg.baseIri, ...datasetOptions(msg.dataset) };
+  if (msg.kind === 'select' || msg.kind === 'ask') {
+    return store.query(msg.text, { ...options, results_format: msg.resultsFormat }) as string;
+  }
+  const quads = store.query(msg.text, options) as unknown as RDF.Quad[];
+  return serialize(quads, msg.syntax ?? 'rdfxml');
+}
+
+port.on('message', (msg: ReplicaIn) => {
+  if (msg.type === 'apply') {
+    applyRecord(store, msg.record);
+    return;
+  }
+  run(msg).then(
+    (body) => port.postMessage({ type: 'result', id: msg.id, body } satisfies ReplicaOut),
+    (e: Error) => port.postMessage({ type: 'error', id: msg.id, message: e.message } satisfies ReplicaOut),
+  );
+});

@@ -1,0 +1,274 @@
+// The job engine (issue #4): a FIFO queue of tasks run at most `concurrency` at a time,
+// each job with an AbortSignal and throttled progress. The store holds every task
+// (src/domain/tasks.ts); this holds only the live ones, so a restart loses nothing but
+// the jobs' in-flight work (src/tasks/recovery.ts).
+import os from 'node:os';
+import type { Config } from '../config.ts';
+import { uriOf } from '../deps.ts';
+import { HttpError, InternalError, NotFound, ServiceUnavailable } from '../http/errors.ts';
+import { reportOf } from '../http/errorReport.ts';
+import type { Reply } from '../http/reply.ts';
+import { ERR } from '../rdf/vocab.ts';
+import { isValidIri } from '../store/binder.ts';
+import type { TripleStore } from '../store/store.ts';
+import { infoOf, readTask, taskQuads, type TaskRecord } from '../domain/tasks.ts';
+import { taskReply } from '../domain/taskReply.ts';
+import type { JobContext, JobDefinition, JobResult, TaskEngine, TaskInfo, TaskMeta, WorkerOptions } from './api.ts';
+import { uuidv7 } from './ids.ts';
+import { purgeTasks, recoverTasks } from './recovery.ts';
+import { isFinal, transition, type TaskEvent } from './stateMachine.ts';
+import { WorkerPool } from './workerPool.ts';
+import { LiveJob } from './liveJob.ts';
+
+export interface EngineDeps {
+  config: Config;
+  store: TripleStore;
+  log: (message: unknown) => void;
+}
+
+/** How long close() lets aborted jobs wind down before the store closes. */
+const CLOSE_GRACE_MS = 2000;
+/** Retry-After of a submission refused because the queue is full (SPEC §3 Rejected). */
+const RETRY_AFTER_S = 10;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+
+export class JobEngine implements TaskEngine {
+  readonly pool: WorkerPool;
+  readonly concurrency: number;
+  private readonly definitions = new Map<string, JobDefinition<unknown>>();
+  /** Jobs Queued or Running in this process, by task URI. */
+  private readonly jobs = new Map<string, LiveJob>();
+  private readonly waiting: LiveJob[] = [];
+  /** Recovered Queued tasks whose job kind no module has defined yet. */
+  private readonly parked = new Map<string, TaskRecord>();
+  private running = 0;
+  /** Submissions whose Queued write is in flight: they count against the queue. */
+  private reserved = 0;
+  private stopping = false;
+  private purgeTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.pool = new WorkerPool(deps.config.workers || os.availableParallelism());
+    this.concurrency = deps.config.taskConcurrency || 2 * this.pool.size;
+  }
+
+  /** Settles what the last process left (recovery.ts) and starts the retention purge. */
+  async start(): Promise<void> {
+    for (const t of await recoverTasks(this.deps.store)) this.enqueue(t);
+    const hours = this.deps.config.taskRetentionHours;
+    if (hours > 0) {
+      const retentionMs = hours * 3_600_000;
+      const purge = () => purgeTasks(this.deps.store, new Date(Date.now() - retentionMs), (u) => this.jobs.has(u)).catch(this.deps.log);
+      this.purgeTimer = setInterval(() => void purge(), Math.min(Math.max(retentionMs / 4, 100), 600_000));
+      this.purgeTimer.unref();
+      await purge();
+    }
+  }
+
+  define<P>(definition: JobDefinition<P>): void {
+    this.definitions.set(definition.kind, definition as JobDefinition<unknown>);
+    for (const t of [...this.parked.values()]) {
+      if (t.kind !== definition.kind) continue;
+      this.parked.delete(t.uri);
+      this.enqueue(t);
+    }
+  }
+
+  async submit<P>(kind: string, params: P, meta: TaskMeta): Promise<TaskInfo> {
+    const definition = this.definitions.get(kind);
+    if (!definition) throw new Error(`no job of kind "${kind}" is defined`);
+    if (this.stopping) throw new ServiceUnavailable('the service is stopping', { retryAfterSeconds: RETRY_AFTER_S });
+    if (this.running >= this.concurrency && this.waiting.length + this.reserved >= this.deps.config.queueLength) {
+      throw new ServiceUnavailable(`the server is overloaded: ${this.waiting.length} tasks are waiting to run`, {
+        code: ERR.ServerOverload,
+        retryAfterSeconds: RETRY_AFTER_S,
+        details: `No task was created. Submit again after ${RETRY_AFTER_S} seconds.`,
+      });
+    }
+    const record: TaskRecord = {
+      uri: uriOf(this.deps.config, `/task/${uuidv7()}`),
+      creator: meta.creator,
+      status: 'Queued',
+      date: new Date(),
+      title: meta.title,
+      description: meta.description,
+      percentageCompleted: 0,
+      resultUris: [],
+      kind,
+      params: JSON.stringify(params ?? null),
+      owner: meta.owner,
+      idempotent: definition.idempotent,
+    };
+    this.reserved++;
+    try {
+      await this.deps.store.replaceGraph(record.uri, taskQuads(record));
+    } finally {
+      this.reserved--;
+    }
+    this.enqueue(record, params, meta.subjectid);
+    return infoOf(record);
+  }
+
+  async reply(task: TaskInfo): Promise<Reply> {
+    await this.settled(task.uri, this.deps.config.syncWindowMs);
+    const t = readTask(this.deps.store, task.uri);
+    if (!t) throw new NotFound(`no task ${task.uri}`, { code: ERR.TaskNotFound });
+    return taskReply(t.record, t.quads, this.deps.config.baseUrl);
+  }
+
+  runInWorker<T>(module: URL | string, fn: string, input: unknown, options?: WorkerOptions): Promise<T> {
+    return this.pool.run<T>(module, fn, input, options);
+  }
+
+  /** As stored: a state change shows here once it is durable, as it does to GET /task/{id}. */
+  get(uri: string): TaskInfo | undefined {
+    const t = readTask(this.deps.store, uri)?.record;
+    return t && infoOf(t);
+  }
+
+  async cancel(uri: string): Promise<TaskInfo | undefined> {
+    const job = this.jobs.get(uri);
+    const parked = this.parked.get(uri);
+    if (parked && this.move(parked, 'cancel')) {
+      this.parked.delete(uri);
+      await this.deps.store.replaceGraph(uri, taskQuads(parked));
+      return infoOf(parked);
+    }
+    if (!job) return this.get(uri);
+    if (!this.move(job.record, 'cancel')) return infoOf(job.record);
+    const i = this.waiting.indexOf(job);
+    if (i >= 0) {
+      this.waiting.splice(i, 1);
+      this.jobs.delete(uri);
+    }
+    job.throttle.stop();
+    job.controller.abort(new ServiceUnavailable('the task was cancelled'));
+    await this.write(job);
+    job.settle();
+    return infoOf(job.record);
+  }
+
+  async settled(uri: string, timeoutMs: number): Promise<TaskInfo | undefined> {
+    const job = this.jobs.get(uri);
+    if (job && timeoutMs > 0 && !isFinal(job.record.status)) await Promise.race([job.settled, sleep(timeoutMs)]);
+    return this.get(uri);
+  }
+
+  /** Stops taking work, aborts running jobs (they stay Running in the store, to be recovered). */
+  async close(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.purgeTimer);
+    const running = [...this.jobs.values()].filter((j) => j.record.status === 'Running');
+    for (const job of this.jobs.values()) job.throttle.stop();
+    for (const job of running) job.controller.abort(new ServiceUnavailable('the service is stopping'));
+    await Promise.race([Promise.all(running.map((j) => j.finished)), sleep(CLOSE_GRACE_MS)]);
+    await Promise.all([...this.jobs.values()].map((j) => j.writes));
+    await this.pool.close();
+  }
+
+  /** Applies a SPEC §3 transition to `t`; false when the state machine refuses it. */
+  private move(t: TaskRecord, event: TaskEvent): boolean {
+    const next = transition(t.status, event);
+    if (!next) return false;
+    t.status = next;
+    if (isFinal(next)) t.ended = new Date();
+    return true;
+  }
+
+  private enqueue(record: TaskRecord, params?: unknown, subjectid?: string): void {
+    const definition = this.definitions.get(record.kind);
+    if (!definition) {
+      this.parked.set(record.uri, record);
+      return;
+    }
+    const job = new LiveJob(record, definition, params === undefined ? JSON.parse(record.params) : params, subjectid, (j) => {
+      if (j.record.status === 'Running') void this.write(j);
+    });
+    this.jobs.set(record.uri, job);
+    this.waiting.push(job);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (!this.stopping && this.running < this.concurrency && this.waiting.length > 0) {
+      const job = this.waiting.shift()!;
+      this.running++;
+      void this.run(job).finally(() => {
+        this.running--;
+        this.pump();
+      });
+    }
+  }
+
+  private async run(job: LiveJob): Promise<void> {
+    if (!this.move(job.record, 'start')) return;
+    void this.write(job);
+    let result: JobResult | undefined;
+    let failure: unknown;
+    let failed = false;
+    try {
+      result = await job.definition.run(job.params, this.contextOf(job));
+    } catch (e) {
+      failed = true;
+      failure = e;
+    }
+    job.throttle.stop();
+    const shutDown = this.stopping && job.controller.signal.aborted;
+    // A cancelled task keeps no result (SPEC §3: Cancelled is final); a job stopped by
+    // shutdown stays Running in the store, so the next start recovers it.
+    if (!isFinal(job.record.status) && !shutDown) {
+      if (failed) this.fail(job, failure);
+      else this.complete(job, result);
+      await this.write(job);
+    }
+    this.jobs.delete(job.record.uri);
+    job.settle();
+    job.finish();
+  }
+
+  private complete(job: LiveJob, result: JobResult | undefined): void {
+    const uris = Array.isArray(result) ? result : [result];
+    const bad = uris.find((u) => typeof u !== 'string' || !isValidIri(u));
+    if (bad !== undefined) return this.fail(job, new InternalError(`job ${job.record.kind} returned an invalid result URI: ${JSON.stringify(bad)}`));
+    this.move(job.record, 'complete');
+    job.record.resultUris = uris as string[];
+    job.record.percentageCompleted = 100;
+  }
+
+  private fail(job: LiveJob, failure: unknown): void {
+    const known = failure instanceof HttpError;
+    if (!known) this.deps.log(failure);
+    const message = (failure as Error | undefined)?.message || String(failure);
+    const err = known ? failure : new InternalError(message, { code: ERR.TaskFailed, cause: failure });
+    this.move(job.record, 'fail');
+    job.record.error = reportOf(err, job.record.creator, this.deps.config.debug);
+    job.record.description ??= job.record.error.message;
+  }
+
+  private contextOf(job: LiveJob): JobContext {
+    const own = job.controller.signal;
+    return {
+      signal: own,
+      progress: (percent) => {
+        const p = Math.min(100, Math.max(0, percent));
+        if (job.record.status !== 'Running' || !(p > job.record.percentageCompleted)) return;
+        job.record.percentageCompleted = p;
+        job.throttle.request();
+      },
+      taskUri: job.record.uri,
+      owner: job.record.owner,
+      subjectid: job.subjectid,
+      runInWorker: (module, fn, input, options = {}) =>
+        this.pool.run(module, fn, input, { ...options, signal: options.signal ? AbortSignal.any([options.signal, own]) : own }),
+    };
+  }
+
+  /** Writes the task as it is now, after its earlier writes; a failed write is logged. */
+  private write(job: LiveJob): Promise<void> {
+    job.writes = job.writes
+      .then(() => this.deps.store.replaceGraph(job.record.uri, taskQuads(job.record)))
+      .catch((e) => this.deps.log(e));
+    return job.writes;
+  }
+}

@@ -1,0 +1,17 @@
+// Task ids: UUID version 7 (RFC 9562), so ids sort by creation time and GET /task lists
+// oldest first without a date index.
+import { randomBytes } from 'node:crypto';
+
+export function uuidv7(now = Date.now()): string {
+  const b = randomBytes(16);
+  b.writeUIntBE(now, 0, 6);
+  b[6] = (b[6] & 0x0f) | 0x70;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** True for a well-formed task id (SPEC §7.1: anything else is a "wrong task_id", 400). */
+export const isTaskId = (id: string): boolean => UUID.test(id);

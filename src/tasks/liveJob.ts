@@ -1,0 +1,33 @@
+// A task while this process holds it (Queued or Running): its job, its parameters and
+// token (the token is never stored: SPEC §5, issue #4 §1), and what waits on it.
+import type { TaskRecord } from '../domain/tasks.ts';
+import type { JobDefinition } from './api.ts';
+import { Throttle } from './throttle.ts';
+
+/** At most one progress write per task in this interval (issue #4 §5). */
+export const PROGRESS_INTERVAL_MS = 500;
+
+export class LiveJob {
+  readonly controller = new AbortController();
+  readonly throttle: Throttle;
+  /** Resolves once the task's final state is written (what a waiting client needs). */
+  readonly settled: Promise<void>;
+  settle!: () => void;
+  /** Resolves once the job function itself has returned (what shutdown waits for). */
+  readonly finished: Promise<void>;
+  finish!: () => void;
+  /** The chain of this task's store writes, so they land in order. */
+  writes: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly record: TaskRecord,
+    readonly definition: JobDefinition<unknown>,
+    readonly params: unknown,
+    readonly subjectid: string | undefined,
+    flushProgress: (job: LiveJob) => void,
+  ) {
+    this.settled = new Promise((r) => (this.settle = r));
+    this.finished = new Promise((r) => (this.finish = r));
+    this.throttle = new Throttle(PROGRESS_INTERVAL_MS, () => flushProgress(this));
+  }
+}

@@ -1,0 +1,39 @@
+// Entry of every pool worker thread: imports the job module and calls the named function.
+// Errors cross the thread boundary as plain data, so an HttpError keeps its status and
+// code (structured cloning would keep only the message).
+import type { MessagePort } from 'node:worker_threads';
+
+export interface WorkerCall {
+  module: string;
+  fn: string;
+  input: unknown;
+  port?: MessagePort;
+}
+
+export type WorkerOutcome =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { message: string; status?: number; code?: string; details?: string; stack?: string } };
+
+/** What a worker function receives besides its input. */
+export interface WorkerTools {
+  /** Percent done (0-100), forwarded to the task's progress (throttled there). */
+  progress: (percent: number) => void;
+}
+
+export default async function runCall(call: WorkerCall): Promise<WorkerOutcome> {
+  const tools: WorkerTools = { progress: (p) => call.port?.postMessage(p) };
+  try {
+    const mod = (await import(call.module)) as Record<string, unknown>;
+    const fn = mod[call.fn];
+    if (typeof fn !== 'function') throw new Error(`${call.module} exports no function ${call.fn}`);
+    return { ok: true, value: await (fn as (i: unknown, t: WorkerTools) => unknown)(call.input, tools) };
+  } catch (e) {
+    const err = e as { message?: string; status?: number; code?: { value?: string }; details?: string; stack?: string };
+    return {
+      ok: false,
+      error: { message: err.message ?? String(e), status: err.status, code: err.code?.value, details: err.details, stack: err.stack },
+    };
+  } finally {
+    call.port?.close();
+  }
+}
