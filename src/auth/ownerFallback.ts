@@ -4,9 +4,8 @@
 // started (202 with the task URI), without each domain having to remember it.
 import type Koa from 'koa';
 import type { Deps } from '../deps.ts';
-import { isValidIri } from '../store/binder.ts';
 import { URI_LIST } from '../rdf/formats.ts';
-import { recordOwner } from './owners.ts';
+import { recordOwners } from './owners.ts';
 
 /** URIs a response names: its Location and, for text/uri-list, every line of the body. */
 export function urisOfResponse(ctx: Koa.Context): string[] {
@@ -21,8 +20,5 @@ export function urisOfResponse(ctx: Koa.Context): string[] {
 }
 
 export async function recordCreated(deps: Deps, ctx: Koa.Context, user: string): Promise<void> {
-  const base = deps.config.baseUrl + '/';
-  for (const uri of urisOfResponse(ctx)) {
-    if (uri.startsWith(base) && isValidIri(uri)) await recordOwner(deps, uri, user);
-  }
+  await recordOwners(deps, urisOfResponse(ctx), user);
 }

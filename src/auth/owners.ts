@@ -5,6 +5,7 @@ import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import { OT } from '../rdf/vocab.ts';
+import { isValidIri } from '../store/binder.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
@@ -24,6 +25,15 @@ export async function recordOwner(deps: OwnerDeps, uri: string, user: string | u
   if (!user || ownerOf(deps, uri) !== undefined) return false;
   await deps.store.addToGraph(aclGraph(deps.config), [quad(namedNode(uri), OT.owner, literal(user))]);
   return true;
+}
+
+/** Records `user` as owner of each URI of this service in `uris` (a job's result) that has none. */
+export async function recordOwners(deps: OwnerDeps, uris: string | string[] | undefined, user: string | undefined): Promise<void> {
+  if (!user || uris === undefined) return;
+  const base = deps.config.baseUrl + '/';
+  for (const uri of Array.isArray(uris) ? uris : [uris]) {
+    if (typeof uri === 'string' && uri.startsWith(base) && isValidIri(uri)) await recordOwner(deps, uri, user);
+  }
 }
 
 /** Forgets the owner of a deleted resource, so the ACL graph does not grow with dead URIs. */

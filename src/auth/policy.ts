@@ -19,9 +19,8 @@ export function requirement(method: string, path: string, options: PolicyOptions
   // SPEC §4.3, §5.2: access to tasks is restricted; each task only to its owner.
   if (/^\/task\/?$/.test(path)) return 'user';
   if (/^\/task\/./.test(path)) return 'owner';
-  // The SPARQL endpoint reads across graphs: only for users until it can filter by owner.
-  if (/^\/sparql\/?$/.test(path)) return 'user';
-  if (SAFE.has(method)) return options.read === 'public' ? 'public' : 'user';
+  // Reading, and querying /sparql (a read: it only sees the graphs the caller may read).
+  if (SAFE.has(method) || /^\/sparql\/?$/.test(path)) return options.read === 'public' ? 'public' : 'user';
   // Applying an algorithm or a model uses it without changing it (SPEC §4.1).
   if (method === 'POST' && /^\/(algorithm|model)\/./.test(path)) return 'user';
   return 'owner';

@@ -13,6 +13,8 @@ import { taskReply } from '../domain/taskReply.ts';
 import { isTaskId } from '../tasks/ids.ts';
 import { STATUSES, parseStatus } from '../tasks/stateMachine.ts';
 import { pageOf, pageHeaders } from './taskPaging.ts';
+import { callerOf } from '../auth/caller.ts';
+import { aclGraph } from '../auth/owners.ts';
 
 function taskUriOf(deps: Deps, ctx: Koa.Context): string {
   const id = String(ctx.params.id);
@@ -46,7 +48,10 @@ export function taskRouter(deps: Deps): Router {
     }
     const page = pageOf(ctx.query, deps.config);
     // One more than the page holds tells whether a next page exists (never truncate silently).
-    const uris = listTasks(deps.store, status, page.size + 1, page.offset);
+    // Issue #7: with auth on, each user lists only their own tasks.
+    const user = callerOf(ctx).owner;
+    const owned = deps.identity && user !== undefined ? { acl: aclGraph(deps.config), owner: user } : undefined;
+    const uris = listTasks(deps.store, status, page.size + 1, page.offset, owned);
     const more = uris.length > page.size;
     if (more) uris.pop();
     const quads = () => uris.flatMap((u) => publicQuads(deps.store.graph(u)));

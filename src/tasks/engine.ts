@@ -19,6 +19,7 @@ import { purgeTasks, recoverTasks } from './recovery.ts';
 import { isFinal, transition, type TaskEvent } from './stateMachine.ts';
 import { WorkerPool } from './workerPool.ts';
 import { LiveJob } from './liveJob.ts';
+import { recordOwner, recordOwners } from '../auth/owners.ts';
 
 export interface EngineDeps {
   config: Config;
@@ -103,6 +104,8 @@ export class JobEngine implements TaskEngine {
     this.reserved++;
     try {
       await this.deps.store.replaceGraph(record.uri, taskQuads(record));
+      // Issue #7: a task is its creator's (SPEC §4.3: access to tasks is restricted).
+      await recordOwner(this.deps, record.uri, meta.owner);
     } finally {
       this.reserved--;
     }
@@ -209,6 +212,8 @@ export class JobEngine implements TaskEngine {
     let failed = false;
     try {
       result = await job.definition.run(job.params, this.contextOf(job));
+      // Issue #7: a job acts with its creator's rights, so what it created is the creator's.
+      await recordOwners(this.deps, result, job.record.owner);
     } catch (e) {
       failed = true;
       failure = e;
