@@ -70,7 +70,6 @@ export const VOID = vocabulary('http://rdfs.org/ns/void#', ['triples'] as const)
  * restart). Never served: src/domain/tasks.ts strips this namespace from every task answer.
  */
 export const JOB = vocabulary('urn:opentox-service:job#', ['kind', 'params', 'owner', 'idempotent', 'ended'] as const);
-
 /**
  * Terms of this service that the OpenTox ontology lacks (compound identity and the
  * structure files kept beside the triples, issue #3); never shown as API terms.

@@ -11,7 +11,8 @@ import { parseSparqlQuery } from '../../src/store/sparqlQuery.ts';
 const { quad, namedNode, literal } = DataFactory;
 const G1 = 'http://example.org/compound/1';
 const G2 = 'http://example.org/compound/2';
-const TITLES = `PREFIX dc: <${DC.ns}> SELECT ?s ?t WHERE { ?s dc:title ?t } ORDER BY ?s`;
+// Restricted to this test's resources: the built-in ontologies carry dc:title too.
+const TITLES = `PREFIX dc: <${DC.ns}> PREFIX ot: <${OT.ns}> SELECT ?s ?t WHERE { ?s a ot:Compound ; dc:title ?t } ORDER BY ?s`;
 
 async function fill(app: TestApp): Promise<void> {
   await app.deps.store.replaceGraph(G1, [quad(namedNode(G1), RDF.type, OT.Compound), quad(namedNode(G1), DC.title, literal('benzene'))]);

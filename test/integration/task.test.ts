@@ -3,6 +3,8 @@ import { startApp, type TestApp } from '../helpers/app.ts';
 import { defineTestJobs, startJobApp } from '../helpers/testJobs.ts';
 import { sleep, uriList, waitForStatus } from '../helpers/tasks.ts';
 import type { TaskInfo } from '../../src/tasks/api.ts';
+import { Parser } from 'n3';
+import { ERR, OT, RDF } from '../../src/rdf/vocab.ts';
 
 const URI_LIST = { Accept: 'text/uri-list' };
 
@@ -81,12 +83,16 @@ describe('GET and DELETE /task (SPEC §4.3)', () => {
     const res = await fetch(t.uri, { headers: { Accept: 'text/turtle' } });
     expect(res.status).to.equal(500);
     const ttl = await res.text();
-    expect(ttl).to.contain('ot:hasStatus "Error"');
-    expect(ttl).to.contain(`ot:error <${t.uri}#error>`);
-    expect(ttl).to.contain(`<${t.uri}#error> rdf:type ot:ErrorReport`);
-    expect(ttl).to.contain('descriptor blew up');
-    expect(ttl).to.contain('ot:errorCode oterr:TaskFailed');
-    expect(ttl).to.contain(`<${t.uri}#error> ot:statusCode 500`);
+    // Checked as triples, not as text: the Turtle writer may group and abbreviate freely.
+    const triples = new Parser({ format: 'text/turtle' }).parse(ttl);
+    const has = (s: string, p: string, o: string) => triples.some((q) => q.subject.value === s && q.predicate.value === p && q.object.value === o);
+    const err = `${t.uri}#error`;
+    expect(has(t.uri, OT.hasStatus.value, 'Error')).to.equal(true);
+    expect(has(t.uri, OT.error.value, err)).to.equal(true);
+    expect(has(err, RDF.type.value, OT.ErrorReport.value)).to.equal(true);
+    expect(triples.some((q) => q.subject.value === err && q.predicate.value === OT.message.value && q.object.value.includes('descriptor blew up'))).to.equal(true);
+    expect(has(err, OT.errorCode.value, ERR.TaskFailed.value)).to.equal(true);
+    expect(has(err, OT.statusCode.value, '500')).to.equal(true);
     expect(ttl).not.to.contain('ot:resultURI');
   });
 
