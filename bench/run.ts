@@ -4,6 +4,8 @@ import type { BenchModule } from './types.ts';
 
 /** Each resource's benchmark module; add yours here. */
 const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
+  ['store', () => import('./store.ts')],
+  ['tasks', () => import('./tasks.ts')],
   ['auth', () => import('./auth.ts')],
 ];
 

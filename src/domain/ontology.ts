@@ -135,12 +135,15 @@ export function ontologyTriples(deps: Deps, id: string): RDF.Quad[] {
   return deps.store.graph(requireListed(deps, id));
 }
 
-/** A title for an uploaded ontology: given, else its owl:Ontology's dc:title or rdfs:label. */
+/** A title for an uploaded ontology: given, else its owl:Ontology's dc:title, rdfs:label or rdfs:comment. */
 function titleOf(quads: readonly RDF.Quad[], given: string | undefined, fallback: string): string {
   if (given?.trim()) return given.trim();
   const heads = new Set(quads.filter((q) => q.predicate.equals(RDFNS.type) && q.object.equals(OWL.Ontology)).map((q) => q.subject.value));
-  const named = quads.find((q) => heads.has(q.subject.value) && (q.predicate.equals(DC.title) || q.predicate.equals(RDFS.label)) && q.object.termType === 'Literal');
-  return named?.object.value ?? fallback;
+  for (const p of [DC.title, RDFS.label, RDFS.comment]) {
+    const named = quads.find((q) => heads.has(q.subject.value) && q.predicate.equals(p) && q.object.termType === 'Literal');
+    if (named) return named.object.value;
+  }
+  return fallback;
 }
 
 export interface OntologyUpload {

@@ -64,15 +64,27 @@ export function publicQuads(quads: readonly RDF.Quad[]): RDF.Quad[] {
   return quads.filter((q) => !q.predicate.value.startsWith(JOB.ns));
 }
 
-function one(quads: readonly RDF.Quad[], s: string, p: RDF.NamedNode): string | undefined {
-  return quads.find((q) => q.subject.value === s && q.predicate.equals(p))?.object.value;
+/**
+ * Values by subject and predicate, read in one pass: each property of an Oxigraph term is a
+ * call into WASM, so scanning the quads once per field made reading a task ~20x slower.
+ */
+function valuesOf(quads: readonly RDF.Quad[]): (s: string, p: RDF.NamedNode) => string[] {
+  const map = new Map<string, string[]>();
+  for (const q of quads) {
+    const key = `${q.subject.value} ${q.predicate.value}`;
+    const list = map.get(key);
+    if (list) list.push(q.object.value);
+    else map.set(key, [q.object.value]);
+  }
+  return (s, p) => map.get(`${s} ${p.value}`) ?? [];
 }
 
 /** Reads a task back from its graph; undefined when the graph holds no ot:Task. */
 export function recordFromQuads(uri: string, quads: readonly RDF.Quad[]): TaskRecord | undefined {
-  const status = parseStatus(one(quads, uri, OT.hasStatus) ?? '');
+  const values = valuesOf(quads);
+  const get = (p: RDF.NamedNode): string | undefined => values(uri, p)[0];
+  const status = parseStatus(get(OT.hasStatus) ?? '');
   if (!status) return undefined;
-  const get = (p: RDF.NamedNode) => one(quads, uri, p);
   const ended = get(JOB.ended);
   const record: TaskRecord = {
     uri,
@@ -83,7 +95,7 @@ export function recordFromQuads(uri: string, quads: readonly RDF.Quad[]): TaskRe
     date: new Date(get(DC.date) ?? 0),
     ended: ended ? new Date(ended) : undefined,
     percentageCompleted: Number(get(OT.percentageCompleted) ?? 0),
-    resultUris: quads.filter((q) => q.subject.value === uri && q.predicate.equals(OT.resultURI)).map((q) => q.object.value),
+    resultUris: values(uri, OT.resultURI),
     kind: get(JOB.kind) ?? '',
     params: get(JOB.params) ?? 'null',
     owner: get(JOB.owner),
@@ -91,7 +103,7 @@ export function recordFromQuads(uri: string, quads: readonly RDF.Quad[]): TaskRe
   };
   const reportIri = get(OT.error);
   if (reportIri) {
-    const r = (p: RDF.NamedNode) => one(quads, reportIri, p);
+    const r = (p: RDF.NamedNode) => values(reportIri, p)[0];
     record.error = {
       status: Number(r(OT.statusCode) ?? 500),
       code: r(OT.errorCode) ?? '',
@@ -112,7 +124,7 @@ export function readTask(store: TripleStore, uri: string): { record: TaskRecord;
 
 /** The public view of a record: what TaskEngine hands to other modules. */
 export function infoOf(t: TaskRecord): TaskInfo {
-  return { uri: t.uri, creator: t.creator, status: t.status, percentageCompleted: t.percentageCompleted, resultUris: [...t.resultUris] };
+  return { uri: t.uri, creator: t.creator, owner: t.owner, status: t.status, percentageCompleted: t.percentageCompleted, resultUris: [...t.resultUris] };
 }
 
 /** Whose tasks to list (issue #7): `owner` in the ACL graph `acl`. */

@@ -36,16 +36,29 @@ export function errorMiddleware(options: ErrorMiddlewareOptions): Koa.Middleware
     } catch (err) {
       if (!(err instanceof HttpError) || err.status >= 500) options.log?.(err);
       if (ctx.headerSent) return;
-      const reply = errorReply(err, options);
+      let status = err instanceof HttpError ? err.status : 500;
       try {
+        const reply = errorReply(err, options);
+        status = reply.status;
         await send(ctx, reply);
         if (reply.variants.length && ctx.type.startsWith(URI_LIST)) ctx.type = `${TEXT_PLAIN}; charset=utf-8`;
       } catch (inner) {
+        // The report could not be produced: answer plain text that cannot fail.
         options.log?.(inner);
-        ctx.status = reply.status;
-        ctx.type = TEXT_PLAIN;
-        ctx.body = reportText(reportOf(err, options.actor, false));
+        ctx.status = status;
+        ctx.type = `${TEXT_PLAIN}; charset=utf-8`;
+        ctx.body = safeText(err, options.actor, status);
       }
     }
   };
+}
+
+/** Plain text of the report, or a minimal one when even that fails (e.g. a malformed cause). */
+function safeText(err: unknown, actor: string, status: number): string {
+  try {
+    return reportText(reportOf(err, actor, false));
+  } catch {
+    const message = err instanceof Error ? err.message : 'internal error';
+    return `${status} ${status >= 500 ? 'InternalServerError' : 'Error'}: ${message}\nactor: ${actor}\n`;
+  }
 }

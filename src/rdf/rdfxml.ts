@@ -2,7 +2,8 @@
 // subject so large graphs stream; every output parses in an independent RDF/XML parser
 // (test/unit/rdf.test.ts checks it with rdfxml-streaming-parser).
 import type * as RDF from '@rdfjs/types';
-import { PREFIXES, RDF as RDFNS } from './vocab.ts';
+import { HttpError } from '../http/errors.ts';
+import { ERR, PREFIXES, RDF as RDFNS } from './vocab.ts';
 
 const NCNAME_START = /[A-Za-z_\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD]/;
 const NCNAME_CHAR = /[-.0-9A-Za-z_\u00B7\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u037D\u037F-\u1FFF\u200C-\u200D\u203F-\u2040\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD]/;
@@ -51,7 +52,11 @@ export class RdfXmlWriter {
   private qname(iri: string, decls: string[]): string {
     const split = splitIri(iri);
     // RDF/XML has no syntax for a predicate whose IRI ends in no XML name (e.g. ".../p/123").
-    if (!split) throw new Error(`cannot write <${iri}> as an RDF/XML property: its IRI does not end in an XML name`);
+    if (!split) {
+      throw new HttpError(406, ERR.NotAcceptable, `cannot write <${iri}> as an RDF/XML property: its IRI does not end in an XML name`, {
+        details: 'RDF/XML has no syntax for such a property; ask for text/turtle, application/n-triples or application/ld+json.',
+      });
+    }
     const [ns, local] = split;
     let p = this.prefixOf.get(ns);
     if (!p) {

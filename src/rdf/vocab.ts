@@ -65,11 +65,13 @@ export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
 
 /** VoID, for the triple counts of listed ontology graphs. */
 export const VOID = vocabulary('http://rdfs.org/ns/void#', ['triples'] as const);
+
 /**
  * The job engine's private task fields (issue #4 §6: a Queued task must be runnable after a
  * restart). Never served: src/domain/tasks.ts strips this namespace from every task answer.
  */
 export const JOB = vocabulary('urn:opentox-service:job#', ['kind', 'params', 'owner', 'idempotent', 'ended'] as const);
+
 /**
  * Terms of this service that the OpenTox ontology lacks (compound identity and the
  * structure files kept beside the triples, issue #3); never shown as API terms.

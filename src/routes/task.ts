@@ -6,13 +6,14 @@ import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import { BadRequest, NotFound } from '../http/errors.ts';
 import { handle } from '../http/send.ts';
+import { fetchPage, pagingHeaders, parsePaging } from '../http/paging.ts';
 import { rdfReply, uriListReply } from '../http/reply.ts';
 import { ERR } from '../rdf/vocab.ts';
+import type { TaskStatus } from '../tasks/api.ts';
 import { listTasks, publicQuads, readTask } from '../domain/tasks.ts';
 import { taskReply } from '../domain/taskReply.ts';
 import { isTaskId } from '../tasks/ids.ts';
 import { STATUSES, parseStatus } from '../tasks/stateMachine.ts';
-import { pageOf, pageHeaders } from './taskPaging.ts';
 import { callerOf } from '../auth/caller.ts';
 import { aclGraph } from '../auth/owners.ts';
 
@@ -36,7 +37,7 @@ export function taskRouter(deps: Deps): Router {
 
   router.get('/task', handle((ctx) => {
     const raw = ctx.query.query;
-    let status;
+    let status: TaskStatus | undefined;
     if (raw !== undefined) {
       status = parseStatus(String(raw));
       if (!status) {
@@ -46,16 +47,13 @@ export function taskRouter(deps: Deps): Router {
         });
       }
     }
-    const page = pageOf(ctx.query, deps.config);
-    // One more than the page holds tells whether a next page exists (never truncate silently).
+    const paging = parsePaging(ctx.query, deps.config);
     // Issue #7: with auth on, each user lists only their own tasks.
     const user = callerOf(ctx).owner;
     const owned = deps.identity && user !== undefined ? { acl: aclGraph(deps.config), owner: user } : undefined;
-    const uris = listTasks(deps.store, status, page.size + 1, page.offset, owned);
-    const more = uris.length > page.size;
-    if (more) uris.pop();
+    const { items: uris, hasMore } = fetchPage(paging, (limit, offset) => listTasks(deps.store, status, limit, offset, owned));
     const quads = () => uris.flatMap((u) => publicQuads(deps.store.graph(u)));
-    return uriListReply(uris, { quads, headers: pageHeaders(ctx, deps.config.baseUrl, page, more) });
+    return uriListReply(uris, { quads, headers: pagingHeaders(uriOf(deps.config, ctx.url), paging, hasMore) });
   }));
 
   router.get('/task/:id', handle((ctx) => {

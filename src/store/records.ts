@@ -73,6 +73,10 @@ export function applyRecord(store: ox.Store, record: JournalRecord): void {
   }
 }
 
+function* chunks(buf: Buffer, size = 1 << 20): Generator<Uint8Array> {
+  for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
+}
+
 export const decodeRecord = (payload: Buffer): JournalRecord => JSON.parse(payload.toString('utf8')) as JournalRecord;
 
 export interface ReplayResult {
@@ -90,8 +94,9 @@ export interface ReplayResult {
 export function replay(store: ox.Store, plan: ReplayPlan): ReplayResult {
   if (plan.snapshot !== null) {
     const file = snapshotFile(plan.dir, plan.snapshot);
-    // Our own output: skipping validation makes start-up faster.
-    store.load(readFileSync(file), { format: 'application/n-quads', no_transaction: true, lenient: true });
+    // Our own output: skipping validation makes start-up faster, and so do chunks (the
+    // loader parses them as a stream instead of copying one huge input into WASM memory).
+    store.load(chunks(readFileSync(file)), { format: 'application/n-quads', no_transaction: true, lenient: true });
   }
   const result: ReplayResult = { lastRecords: 0, lastValidLength: 0, lastTorn: false };
   plan.segments.forEach((seg, i) => {

@@ -134,12 +134,18 @@ export class Replica {
   private replace(worker: Worker, error: Error): void {
     if (worker !== this.worker) return;
     this.worker = undefined;
+    if (!this.ready) {
+      // It could not even load: retrying at once would only fail again, so answer what
+      // waits and let the next query try afresh.
+      this.hooks.loaded();
+      for (const job of this.queue.splice(0)) job.reject(error);
+      return;
+    }
     if (this.running) {
       clearTimeout(this.running.timer);
       this.running.job.reject(error);
       this.running = undefined;
     }
-    if (!this.ready) this.hooks.loaded();
     if (this.queue.length > 0) this.start();
   }
 

@@ -52,6 +52,8 @@ export interface TaskInfo {
   uri: string;
   /** Resource where the task was created (dc:creator). */
   creator: string;
+  /** The user the task runs for, when it was submitted with one (access checks, SPEC §5). */
+  owner?: string;
   status: TaskStatus;
   percentageCompleted: number;
   resultUris: string[];

@@ -154,7 +154,8 @@ export class JobEngine implements TaskEngine {
 
   async settled(uri: string, timeoutMs: number): Promise<TaskInfo | undefined> {
     const job = this.jobs.get(uri);
-    if (job && timeoutMs > 0 && !isFinal(job.record.status)) await Promise.race([job.settled, sleep(timeoutMs)]);
+    // Not the in-memory status: `settled` resolves once the final state is durable.
+    if (job && timeoutMs > 0) await Promise.race([job.settled, sleep(timeoutMs)]);
     return this.get(uri);
   }
 
@@ -222,14 +223,17 @@ export class JobEngine implements TaskEngine {
     const shutDown = this.stopping && job.controller.signal.aborted;
     // A cancelled task keeps no result (SPEC §3: Cancelled is final); a job stopped by
     // shutdown stays Running in the store, so the next start recovers it.
-    if (!isFinal(job.record.status) && !shutDown) {
+    const changed = !isFinal(job.record.status) && !shutDown;
+    if (changed) {
       if (failed) this.fail(job, failure);
       else this.complete(job, result);
-      await this.write(job);
     }
-    this.jobs.delete(job.record.uri);
-    job.settle();
     job.finish();
+    // The slot frees now; the final write lands in the background (writes stay in order).
+    void (changed ? this.write(job) : job.writes).then(() => {
+      this.jobs.delete(job.record.uri);
+      job.settle();
+    });
   }
 
   private complete(job: LiveJob, result: JobResult | undefined): void {

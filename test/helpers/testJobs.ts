@@ -34,6 +34,7 @@ export function defineTestJobs(tasks: TaskEngine, options: { slowIdempotent?: bo
   const define = (kind: string, run: (p: TestParams, ctx: JobContext) => Promise<string | string[]>, idempotent = false) =>
     tasks.define<TestParams>({ kind, idempotent, run: (p, ctx) => { ran.push(kind); return run(p, ctx); } });
   define('test-noop', async (p) => p.result ?? 'http://example.org/result/1');
+  define('test-bad-result', async () => 'not a URI');
   define('test-slow', async (p, ctx) => {
     const steps = 10;
     for (let i = 1; i <= steps; i++) {

@@ -92,6 +92,9 @@ describe('/ontology', () => {
     expect(app.deps.store.graph(uri)).to.have.length(distinct);
     const got = await fetch(uri, { headers: { Accept: 'application/n-triples' } });
     expect((await got.text()).trim().split('\n')).to.have.length(distinct);
+    // No dc:title in the published file: its owl:Ontology's rdfs:comment names it.
+    const list = await (await fetch(app.url + '/ontology', { headers: { Accept: 'text/turtle' } })).text();
+    expect(list).to.contain('"Algorithm Types, defined by OpenTox"');
   });
 
   it('POST loads the published opentox.owl as a multipart file', async () => {

@@ -11,7 +11,7 @@ import { parseSparqlQuery } from '../../src/store/sparqlQuery.ts';
 const { quad, namedNode, literal } = DataFactory;
 const G1 = 'http://example.org/compound/1';
 const G2 = 'http://example.org/compound/2';
-// Restricted to this test's resources: the built-in ontologies carry dc:title too.
+// Only compounds: the built-in ontologies loaded at start have dc:titles too.
 const TITLES = `PREFIX dc: <${DC.ns}> PREFIX ot: <${OT.ns}> SELECT ?s ?t WHERE { ?s a ot:Compound ; dc:title ?t } ORDER BY ?s`;
 
 async function fill(app: TestApp): Promise<void> {

@@ -63,6 +63,15 @@ describe('RDF round trip through every syntax of the format table', () => {
     expect(JSON.stringify(doc)).not.to.contain('"http://purl.org/dc/elements/1.1/title"');
   });
 
+  it('a property IRI with no XML name at its end cannot be RDF/XML: 406 that suggests other formats', async () => {
+    const err = await serialize([quad(S, nn('http://example.org/p/123'), literal('x'))], 'rdfxml').then(() => undefined, (e: unknown) => e);
+    expect(err).to.include({ status: 406 });
+    expect((err as Error).message).to.match(/cannot write <http:\/\/example.org\/p\/123> as an RDF\/XML property/);
+    for (const syntax of ['turtle', 'ntriples', 'jsonld'] as const) {
+      expect(await serialize([quad(S, nn('http://example.org/p/123'), literal('x'))], syntax)).to.contain('http://example.org/p/123');
+    }
+  });
+
   it('RDF/XML declares the readable prefixes', async () => {
     const text = await serialize(GRAPHS[0].quads, 'rdfxml');
     for (const p of ['ot', 'dc', 'rdf', 'rdfs', 'owl', 'xsd']) expect(text).to.contain(`xmlns:${p}="`);

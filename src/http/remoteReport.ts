@@ -1,0 +1,71 @@
+// Reads the error report a remote OpenTox service answered (SPEC §7.2), in any RDF syntax of
+// the format table or as text, into ErrorReportData, so it can become the cause of our 502.
+import type * as RDF from '@rdfjs/types';
+import type { ErrorReportData } from './errors.ts';
+import { syntaxOf } from '../rdf/formats.ts';
+import { parseRdf } from '../rdf/parse.ts';
+import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
+
+/** The error code a bare HTTP status stands for, when the remote sent no report. */
+export function codeOfStatus(status: number): string {
+  const byStatus: Record<number, RDF.NamedNode> = {
+    400: ERR.BadRequest, 401: ERR.Unauthorized, 403: ERR.Forbidden, 404: ERR.NotFound, 405: ERR.MethodNotAllowed,
+    406: ERR.NotAcceptable, 409: ERR.Conflict, 413: ERR.PayloadTooLarge, 415: ERR.UnsupportedMediaType,
+    429: ERR.TooManyRequests, 500: ERR.InternalServerError, 502: ERR.BadGateway, 503: ERR.ServiceUnavailable,
+    504: ERR.GatewayTimeout,
+  };
+  return (byStatus[status] ?? ERR.ErrorCode).value;
+}
+
+const MAX_TEXT = 2000;
+
+/** Report data from a remote error response: its RDF report if it sent one, else its text. */
+export async function parseRemoteReport(status: number, contentType: string, body: string, actor: string): Promise<ErrorReportData> {
+  const syntax = syntaxOf(contentType);
+  // text/plain is in the format table as N-Triples, but error bodies in text/plain are prose.
+  if (syntax && !/^text\/plain/i.test(contentType)) {
+    try {
+      const report = fromQuads(await parseRdf(body, syntax, actor), status);
+      if (report) return report;
+    } catch {
+      // Not the RDF it claims to be: fall through and keep the text.
+    }
+  }
+  return fromText(status, body, actor);
+}
+
+/** Our own text form reads "STATUS Code: message"; other services' text is kept as details. */
+function fromText(status: number, body: string, actor: string): ErrorReportData {
+  const text = body.length > MAX_TEXT ? body.slice(0, MAX_TEXT) + '…' : body;
+  const ours = /^(\d{3}) ([A-Za-z]+): (.*)$/m.exec(text);
+  if (ours && text.startsWith(ours[0])) {
+    return { status: Number(ours[1]), code: ERR.ns + ours[2], actor, message: ours[3], details: text.slice(ours[0].length).trim() || undefined, causes: [] };
+  }
+  const firstLine = text.trim().split('\n')[0] ?? '';
+  return { status, code: codeOfStatus(status), actor, message: firstLine || `HTTP ${status}`, details: text.trim() || undefined, causes: [] };
+}
+
+function fromQuads(quads: RDF.Quad[], status: number): ErrorReportData | undefined {
+  const reports = quads.filter((q) => q.predicate.equals(RDFNS.type) && q.object.equals(OT.ErrorReport)).map((q) => q.subject);
+  const nested = new Set(quads.filter((q) => q.predicate.equals(OT.errorCause)).map((q) => key(q.object)));
+  const root = reports.find((r) => !nested.has(key(r)));
+  return root ? build(quads, root, status, new Set()) : undefined;
+}
+
+const key = (t: RDF.Term) => `${t.termType}:${t.value}`;
+
+function build(quads: RDF.Quad[], node: RDF.Term, status: number, seen: Set<string>): ErrorReportData {
+  seen.add(key(node));
+  const values = (p: RDF.NamedNode) => quads.filter((q) => q.subject.equals(node) && q.predicate.equals(p)).map((q) => q.object);
+  const one = (p: RDF.NamedNode) => values(p)[0]?.value;
+  const declared = Number(one(OT.statusCode));
+  const own = Number.isInteger(declared) && declared >= 100 ? declared : status;
+  return {
+    status: own,
+    code: one(OT.errorCode) ?? codeOfStatus(own),
+    actor: one(OT.actor),
+    message: one(OT.message) ?? `HTTP ${own}`,
+    details: one(OT.errorDetails) ?? one(OT.term('details')),
+    causes: values(OT.errorCause).filter((c) => !seen.has(key(c))).map((c) => build(quads, c, own, seen)),
+  };
+}
