@@ -14,10 +14,18 @@ type OwnerDeps = Pick<Deps, 'config' | 'store'>;
 /** The graph holding every owner triple. */
 export const aclGraph = (config: Deps['config']): string => uriOf(config, '/auth/owners');
 
-/** The owner of `uri`, or undefined when nobody owns it (created with auth off, built in). */
+/**
+ * The owner of `uri`, or undefined when nobody owns it (created with auth off, built in).
+ * The ACL graph decides; a domain that keeps `<uri> ot:owner "user"` in the resource's own
+ * graph (compounds do) is honoured too.
+ */
 export function ownerOf(deps: OwnerDeps, uri: string): string | undefined {
-  const found = deps.store.match(namedNode(uri), OT.owner, null, aclGraph(deps.config));
-  return found.length ? found[0].object.value : undefined;
+  if (!isValidIri(uri)) return undefined;
+  const node = namedNode(uri);
+  const found = deps.store.match(node, OT.owner, null, aclGraph(deps.config));
+  if (found.length) return found[0].object.value;
+  const inline = deps.store.match(node, OT.owner, null, uri);
+  return inline.length ? inline[0].object.value : undefined;
 }
 
 /** Records `user` as owner of `uri` unless it already has an owner; answers whether it wrote. */

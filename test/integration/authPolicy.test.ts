@@ -123,3 +123,25 @@ describe('AUTH_READ=authenticated', () => {
     expect(res.status).to.equal(401);
   });
 });
+
+describe('owners kept in the resource\'s own graph', () => {
+  let h: Harness;
+  before(async () => {
+    const dir = tempDir();
+    await addUsers(dir);
+    h = await startHarness({ authMode: 'local', loginRateLimit: 0 }, undefined, dir);
+  });
+  after(async () => { await h.close(); });
+
+  it('are honoured like ACL entries; odd paths are no error', async () => {
+    const { DataFactory } = await import('n3');
+    const { OT } = await import('../../src/rdf/vocab.ts');
+    const uri = h.url + '/dataset/inline';
+    await h.deps.store.replaceGraph(uri, [DataFactory.quad(DataFactory.namedNode(uri), OT.owner, DataFactory.literal('alice'))]);
+    const bob = await login(h.url, 'bob');
+    expect((await fetch(uri, { method: 'PUT', headers: { subjectid: bob } })).status).to.equal(403);
+    const alice = await login(h.url, 'alice');
+    expect((await fetch(uri, { method: 'PUT', headers: { subjectid: alice } })).status).to.equal(200);
+    expect((await fetch(h.url + '/dataset/a|b^c', { method: 'PUT', headers: { subjectid: alice } })).status).to.equal(200);
+  });
+});
