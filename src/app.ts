@@ -9,11 +9,12 @@ import { rootRouter } from './routes/root.ts';
 import { sparqlRouter } from './routes/sparql.ts';
 import { ontologyRouter } from './routes/ontology.ts';
 import { taskRouter } from './routes/task.ts';
+import { compoundRouter } from './routes/compound.ts';
 import { authRouter } from './routes/auth.ts';
 import { authMiddleware } from './auth/middleware.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, authRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, compoundRouter, authRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();

@@ -26,7 +26,7 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   const deps: Deps = { config, store, log, tasks, identity: identityOf(config) };
   // Built-in ontologies are replaced at every start so that upgrades take effect.
   await loadBuiltInOntologies(deps);
-  await bootCompounds(deps);
+  closers.push(await bootCompounds(deps));
   await tasks.start();
   return {
     ...deps,

@@ -50,4 +50,4 @@ export function formatOfMediaType(mediaType: string): ChemFormat | undefined {
 }
 
 /** Media types accepted on input (for UnsupportedMediaType reports). */
-export const INPUT_MEDIA_TYPES: readonly string[] = INPUT_FORMATS.map((f) => MEDIA[f]);
+export const INPUT_MEDIA_TYPES: string[] = INPUT_FORMATS.map((f) => MEDIA[f]);

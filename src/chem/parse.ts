@@ -79,7 +79,7 @@ function fromMolfile(molfile: string, format: ChemFormat): ParsedStructure {
   const coords = mol.has_coords();
   const is3D = coords === 3;
   // 3D input keeps its hydrogens (a conformer needs them); 2D input is drawn without.
-  if (!is3D) mol.remove_hs_in_place();
+  if (!is3D) mol.remove_hs_in_place('{}');
   return { ...describe(mol, format, is3D), hasCoords: coords > 0 };
 }
 
@@ -117,7 +117,7 @@ function describe(mol: Mol, format: ChemFormat, is3D: boolean): ParsedStructure 
   return withMol(mol, (m) => {
     if (m.get_num_atoms() === 0) throw fail(format, 'no atoms');
     const rd = rdkit();
-    const noH = is3D ? m.remove_hs() : '';
+    const noH = is3D ? m.remove_hs('{}') : '';
     const smiles = is3D ? withMol(rd.get_mol(noH)!, (h) => h.get_smiles()) : m.get_smiles();
     const inchi = m.get_inchi();
     const inchiKey = inchi ? rd.get_inchikey_for_inchi(inchi) : '';

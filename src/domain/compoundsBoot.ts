@@ -4,11 +4,14 @@ import type { Deps } from '../deps.ts';
 import { initChem } from '../chem/index.ts';
 import { compoundIndex } from './compoundIndex.ts';
 import { repairStructureFiles } from './compoundFiles.ts';
+import { closeChemPool } from '../chem/pool.ts';
 
-export async function bootCompounds(deps: Deps): Promise<void> {
+/** Returns the closer of the chemistry worker threads. */
+export async function bootCompounds(deps: Deps): Promise<() => Promise<void>> {
   await initChem();
   compoundIndex(deps);
   const referenced = new Set(deps.store.select('structure-files').map((r) => r.file.value));
   const removed = await repairStructureFiles(deps.config, referenced);
   if (removed.length) deps.log(`start-up repair removed ${removed.length} structure file(s) that no compound names: ${removed.slice(0, 10).join(', ')}`);
+  return closeChemPool;
 }

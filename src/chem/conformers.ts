@@ -1,0 +1,60 @@
+// 3D conformers with openchemlib's ConformerGenerator and MMFF94s+ clean-up (issue #3 §3).
+// Runs inside a worker thread (conformerWorker.ts): generation can take seconds. Each
+// conformer is checked against the compound's standard InChI, so one whose stereo did not
+// survive is dropped (issue #3: measured pitfall).
+import * as OCL from 'openchemlib';
+import { setChiralFlag } from './molfile.ts';
+import { inchiOfMolfile } from './write.ts';
+
+export interface ConformerRequest {
+  /** The compound's structure (2D or 3D molfile, chiral flag set when stereo is absolute). */
+  molfile: string;
+  smiles: string;
+  /** Standard InChI every conformer must keep ('' skips the check). */
+  inchi: string;
+  count: number;
+  seed?: number;
+}
+
+export interface GeneratedConformer {
+  molfile: string;
+  /** MMFF94s+ energy in kcal/mol, undefined when the force field does not cover the atoms. */
+  energy?: number;
+}
+
+let registered = false;
+
+/** Up to `count` distinct 3D conformers, lowest energy first. */
+export function generateConformers(req: ConformerRequest): GeneratedConformer[] {
+  if (!registered) {
+    OCL.Resources.registerFromNodejs();
+    registered = true;
+  }
+  const mol = OCL.Molecule.fromMolfile(setChiralFlag(req.molfile, req.smiles.includes('@')));
+  const generator = new OCL.ConformerGenerator(req.seed ?? 4242);
+  if (!generator.initializeConformers(mol)) throw new Error('openchemlib cannot build 3D coordinates for this structure');
+  const out: GeneratedConformer[] = [];
+  const seen = new Set<string>();
+  for (let attempt = 0; attempt < req.count * 3 && out.length < req.count; attempt++) {
+    const conformer = generator.getNextConformerAsMolecule();
+    if (!conformer) break;
+    const energy = minimise(conformer);
+    const molfile = conformer.toMolfile();
+    const signature = energy === undefined ? molfile : energy.toFixed(2);
+    if (seen.has(signature)) continue;
+    if (req.inchi && inchiOfMolfile(molfile) !== req.inchi) continue;
+    seen.add(signature);
+    out.push({ molfile, energy });
+  }
+  return out.sort((a, b) => (a.energy ?? 0) - (b.energy ?? 0));
+}
+
+function minimise(conformer: OCL.Molecule): number | undefined {
+  try {
+    const ff = new OCL.ForceFieldMMFF94(conformer, 'MMFF94s+');
+    ff.minimise({ maxIts: 1000 });
+    return ff.getTotalEnergy();
+  } catch {
+    return undefined;
+  }
+}

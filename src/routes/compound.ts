@@ -1,0 +1,152 @@
+// Compounds and conformers (SPEC §4.2): thin handlers that read parameters and bodies,
+// call the domain, and return representations.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { DataFactory } from 'n3';
+import type { Deps } from '../deps.ts';
+import { handle } from '../http/send.ts';
+import { emptyReply, uriListReply, bodyReply } from '../http/reply.ts';
+import { contentType, readForm, readUpload } from '../http/body.ts';
+import { BadRequest, UnsupportedMediaType } from '../http/errors.ts';
+import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
+import { formatOfMediaType, INPUT_MEDIA_TYPES, MEDIA, parseStructure, type ParsedStructure } from '../chem/index.ts';
+import { imageSize, depictPng } from '../chem/depict.ts';
+import { ensureCompound, compoundUri } from '../domain/compounds.ts';
+import { compoundIndex } from '../domain/compoundIndex.ts';
+import { compoundRecord, conformerRecord, conformerRecords, defaultMolfile, numberOf, type CompoundRecord } from '../domain/compoundRecords.ts';
+import { compoundRepresentation } from '../domain/compoundQuads.ts';
+import { deleteCompound, replaceCompound } from '../domain/compoundUpdates.ts';
+import { addConformer, conformerRepresentation, deleteConformers, replaceConformer } from '../domain/conformers.ts';
+import { generateConformers, generateCount, threeDMolfiles } from '../domain/conformerGeneration.ts';
+import { readStructureFile } from '../domain/compoundFiles.ts';
+import { structureReply, structuresReply } from './compoundReplies.ts';
+import { pageOf } from './compoundPaging.ts';
+import type { StructureRecord } from '../chem/write.ts';
+
+const { quad, namedNode } = DataFactory;
+
+/** The structure in the request body, by Content-Type (or a multipart file part). */
+async function readStructure(ctx: Koa.Context): Promise<ParsedStructure> {
+  const upload = await readUpload(ctx);
+  const format = formatOfMediaType(upload.type);
+  if (!format) throw new UnsupportedMediaType(upload.type, INPUT_MEDIA_TYPES, { code: ERR.UnsupportedFormat });
+  return parseStructure(upload.data.toString('utf8'), format);
+}
+
+const size = (ctx: Koa.Context) => ({ w: imageSize(ctx.query.w, 'w'), h: imageSize(ctx.query.h, 'h') });
+
+function record(compound: CompoundRecord, molfile: string, title: string): StructureRecord {
+  return { ...compound, molfile, title };
+}
+
+export function compoundRouter(deps: Deps): Router {
+  const router = new Router();
+  const idOf = (ctx: Koa.Context) => numberOf(ctx.params.id, 'compound');
+
+  router.get('/compound', handle((ctx) => {
+    const ids = compoundIndex(deps).ids();
+    const page = pageOf(ctx, deps.config, ids.length);
+    const uris = ids.slice(page.offset, page.offset + page.size).map((id) => compoundUri(deps, id));
+    return uriListReply(uris, { headers: page.headers, quads: () => uris.map((u) => quad(namedNode(u), RDFNS.type, OT.Compound)) });
+  }));
+
+  router.post('/compound', handle(async (ctx) => {
+    const { uri } = await ensureCompound(deps, await readStructure(ctx), ctx.state.user as string | undefined);
+    return uriListReply([uri], { uriListFirst: true });
+  }));
+
+  router.get('/compound/:id', handle(async (ctx) => {
+    const compound = compoundRecord(deps, idOf(ctx));
+    const { molfile } = await defaultMolfile(deps, compound);
+    return structureReply(
+      { record: record(compound, molfile, compound.uri), threeD: async () => (await threeDMolfiles(deps, compound.id, 1))[0] },
+      compound.uri,
+      () => compoundRepresentation(deps, compound.uri, compound),
+      size(ctx),
+    );
+  }));
+
+  router.get('/compound/:id/image', handle(async (ctx) => {
+    const compound = compoundRecord(deps, idOf(ctx));
+    const { molfile } = await defaultMolfile(deps, compound);
+    const { w, h } = size(ctx);
+    return bodyReply(MEDIA.png, () => depictPng(molfile, w, h));
+  }));
+
+  router.put('/compound/:id', handle(async (ctx) => {
+    const id = idOf(ctx);
+    compoundRecord(deps, id);
+    const uri = await replaceCompound(deps, id, await readStructure(ctx), ctx.state.user as string | undefined);
+    return uriListReply([uri], { uriListFirst: true });
+  }));
+
+  router.delete('/compound/:id', handle(async (ctx) => {
+    await deleteCompound(deps, idOf(ctx));
+    return emptyReply();
+  }));
+
+  // HEAD answers the conformer URIs as Link headers and their count (a HEAD reply has no body).
+  router.get('/compound/:id/conformer', handle(async (ctx) => {
+    const compound = compoundRecord(deps, idOf(ctx));
+    const conformers = conformerRecords(deps, compound);
+    const uris = conformers.map((c) => c.uri);
+    const headers: Record<string, string> = { 'X-Total-Count': String(uris.length) };
+    if (uris.length) headers.Link = uris.map((u) => `<${u}>; rel="item"`).join(', ');
+    if (ctx.method === 'HEAD') return emptyReply({ headers });
+    const records = await Promise.all(conformers.map(async (c) => record(compound, await readStructureFile(deps.config, c.file), c.uri)));
+    return structuresReply(records, uris, () => conformers.flatMap((c) => conformerRepresentation(compound, c.number)), headers);
+  }));
+
+  router.post('/compound/:id/conformer', handle(async (ctx) => {
+    const id = idOf(ctx);
+    compoundRecord(deps, id);
+    const type = contentType(ctx);
+    if (type === 'application/x-www-form-urlencoded' || (type === '' && ctx.query.generate !== undefined)) {
+      const form = await readForm(ctx);
+      const raw = form.get('generate') ?? (typeof ctx.query.generate === 'string' ? ctx.query.generate : undefined);
+      if (raw === undefined) throw new BadRequest('form without "generate": post generate=N (1-20) or a structure', { code: ERR.MissingParameter });
+      return uriListReply(await generateConformers(deps, id, generateCount(raw)), { uriListFirst: true });
+    }
+    return uriListReply([await addConformer(deps, id, await readStructure(ctx))], { uriListFirst: true });
+  }));
+
+  router.delete('/compound/:id/conformer', handle(async (ctx) => {
+    await deleteConformers(deps, idOf(ctx));
+    return emptyReply();
+  }));
+
+  router.get('/compound/:id/conformer/:n', handle(async (ctx) => {
+    const compound = compoundRecord(deps, idOf(ctx));
+    const c = conformerRecord(deps, compound, numberOf(ctx.params.n, 'conformer'));
+    const molfile = await readStructureFile(deps.config, c.file);
+    const threeD = async () => (await threeDMolfiles(deps, compound.id, 1))[0];
+    return structureReply({ record: record(compound, molfile, c.uri), threeD }, c.uri, () => [
+      ...conformerRepresentation(compound, c.number),
+      ...compoundRepresentation(deps, compound.uri, compound),
+    ], size(ctx));
+  }));
+
+  router.get('/compound/:id/conformer/:n/image', handle(async (ctx) => {
+    const compound = compoundRecord(deps, idOf(ctx));
+    const c = conformerRecord(deps, compound, numberOf(ctx.params.n, 'conformer'));
+    const molfile = await readStructureFile(deps.config, c.file);
+    const { w, h } = size(ctx);
+    return bodyReply(MEDIA.png, () => depictPng(molfile, w, h));
+  }));
+
+  router.put('/compound/:id/conformer/:n', handle(async (ctx) => {
+    const id = idOf(ctx);
+    const n = numberOf(ctx.params.n, 'conformer');
+    conformerRecord(deps, compoundRecord(deps, id), n);
+    return uriListReply([await replaceConformer(deps, id, n, await readStructure(ctx))], { uriListFirst: true });
+  }));
+
+  router.delete('/compound/:id/conformer/:n', handle(async (ctx) => {
+    await deleteConformers(deps, idOf(ctx), numberOf(ctx.params.n, 'conformer'));
+    return emptyReply();
+  }));
+
+  return router;
+}
+
+

@@ -1,0 +1,55 @@
+// Representations of compounds and conformers (SPEC §2.2, issue #3 §1): every chemical
+// format, PNG and SVG depictions, a URI list and RDF. SD file is the default (issue #3:
+// served when Accept names nothing we have).
+import type * as RDF from '@rdfjs/types';
+import { rdfVariants, uriListVariant, type Reply, type Variant } from '../http/reply.ts';
+import { MEDIA } from '../chem/index.ts';
+import { writeStructure, molfileIs3D, type StructureRecord, type TextOutput } from '../chem/write.ts';
+import { depictPng, depictSvg } from '../chem/depict.ts';
+
+export interface ImageSize {
+  w: number;
+  h: number;
+}
+
+/** Text formats offered for one structure, in negotiation order (the first is the default). */
+const SINGLE: TextOutput[] = ['sdf', 'smiles', 'inchi', 'inchikey', 'molfile', 'mol2', 'cml', 'cdxml', 'xyz'];
+/** Formats that hold several records, for "get all conformers". */
+const MULTI: TextOutput[] = ['sdf', 'smiles', 'inchi', 'mol2', 'xyz'];
+
+export interface StructureSource {
+  record: StructureRecord;
+  /** 3D molfile for xyz when `record.molfile` is 2D (generated on demand). */
+  threeD: () => Promise<string>;
+}
+
+/** One compound or conformer in every format. */
+export function structureReply(source: StructureSource, uri: string, quads: () => RDF.Quad[], size: ImageSize): Reply {
+  const { record } = source;
+  const variants: Variant[] = SINGLE.map((format) => ({
+    type: MEDIA[format],
+    produce: async () => {
+      if (format === 'xyz' && !molfileIs3D(record.molfile)) return writeStructure({ ...record, molfile: await source.threeD() }, 'xyz');
+      return writeStructure(record, format);
+    },
+  }));
+  variants.push(...imageVariants(record.molfile, size), uriListVariant([uri]), ...rdfVariants(quads));
+  return { status: 200, headers: {}, variants };
+}
+
+export function imageVariants(structure: string, size: ImageSize): Variant[] {
+  return [
+    { type: MEDIA.png, produce: () => depictPng(structure, size.w, size.h) },
+    { type: MEDIA.svg, produce: () => depictSvg(structure, size.w, size.h) },
+  ];
+}
+
+/** Several structures (all conformers) as one multi-record file, a URI list and RDF. */
+export function structuresReply(records: StructureRecord[], uris: string[], quads: () => RDF.Quad[], headers: Record<string, string>): Reply {
+  const variants: Variant[] = MULTI.map((format) => ({
+    type: MEDIA[format],
+    produce: () => records.map((r) => writeStructure(r, format)).join(''),
+  }));
+  variants.push(uriListVariant(uris), ...rdfVariants(quads));
+  return { status: 200, headers, variants };
+}
