@@ -6,6 +6,8 @@ import type { BenchModule } from './types.ts';
 const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
   ['store', () => import('./store.ts')],
   ['tasks', () => import('./tasks.ts')],
+  ['datasets', () => import('./datasets.ts')],
+  ['search', () => import('./search.ts')],
   ['auth', () => import('./auth.ts')],
 ];
 

@@ -6,15 +6,21 @@ import type { Deps } from './deps.ts';
 import { uriOf } from './deps.ts';
 import { errorMiddleware } from './http/errorMiddleware.ts';
 import { rootRouter } from './routes/root.ts';
+import { featureRouter } from './routes/feature.ts';
+import { datasetRouter } from './routes/dataset.ts';
+import { modelRouter } from './routes/model.ts';
 import { sparqlRouter } from './routes/sparql.ts';
 import { ontologyRouter } from './routes/ontology.ts';
 import { taskRouter } from './routes/task.ts';
 import { compoundRouter } from './routes/compound.ts';
+import { searchRouter } from './search/routes.ts';
 import { authRouter } from './routes/auth.ts';
 import { authMiddleware } from './auth/middleware.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, compoundRouter, authRouter];
+// searchRouter comes before the compound and dataset routers: it answers GETs with search
+// parameters and passes every other request on.
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, authRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();

@@ -8,6 +8,8 @@ import { identityOf } from './auth/identity.ts';
 import { loadBuiltInOntologies } from './domain/ontology.ts';
 import { JobEngine } from './tasks/engine.ts';
 import { bootCompounds } from './domain/compoundsBoot.ts';
+import { SearchEngine } from './search/engine.ts';
+import { syncSearchIndex } from './search/sync.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;
@@ -23,10 +25,13 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   closers.push(() => store.close());
   const tasks = new JobEngine({ config, store, log });
   closers.push(() => tasks.close());
-  const deps: Deps = { config, store, log, tasks, identity: identityOf(config) };
+  const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers, baseUrl: () => config.baseUrl });
+  closers.push(() => search.close());
+  const deps: Deps = { config, store, log, tasks, search, identity: identityOf(config) };
   // Built-in ontologies are replaced at every start so that upgrades take effect.
   await loadBuiltInOntologies(deps);
   closers.push(await bootCompounds(deps));
+  syncSearchIndex(deps);
   await tasks.start();
   return {
     ...deps,

@@ -31,6 +31,10 @@ export interface Config {
   authMode: 'off' | 'local' | 'opensso';
   authServiceUrl: string;
   tokenTtlSeconds: number;
+  /** Time limit of one substructure search's exact matching, in milliseconds. */
+  searchTimeoutMs: number;
+  /** Worker threads for substructure matching. */
+  searchWorkers: number;
   /** Who may read public collections when auth is on (issue #7). */
   authRead: 'public' | 'authenticated';
   /** Login attempts allowed per address within loginWindowSeconds (0 = unlimited). */
@@ -73,6 +77,8 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'authMode', env: 'AUTH_MODE', parse: (r) => parseAuthMode(r), describe: 'off, local or opensso (default off)' },
   { key: 'authServiceUrl', env: 'AUTH_SERVICE_URL', parse: str, describe: 'OpenSSO/OpenAM service for AUTH_MODE=opensso' },
   { key: 'tokenTtlSeconds', env: 'TOKEN_TTL_SECONDS', parse: int, describe: 'lifetime of issued tokens (default 86400)' },
+  { key: 'searchTimeoutMs', env: 'SEARCH_TIMEOUT_MS', parse: int, describe: 'time limit of a substructure search, 503 beyond (default 10000)' },
+  { key: 'searchWorkers', env: 'SEARCH_WORKERS', parse: int, describe: 'worker threads for substructure matching (default 1)' },
   { key: 'authRead', env: 'AUTH_READ', parse: (r) => parseAuthRead(r), describe: 'with auth on, who reads collections: public or authenticated (default public)' },
   { key: 'loginRateLimit', env: 'LOGIN_RATE_LIMIT', parse: int, describe: 'login attempts per address and window, 0 = unlimited (default 10)' },
   { key: 'loginWindowSeconds', env: 'LOGIN_WINDOW_SECONDS', parse: int, describe: 'window of LOGIN_RATE_LIMIT in seconds (default 60)' },
@@ -107,6 +113,8 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     authMode: 'off',
     authServiceUrl: '',
     tokenTtlSeconds: 86_400,
+    searchTimeoutMs: 10_000,
+    searchWorkers: 1,
     authRead: 'public',
     loginRateLimit: 10,
     loginWindowSeconds: 60,

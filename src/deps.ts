@@ -4,12 +4,15 @@ import type { Config } from './config.ts';
 import type { TripleStore } from './store/store.ts';
 import type { IdentityService } from './auth/identity.ts';
 import type { TaskEngine } from './tasks/api.ts';
+import type { SearchEngine } from './search/engine.ts';
 
 export interface Deps {
   config: Config;
   store: TripleStore;
   /** Runs long operations as tasks (SPEC §4.3); see src/tasks/api.ts. */
   tasks: TaskEngine;
+  /** Structure search index (issue #8). */
+  search: SearchEngine;
   /** Logs errors worth an operator's attention. */
   log: (message: unknown) => void;
   /** Checks and issues tokens (issue #7); absent when AUTH_MODE=off. */

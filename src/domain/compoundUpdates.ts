@@ -37,6 +37,7 @@ export function replaceCompound(deps: Deps, id: number, s: ParsedStructure, owne
     }
     index.remove(id);
     index.add(id, key);
+    deps.search.indexCompound(old.uri, s.smiles, s.inchiKey);
     await removeStructureFiles(deps.config, [...(old.file ? [old.file] : []), ...conformers.map((c) => c.file)]);
     return old.uri;
   });
@@ -49,6 +50,7 @@ export function deleteCompound(deps: Deps, id: number): Promise<void> {
     const ops: WriteOp[] = [{ op: 'drop', graph: c.uri }, ...conformerRecords(deps, c).map((k) => ({ op: 'drop' as const, graph: k.uri }))];
     await deps.store.commit(ops);
     compoundIndex(deps).remove(id);
+    deps.search.removeCompound(c.uri);
     await removeCompoundDir(deps.config, id);
   });
 }

@@ -100,6 +100,7 @@ async function create(deps: Deps, fresh: Array<{ id: number; key: string; s: Par
     index.add(f.id, f.key);
     index.pending.delete(f.key);
     created.add(f.id);
+    deps.search.indexCompound(compoundUri(deps, f.id), f.s.smiles, f.s.inchiKey);
   }
   settle();
 }

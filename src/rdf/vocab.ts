@@ -60,7 +60,8 @@ export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
   'CannotGeneratePredictrionFeature', 'InvalidStructure', 'UnsupportedFormat', 'SparqlSyntaxError',
   'SparqlUpdateForbidden', 'QueryTimeout', 'TaskNotFound', 'InvalidTaskId', 'ServerOverload',
   'TaskInterrupted', 'TaskFailed', 'RemoteServiceError', 'ParameterisedAlgorithm', 'InvalidToken',
-  'InvalidCredentials',
+  'InvalidCredentials', 'InvalidSmarts',
+  'NoStructureColumn', 'FeatureNotInDataset', 'NotAModelRepresentation',
 ] as const);
 
 /** VoID, for the triple counts of listed ontology graphs. */

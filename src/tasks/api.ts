@@ -45,6 +45,10 @@ export interface TaskMeta {
   creator: string;
   description?: string;
   owner?: string;
+  /**
+   * The caller's token, handed to the job in memory only (never stored: a job queued before
+   * a restart runs without it). Pass it here, not in the parameters, where it is dropped.
+   */
   subjectid?: string;
 }
 
@@ -68,6 +72,11 @@ export interface TaskEngine {
    * the configured sync window, then answers 200 with the result or 202 with the task.
    */
   reply(task: TaskInfo): Promise<Reply>;
+  /**
+   * The one call a route makes to run a long operation as a task: submit, then reply.
+   * Status codes and error reports are then the same for every resource (issue #4 §7).
+   */
+  runAsTask<P>(kind: string, params: P, meta: TaskMeta): Promise<Reply>;
   /** Runs `fn(input)` exported by `module` in the worker pool, off the event loop. */
   runInWorker<T>(module: URL | string, fn: string, input: unknown, options?: WorkerOptions): Promise<T>;
   /** The task's current state, or undefined when no task has this URI. */

@@ -5,20 +5,19 @@
 import os from 'node:os';
 import type { Config } from '../config.ts';
 import { uriOf } from '../deps.ts';
-import { HttpError, InternalError, NotFound, ServiceUnavailable } from '../http/errors.ts';
-import { reportOf } from '../http/errorReport.ts';
+import { NotFound, ServiceUnavailable } from '../http/errors.ts';
 import type { Reply } from '../http/reply.ts';
 import { ERR } from '../rdf/vocab.ts';
-import { isValidIri } from '../store/binder.ts';
 import type { TripleStore } from '../store/store.ts';
 import { infoOf, readTask, taskQuads, type TaskRecord } from '../domain/tasks.ts';
 import { taskReply } from '../domain/taskReply.ts';
-import type { JobContext, JobDefinition, JobResult, TaskEngine, TaskInfo, TaskMeta, WorkerOptions } from './api.ts';
+import type { JobDefinition, JobResult, TaskEngine, TaskInfo, TaskMeta, WorkerOptions } from './api.ts';
 import { uuidv7 } from './ids.ts';
 import { purgeTasks, recoverTasks } from './recovery.ts';
 import { isFinal, transition, type TaskEvent } from './stateMachine.ts';
 import { WorkerPool } from './workerPool.ts';
 import { LiveJob } from './liveJob.ts';
+import { completeTask, failTask } from './outcome.ts';
 import { recordOwner, recordOwners } from '../auth/owners.ts';
 
 export interface EngineDeps {
@@ -31,6 +30,12 @@ export interface EngineDeps {
 const CLOSE_GRACE_MS = 2000;
 /** Retry-After of a submission refused because the queue is full (SPEC §3 Rejected). */
 const RETRY_AFTER_S = 10;
+
+/**
+ * Parameters as stored with the task: tokens are dropped wherever they sit (issue #4 §1:
+ * no subjectid in the store, whose SPARQL endpoint is public). The live job still gets them.
+ */
+const storedParams = (params: unknown): string => JSON.stringify(params ?? null, (k, v: unknown) => (/^subjectid$/i.test(k) ? undefined : v));
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
@@ -47,6 +52,8 @@ export class JobEngine implements TaskEngine {
   /** Submissions whose Queued write is in flight: they count against the queue. */
   private reserved = 0;
   private stopping = false;
+  /** Set once close() has flushed: the store may be closed, so nothing more is written. */
+  private closed = false;
   private purgeTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: EngineDeps) {
@@ -97,7 +104,7 @@ export class JobEngine implements TaskEngine {
       percentageCompleted: 0,
       resultUris: [],
       kind,
-      params: JSON.stringify(params ?? null),
+      params: storedParams(params),
       owner: meta.owner,
       idempotent: definition.idempotent,
     };
@@ -118,6 +125,10 @@ export class JobEngine implements TaskEngine {
     const t = readTask(this.deps.store, task.uri);
     if (!t) throw new NotFound(`no task ${task.uri}`, { code: ERR.TaskNotFound });
     return taskReply(t.record, t.quads, this.deps.config.baseUrl);
+  }
+
+  async runAsTask<P>(kind: string, params: P, meta: TaskMeta): Promise<Reply> {
+    return this.reply(await this.submit(kind, params, meta));
   }
 
   runInWorker<T>(module: URL | string, fn: string, input: unknown, options?: WorkerOptions): Promise<T> {
@@ -168,6 +179,7 @@ export class JobEngine implements TaskEngine {
     for (const job of running) job.controller.abort(new ServiceUnavailable('the service is stopping'));
     await Promise.race([Promise.all(running.map((j) => j.finished)), sleep(CLOSE_GRACE_MS)]);
     await Promise.all([...this.jobs.values()].map((j) => j.writes));
+    this.closed = true;
     await this.pool.close();
   }
 
@@ -186,7 +198,7 @@ export class JobEngine implements TaskEngine {
       this.parked.set(record.uri, record);
       return;
     }
-    const job = new LiveJob(record, definition, params === undefined ? JSON.parse(record.params) : params, subjectid, (j) => {
+    const job = new LiveJob(record, definition, params, subjectid, (j) => {
       if (j.record.status === 'Running') void this.write(j);
     });
     this.jobs.set(record.uri, job);
@@ -212,7 +224,9 @@ export class JobEngine implements TaskEngine {
     let failure: unknown;
     let failed = false;
     try {
-      result = await job.definition.run(job.params, this.contextOf(job));
+      // A recovered task's parameters come from the store: unreadable ones fail the task, not start-up.
+      const params = job.params === undefined ? JSON.parse(job.record.params) : job.params;
+      result = await job.definition.run(params, job.context(this.pool));
       // Issue #7: a job acts with its creator's rights, so what it created is the creator's.
       await recordOwners(this.deps, result, job.record.owner);
     } catch (e) {
@@ -220,14 +234,12 @@ export class JobEngine implements TaskEngine {
       failure = e;
     }
     job.throttle.stop();
-    const shutDown = this.stopping && job.controller.signal.aborted;
+    const shutDown = failed && this.stopping && job.controller.signal.aborted;
     // A cancelled task keeps no result (SPEC §3: Cancelled is final); a job stopped by
     // shutdown stays Running in the store, so the next start recovers it.
     const changed = !isFinal(job.record.status) && !shutDown;
-    if (changed) {
-      if (failed) this.fail(job, failure);
-      else this.complete(job, result);
-    }
+    if (changed && failed && failTask(job.record, failure, this.deps.config.debug)) this.deps.log(failure);
+    if (changed && !failed) completeTask(job.record, result, this.deps.config.debug);
     job.finish();
     // The slot frees now; the final write lands in the background (writes stay in order).
     void (changed ? this.write(job) : job.writes).then(() => {
@@ -236,45 +248,9 @@ export class JobEngine implements TaskEngine {
     });
   }
 
-  private complete(job: LiveJob, result: JobResult | undefined): void {
-    const uris = Array.isArray(result) ? result : [result];
-    const bad = uris.find((u) => typeof u !== 'string' || !isValidIri(u));
-    if (bad !== undefined) return this.fail(job, new InternalError(`job ${job.record.kind} returned an invalid result URI: ${JSON.stringify(bad)}`));
-    this.move(job.record, 'complete');
-    job.record.resultUris = uris as string[];
-    job.record.percentageCompleted = 100;
-  }
-
-  private fail(job: LiveJob, failure: unknown): void {
-    const known = failure instanceof HttpError;
-    if (!known) this.deps.log(failure);
-    const message = (failure as Error | undefined)?.message || String(failure);
-    const err = known ? failure : new InternalError(message, { code: ERR.TaskFailed, cause: failure });
-    this.move(job.record, 'fail');
-    job.record.error = reportOf(err, job.record.creator, this.deps.config.debug);
-    job.record.description ??= job.record.error.message;
-  }
-
-  private contextOf(job: LiveJob): JobContext {
-    const own = job.controller.signal;
-    return {
-      signal: own,
-      progress: (percent) => {
-        const p = Math.min(100, Math.max(0, percent));
-        if (job.record.status !== 'Running' || !(p > job.record.percentageCompleted)) return;
-        job.record.percentageCompleted = p;
-        job.throttle.request();
-      },
-      taskUri: job.record.uri,
-      owner: job.record.owner,
-      subjectid: job.subjectid,
-      runInWorker: (module, fn, input, options = {}) =>
-        this.pool.run(module, fn, input, { ...options, signal: options.signal ? AbortSignal.any([options.signal, own]) : own }),
-    };
-  }
-
   /** Writes the task as it is now, after its earlier writes; a failed write is logged. */
   private write(job: LiveJob): Promise<void> {
+    if (this.closed) return job.writes;
     job.writes = job.writes
       .then(() => this.deps.store.replaceGraph(job.record.uri, taskQuads(job.record)))
       .catch((e) => this.deps.log(e));

@@ -1,7 +1,8 @@
 // A task while this process holds it (Queued or Running): its job, its parameters and
 // token (the token is never stored: SPEC §5, issue #4 §1), and what waits on it.
 import type { TaskRecord } from '../domain/tasks.ts';
-import type { JobDefinition } from './api.ts';
+import type { JobContext, JobDefinition } from './api.ts';
+import type { WorkerPool } from './workerPool.ts';
 import { Throttle } from './throttle.ts';
 
 /** At most one progress write per task in this interval (issue #4 §5). */
@@ -22,6 +23,7 @@ export class LiveJob {
   constructor(
     readonly record: TaskRecord,
     readonly definition: JobDefinition<unknown>,
+    /** As submitted; undefined for a task recovered from the store (parsed when it runs). */
     readonly params: unknown,
     readonly subjectid: string | undefined,
     flushProgress: (job: LiveJob) => void,
@@ -29,5 +31,25 @@ export class LiveJob {
     this.settled = new Promise((r) => (this.settle = r));
     this.finished = new Promise((r) => (this.finish = r));
     this.throttle = new Throttle(PROGRESS_INTERVAL_MS, () => flushProgress(this));
+  }
+
+  /** What the job function gets: its signal, progress (throttled writes) and the pool. */
+  context(pool: WorkerPool): JobContext {
+    const own = this.controller.signal;
+    return {
+      signal: own,
+      progress: (percent) => {
+        const p = Math.min(100, Math.max(0, percent));
+        // SPEC §2.4: percentageCompleted only grows, and only while Running.
+        if (this.record.status !== 'Running' || !(p > this.record.percentageCompleted)) return;
+        this.record.percentageCompleted = p;
+        this.throttle.request();
+      },
+      taskUri: this.record.uri,
+      owner: this.record.owner,
+      subjectid: this.subjectid,
+      runInWorker: (module, fn, input, options = {}) =>
+        pool.run(module, fn, input, { ...options, signal: options.signal ? AbortSignal.any([options.signal, own]) : own }),
+    };
   }
 }

@@ -68,8 +68,7 @@ export async function startJobApp(deps: Deps): Promise<{ url: string; close: () 
     const chunks: Buffer[] = [];
     for await (const c of ctx.req) chunks.push(c as Buffer);
     const params = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
-    const task = await deps.tasks.submit(String(ctx.params.kind), params, { title: `test ${ctx.params.kind}`, creator: `${deps.config.baseUrl}/algorithm/test` });
-    return deps.tasks.reply(task);
+    return deps.tasks.runAsTask(String(ctx.params.kind), params, { title: `test ${ctx.params.kind}`, creator: `${deps.config.baseUrl}/algorithm/test` });
   }));
   app.use(router.routes());
   const server: Server = await new Promise((resolve) => {

@@ -63,7 +63,7 @@ describe('GET and DELETE /task (SPEC §4.3)', () => {
   });
 
   it('never serves the engine\'s private fields nor stores the token', async () => {
-    const t = await submit('test-noop', { result: 'http://example.org/x' });
+    const t = await submit('test-noop', { result: 'http://example.org/x', nested: { subjectid: 'SECRET-TOKEN' } });
     await waitForStatus(app.deps.tasks, t.uri, ['Completed']);
     const body = await (await fetch(t.uri, { headers: { Accept: 'application/n-triples' } })).text();
     expect(body).not.to.contain('urn:opentox-service');
@@ -71,12 +71,19 @@ describe('GET and DELETE /task (SPEC §4.3)', () => {
   });
 
   it('progress grows while a job runs (throttled writes)', async () => {
-    const t = await submit('test-slow', { ms: 1500 });
-    await sleep(900);
-    const body = await (await fetch(t.uri, { headers: { Accept: 'application/n-triples' } })).text();
-    const pct = Number(/percentageCompleted> "([\d.]+)"/.exec(body)?.[1]);
-    expect(pct).to.be.greaterThan(0).and.lessThan(100);
-    await waitForStatus(app.deps.tasks, t.uri, ['Completed']);
+    const t = await submit('test-slow', { ms: 3000 });
+    const seen: number[] = [];
+    const until = Date.now() + 5000;
+    while (seen.filter((p) => p > 0 && p < 100).length < 2 && Date.now() < until) {
+      const body = await (await fetch(t.uri, { headers: { Accept: 'application/n-triples' } })).text();
+      const pct = Number(/percentageCompleted> "([\d.]+)"/.exec(body)?.[1]);
+      if (pct !== seen[seen.length - 1]) seen.push(pct);
+      await sleep(100);
+    }
+    const partial = seen.filter((p) => p > 0 && p < 100);
+    expect(partial.length, `percentages seen: ${seen}`).to.be.at.least(2);
+    expect(partial[1]).to.be.greaterThan(partial[0]);
+    await app.deps.tasks.cancel(t.uri);
   });
 
   it('a failed job answers 500 with the task and its error report', async () => {
@@ -210,6 +217,15 @@ describe('GET and DELETE /task (SPEC §4.3)', () => {
       const uris = uriList(await res.text());
       expect(uris).to.include(done.uri).and.to.include(running.uri);
       expect(uris.indexOf(done.uri)).to.be.lessThan(uris.indexOf(running.uri));
+    });
+
+    it('GET /task/ (trailing slash) is the same list; HEAD /task/{id} answers the status alone', async () => {
+      const res = await fetch(app.url + '/task/', { headers: URI_LIST });
+      expect(res.status).to.equal(200);
+      expect(uriList(await res.text())).to.include(running.uri);
+      const head = await fetch(running.uri, { method: 'HEAD' });
+      expect(head.status).to.equal(202);
+      expect(await head.text()).to.equal('');
     });
 
     it('?query= filters by status, case-insensitively', async () => {

@@ -27,6 +27,7 @@ describe('tasks across restarts (issue #4 §6)', () => {
       queued: record('01900000-0000-7000-8000-000000000001', 'Queued', 'test-noop', false),
       rerun: record('01900000-0000-7000-8000-000000000002', 'Running', 'test-slow', true),
       died: record('01900000-0000-7000-8000-000000000003', 'Running', 'test-slow', false),
+      corrupt: record('01900000-0000-7000-8000-000000000005', 'Queued', 'test-noop', false, { params: '{not json' }),
       done: record('01900000-0000-7000-8000-000000000004', 'Completed', 'test-noop', false, { resultUris: ['http://example.org/model/9'], percentageCompleted: 100 }),
     };
     const store = await TripleStore.open(path.join(dataDir, 'store'));
@@ -49,6 +50,9 @@ describe('tasks across restarts (issue #4 §6)', () => {
       expect((await waitForStatus(app.deps.tasks, left.queued.uri, ['Completed'])).resultUris).to.deep.equal(['http://example.org/result/1']);
       expect((await waitForStatus(app.deps.tasks, left.rerun.uri, ['Completed'])).percentageCompleted).to.equal(100);
       expect(ran.sort()).to.deep.equal(['test-noop', 'test-slow']);
+      // Unreadable stored parameters fail that task only.
+      const corrupt = await waitForStatus(app.deps.tasks, left.corrupt.uri, ['Error']);
+      expect(corrupt.status).to.equal('Error');
       const done = await fetch(local(app.origin, left.done.uri), { headers: { Accept: 'text/uri-list' } });
       expect(done.status).to.equal(200);
       expect(uriList(await done.text())).to.deep.equal(['http://example.org/model/9']);
@@ -61,10 +65,14 @@ describe('tasks across restarts (issue #4 §6)', () => {
     const first = await startApp({ baseUrl: BASE, taskConcurrency: 1 });
     defineTestJobs(first.deps.tasks);
     const meta = { title: 't', creator: `${BASE}/algorithm/test` };
-    const slow = await first.deps.tasks.submit('test-slow', { ms: 10_000 }, meta);
+    // A CPU-bound job in a worker thread: closing stops it rather than waiting for it.
+    const slow = await first.deps.tasks.submit('test-worker', { ms: 30_000 }, meta);
     const queued = await first.deps.tasks.submit('test-noop', { result: 'http://example.org/after' }, meta);
     await waitForStatus(first.deps.tasks, slow.uri, ['Running']);
+    await sleep(300);
+    const closing = Date.now();
     await first.close({ keepData: true });
+    expect(Date.now() - closing).to.be.lessThan(5000); // not the 30 s the job would take
 
     const second = await startApp({ baseUrl: BASE, taskConcurrency: 1 }, first.dataDir);
     try {

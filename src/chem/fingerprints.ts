@@ -1,0 +1,109 @@
+// Fingerprints for structure search (issue #8), computed with RDKit: Morgan radius 2 /
+// 2048 bits for similarity, the pattern fingerprint for the substructure screen, and a
+// pickle so a match never re-parses SMILES. Every WASM object is freed after use.
+import initRDKitModule, { type MainModule, type Mol } from '@rdkit/rdkit';
+
+export const FP_BITS = 2048;
+/** 32-bit words per fingerprint. */
+export const FP_WORDS = FP_BITS / 32;
+const MORGAN = JSON.stringify({ radius: 2, nBits: FP_BITS });
+const PATTERN = JSON.stringify({ nBits: FP_BITS });
+/** Changes whenever the fingerprint definition changes, so stored ones are recomputed. */
+export const FP_VERSION = `morgan2-${FP_BITS}/pattern-${FP_BITS}`;
+
+/** A structure the toolkit refused, with the position it names (1-based) when it names one. */
+export class ToolkitParseError extends Error {
+  constructor(message: string, readonly position?: number) {
+    super(message);
+    this.name = 'ToolkitParseError';
+  }
+}
+
+let toolkit: MainModule | undefined;
+let log: { get_buffer(): string; clear_buffer(): void } | null = null;
+
+/** Loads RDKit once; call before any other function here. */
+export async function initFingerprints(): Promise<MainModule> {
+  if (!toolkit) {
+    toolkit = await initRDKitModule();
+    // RDKit reports parse errors only through its log: capture it to name the position.
+    log = toolkit.set_log_capture('rdApp.*');
+  }
+  return toolkit;
+}
+
+export function searchToolkit(): MainModule {
+  if (!toolkit) throw new Error('initFingerprints() has not been awaited');
+  return toolkit;
+}
+
+/** Runs a toolkit parse; a null result becomes a ToolkitParseError with RDKit's words. */
+export function parseWith(what: string, text: string, parse: (rd: MainModule) => Mol | null): Mol {
+  const rd = searchToolkit();
+  log?.clear_buffer();
+  let mol: Mol | null;
+  try {
+    mol = parse(rd);
+  } catch {
+    mol = null;
+  }
+  if (mol && mol.is_valid()) return mol;
+  mol?.delete();
+  const lines = (log?.get_buffer() ?? '').split('\n').map((l) => l.replace(/^\[[\d:]+\]\s*/, '').trim()).filter(Boolean);
+  log?.clear_buffer();
+  const position = /around position (\d+)/.exec(lines.join('\n'));
+  const reason = lines.find((l) => !/check for mistakes|^~*\^$|Failed parsing/.test(l) && l !== text) ?? 'not understood';
+  const where = position ? Number(position[1]) : undefined;
+  throw new ToolkitParseError(`invalid ${what} "${text}": ${reason.replace(/^(SMILES|SMARTS) Parse Error: /, '')}`, where);
+}
+
+function words(bytes: Uint8Array): Uint32Array {
+  const out = new Uint32Array(FP_WORDS);
+  new Uint8Array(out.buffer).set(bytes.subarray(0, FP_WORDS * 4));
+  return out;
+}
+
+export interface StructureFingerprints {
+  canonicalSmiles: string;
+  morgan: Uint32Array;
+  pattern: Uint32Array;
+  /** RDKit's binary form of the molecule, read back by the substructure matcher. */
+  pickle: Uint8Array;
+}
+
+/** Everything the search index keeps of one structure given as SMILES (or a molfile). */
+export function fingerprintsOf(structure: string): StructureFingerprints {
+  const mol = parseWith('SMILES', structure, (rd) => rd.get_mol(structure));
+  try {
+    return {
+      canonicalSmiles: mol.get_smiles(),
+      morgan: words(mol.get_morgan_fp_as_uint8array(MORGAN)),
+      pattern: words(mol.get_pattern_fp_as_uint8array(PATTERN)),
+      pickle: new Uint8Array(mol.get_as_uint8array()),
+    };
+  } finally {
+    mol.delete();
+  }
+}
+
+/** Canonical SMILES and standard InChIKey of a SMILES or InChI query (exact search). */
+export function identityOf(text: string): { canonicalSmiles?: string; inchiKey?: string } {
+  const rd = searchToolkit();
+  if (/^InChI=/.test(text)) {
+    const key = rd.get_inchikey_for_inchi(text);
+    if (!key) throw new ToolkitParseError(`invalid InChI "${text}"`);
+    return { inchiKey: key };
+  }
+  const mol = parseWith('SMILES', text, (r) => r.get_mol(text));
+  try {
+    const inchi = mol.get_inchi();
+    return { canonicalSmiles: mol.get_smiles(), inchiKey: inchi ? rd.get_inchikey_for_inchi(inchi) || undefined : undefined };
+  } finally {
+    mol.delete();
+  }
+}
+
+/** Morgan fingerprint of a similarity query. */
+export function morganOf(smiles: string): Uint32Array {
+  return fingerprintsOf(smiles).morgan;
+}

@@ -1,0 +1,54 @@
+// Child process of the substructure search (issue #8 §3): exact RDKit matching runs here so
+// a pathological SMARTS never blocks the event loop, and the service can kill it when a
+// search exceeds its time limit. A process, not a worker thread: on Node 20 a thread
+// terminated while V8 tiers up RDKit's WASM leaves sibling threads that share the compiled
+// module deadlocked. Queries arrive already validated by src/chem/smarts.ts.
+import process from 'node:process';
+import initRDKitModule from '@rdkit/rdkit';
+
+const rdkit = await initRDKitModule();
+// Silence RDKit's log: the queries were validated on the main thread.
+rdkit.disable_logging();
+
+/** The compiled query of the current search, kept across its chunks. */
+let current;
+
+function queryFor(kind, text) {
+  const key = kind + '\n' + text;
+  if (current?.key !== key) {
+    current?.mol.delete();
+    const mol = kind === 'smarts' ? rdkit.get_qmol(text) : rdkit.get_mol(text);
+    if (!mol) throw new Error(`cannot read ${kind} "${text}"`);
+    current = { key, mol };
+  }
+  return current.mol;
+}
+
+/** job: { id, kind, text, pickles: Uint8Array (end to end), ends: Uint32Array }. */
+function run(job) {
+  const query = queryFor(job.kind, job.text);
+  const matched = [];
+  let start = 0;
+  for (let i = 0; i < job.ends.length; i++) {
+    const mol = rdkit.get_mol_from_uint8array(job.pickles.subarray(start, job.ends[i]));
+    start = job.ends[i];
+    if (!mol) continue;
+    try {
+      if (mol.get_substruct_match(query) !== '{}') matched.push(i);
+    } finally {
+      mol.delete();
+    }
+  }
+  return { id: job.id, matched: Uint32Array.from(matched) };
+}
+
+process.on('message', (job) => {
+  let result;
+  try {
+    result = run(job);
+  } catch (e) {
+    result = { id: job.id, error: e.message };
+  }
+  process.send(result);
+});
+process.send({ ready: true });

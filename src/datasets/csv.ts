@@ -1,0 +1,66 @@
+// text/csv uploads (issue #5 §2): a SMILES, InChI or compound URI column found by its
+// header; every other column becomes a feature whose type is inferred from its values.
+import { parse } from 'csv-parse/sync';
+import { BadRequest } from '../http/errors.ts';
+import { ERR } from '../rdf/vocab.ts';
+import { inferType, type InputRow, type InputTable, type StructureFormat } from './table.ts';
+
+type KeyKind = StructureFormat | 'uri';
+
+/** Which header names a structure or compound column; the first match wins. */
+const KEY_HEADERS: Array<[RegExp, KeyKind]> = [
+  [/^(compound|compound[ _-]?uri|uri|url)$/i, 'uri'],
+  [/smiles/i, 'smiles'],
+  [/^(std)?inchi$/i, 'inchi'],
+];
+
+function keyColumn(header: string[], first: string[] | undefined): { index: number; kind: KeyKind } {
+  for (const [pattern, kind] of KEY_HEADERS) {
+    const index = header.findIndex((h) => pattern.test(h));
+    if (index >= 0) return { index, kind };
+  }
+  const inchi = first?.findIndex((v) => v.startsWith('InChI=')) ?? -1;
+  if (inchi >= 0) return { index: inchi, kind: 'inchi' };
+  throw new BadRequest(`no structure column: the CSV header (${header.map((h) => JSON.stringify(h)).join(', ')}) names no SMILES, InChI or compound URI column`, {
+    code: ERR.NoStructureColumn,
+    details: 'Name the structure column SMILES (or InChI, or compound for compound URIs).',
+  });
+}
+
+/** Some files quote SMILES with single quotes ('CCO'); they are not part of the structure. */
+const unquote = (v: string): string => (v.length > 1 && v.startsWith("'") && v.endsWith("'") ? v.slice(1, -1).trim() : v);
+
+export function readCsv(text: string): InputTable {
+  let records: Array<{ record: string[]; info: { lines: number } }>;
+  try {
+    records = parse(text, { bom: true, trim: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as never;
+  } catch (e) {
+    const err = e as Error & { lines?: number };
+    throw new BadRequest(`malformed CSV${err.lines ? ` at line ${err.lines}` : ''}: ${err.message}`, { code: ERR.BadRequest });
+  }
+  if (records.length === 0) throw new BadRequest('empty CSV: expected a header line and rows', { code: ERR.NoStructureColumn });
+  const header = records[0].record;
+  const key = keyColumn(header, records[1]?.record);
+  const featureIndexes = header.map((_, i) => i).filter((i) => i !== key.index);
+  const table: InputTable = { columns: featureIndexes.map((i) => ({ title: header[i] || `column ${i + 1}` })), rows: [], warnings: [] };
+  for (const { record, info } of records.slice(1)) {
+    const line = info.lines;
+    if (record.length > header.length) {
+      table.warnings.push({ row: line, message: `${record.length} fields where the header has ${header.length}; row skipped` });
+      continue;
+    }
+    const keyValue = unquote(record[key.index] ?? '');
+    if (!keyValue) {
+      table.warnings.push({ row: line, message: `no ${key.kind === 'uri' ? 'compound URI' : key.kind.toUpperCase()} in column "${header[key.index]}"; row skipped` });
+      continue;
+    }
+    const row: InputRow = { row: line, values: featureIndexes.map((i) => (record[i] === undefined || record[i] === '' ? undefined : record[i])) };
+    if (key.kind === 'uri') row.compoundUri = keyValue;
+    else row.structure = { text: keyValue, format: key.kind };
+    table.rows.push(row);
+  }
+  table.columns.forEach((c, i) => {
+    c.type = inferType(table.rows.map((r) => r.values[i]));
+  });
+  return table;
+}

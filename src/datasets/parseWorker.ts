@@ -1,0 +1,19 @@
+// Runs in the task engine's worker threads (runInWorker): parses a batch of upload
+// structures so the event loop stays free and all cores parse at once (issue #5 §2).
+import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
+import type { StructureFormat } from './table.ts';
+
+let ready: Promise<void> | undefined;
+
+export type ParseResult = ParsedStructure | { error: string };
+
+export async function parseStructures(items: Array<{ text: string; format: StructureFormat }>): Promise<ParseResult[]> {
+  await (ready ??= initChem());
+  return items.map(({ text, format }) => {
+    try {
+      return parseStructure(text, format);
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  });
+}

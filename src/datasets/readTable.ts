@@ -1,0 +1,49 @@
+// Upload media type → reader (issue #5 §2): CSV, SD files, text/uri-list and RDF in every
+// syntax of the format table. Multipart files sent as octet-stream are known by extension.
+import { BadRequest, UnsupportedMediaType } from '../http/errors.ts';
+import { RDF_MEDIA_TYPES, syntaxOf, type RdfSyntax } from '../rdf/formats.ts';
+import { parseRdf } from '../rdf/parse.ts';
+import { readCsv } from './csv.ts';
+import { readRdfDataset } from './rdfDataset.ts';
+import { readSdf } from './sdf.ts';
+import type { InputTable } from './table.ts';
+import { readUriList } from './uriList.ts';
+
+export type UploadKind = 'csv' | 'sdf' | 'urilist' | RdfSyntax;
+
+const BY_TYPE: Record<string, UploadKind> = {
+  'text/csv': 'csv',
+  'application/csv': 'csv',
+  'text/comma-separated-values': 'csv',
+  'chemical/x-mdl-sdfile': 'sdf',
+  'chemical/x-sdf': 'sdf',
+  'text/uri-list': 'urilist',
+};
+
+const BY_EXTENSION: Record<string, UploadKind> = {
+  csv: 'csv', sdf: 'sdf', sd: 'sdf', uri: 'urilist', uris: 'urilist', rdf: 'rdfxml', owl: 'rdfxml', xml: 'rdfxml',
+  ttl: 'turtle', nt: 'ntriples', ntriples: 'ntriples', n3: 'n3', jsonld: 'jsonld',
+};
+
+export const UPLOAD_MEDIA_TYPES = ['text/csv', 'chemical/x-mdl-sdfile', 'text/uri-list', ...RDF_MEDIA_TYPES];
+
+export function uploadKind(type: string, filename?: string): UploadKind {
+  const kind = BY_TYPE[type] ?? syntaxOf(type) ?? (filename ? BY_EXTENSION[filename.toLowerCase().split('.').pop() ?? ''] : undefined);
+  if (!kind) throw new UnsupportedMediaType(type, UPLOAD_MEDIA_TYPES);
+  return kind;
+}
+
+export async function readTable(kind: UploadKind, data: Buffer, baseIri: string): Promise<InputTable> {
+  if (data.length === 0) throw new BadRequest('empty upload: expected a dataset');
+  const text = data.toString('utf8');
+  switch (kind) {
+    case 'csv':
+      return readCsv(text);
+    case 'sdf':
+      return readSdf(text);
+    case 'urilist':
+      return readUriList(text);
+    default:
+      return readRdfDataset(await parseRdf(text, kind, baseIri));
+  }
+}

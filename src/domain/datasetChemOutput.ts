@@ -1,0 +1,46 @@
+// Dataset output that needs the compounds' structures (issue #5 §2 "Read"): the SMILES
+// column of CSV and chemical/x-mdl-sdfile with the values as data fields. Compounds of
+// other services have no structure here: CSV leaves the cell empty, SDF skips the entry.
+import { DataFactory } from 'n3';
+import type { Deps } from '../deps.ts';
+import { parseStructure, sdfRecord } from '../chem/index.ts';
+import { SVC } from '../rdf/vocab.ts';
+import { readStructureFile } from './compoundFiles.ts';
+import { rowsOf, type DatasetView } from './datasetView.ts';
+import { readFeature } from './features.ts';
+import type { CsvExtra } from './datasetOutput.ts';
+
+const { namedNode } = DataFactory;
+
+const stored = (deps: Deps, compound: string, p: typeof SVC.smiles): string | undefined =>
+  deps.store.match(namedNode(compound), p, null, compound)[0]?.object.value;
+
+/** The SMILES column of CSV output. */
+export const smilesColumn = (deps: Deps): CsvExtra => ({ title: 'SMILES', value: (c) => stored(deps, c, SVC.smiles) });
+
+async function molfileOf(deps: Deps, compound: string): Promise<string | undefined> {
+  const file = stored(deps, compound, SVC.structureFile);
+  if (file) return readStructureFile(deps.config, file);
+  const smiles = stored(deps, compound, SVC.smiles);
+  return smiles ? parseStructure(smiles, 'smiles').molfile : undefined;
+}
+
+/** SD file: one record per entry with a structure, feature titles as data field names. */
+export async function* datasetSdf(deps: Deps, view: DatasetView): AsyncGenerator<string> {
+  const titles = view.features.map((f) => readFeature(deps, f)?.title ?? f);
+  let out = '';
+  for (const row of rowsOf(deps, view)) {
+    const molfile = await molfileOf(deps, row.compound);
+    if (!molfile) continue;
+    const fields: Record<string, string> = { compound_uri: row.compound };
+    row.values.forEach((v, j) => {
+      if (v !== undefined) fields[titles[j]] = v.value;
+    });
+    out += sdfRecord(molfile, fields);
+    if (out.length > 64 * 1024) {
+      yield out;
+      out = '';
+    }
+  }
+  if (out) yield out;
+}

@@ -1,0 +1,42 @@
+// The compound of each upload row (issue #5 §2): structures are parsed in worker threads
+// and stored as compounds in bulk; compound URIs of this service must exist; URIs of
+// other services are kept as they are (linked data: they are not fetched on upload).
+import { DataFactory } from 'n3';
+import type { Deps } from '../deps.ts';
+import { uriOf } from '../deps.ts';
+import type { InputRow } from '../datasets/table.ts';
+import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
+import { isValidIri } from '../store/binder.ts';
+import { structuresToCompounds } from './datasetStructures.ts';
+
+const { namedNode } = DataFactory;
+
+export type RowCompound = string | { error: string };
+
+function localCompoundExists(deps: Deps, uri: string): boolean {
+  const compound = uri.replace(/\/conformer\/[^/]+$/, '');
+  return deps.store.match(namedNode(compound), RDFNS.type, OT.Compound, null).length > 0 || deps.store.hasGraph(compound);
+}
+
+export async function resolveCompounds(deps: Deps, rows: readonly InputRow[], signal?: AbortSignal, progress?: (percent: number) => void): Promise<RowCompound[]> {
+  const local = uriOf(deps.config, '/compound/');
+  const out: RowCompound[] = new Array(rows.length);
+  const structured: number[] = [];
+  rows.forEach((row, i) => {
+    if (row.structure) {
+      structured.push(i);
+      return;
+    }
+    const uri = row.compoundUri ?? '';
+    if (!isValidIri(uri)) out[i] = { error: `not a compound URI: ${JSON.stringify(uri.slice(0, 100))}` };
+    else if (uri.startsWith(local) && !localCompoundExists(deps, uri)) out[i] = { error: `compound ${uri} not found` };
+    else out[i] = uri;
+  });
+  if (structured.length > 0) {
+    const resolved = await structuresToCompounds(deps, structured.map((i) => rows[i].structure!), signal, progress);
+    structured.forEach((rowIndex, k) => {
+      out[rowIndex] = resolved[k];
+    });
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+// How a dataset lies in the store (issue #5 §2, README "Dataset graphs"). One named graph
+// per dataset, named by its URI; one node per data entry with its compound, and each value
+// as one direct triple from the entry, predicate = the feature URI:
+//
+//   <D> a ot:Dataset ; dc:title "…" ; ot:dataEntry <D/entry/1> ; ot:warning "row 7: …" .
+//   <D/entry/1> ot:compound <C> ; <F> "0.25"^^xsd:double .
+//   <F> a ot:Feature, ot:NumericFeature ; dc:title "LC50" .      (copy of the definition)
+//
+// The standard ot:dataEntry/ot:values/ot:FeatureValue structure is produced on output
+// only. Entries and values are written first (in chunks); the ot:dataEntry links and the
+// ot:Dataset type come in one final commit, so an upload is invisible until complete.
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import type { Deps } from '../deps.ts';
+import { NotFound } from '../http/errors.ts';
+import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
+
+const { namedNode } = DataFactory;
+
+export const entryUri = (dataset: string, n: number): string => `${dataset}/entry/${n}`;
+
+export const entryNumber = (uri: string): number => Number(uri.slice(uri.lastIndexOf('/') + 1));
+
+export function isDataset(deps: Deps, dataset: string): boolean {
+  return deps.store.match(namedNode(dataset), RDFNS.type, OT.Dataset, dataset).length > 0;
+}
+
+export function requireDataset(deps: Deps, dataset: string): void {
+  if (!isDataset(deps, dataset)) throw new NotFound(`dataset ${dataset} not found`);
+}
+
+/** Linked (complete) entries of a dataset, in entry order. */
+export function entriesOf(deps: Deps, dataset: string): RDF.NamedNode[] {
+  const entries = deps.store.match(namedNode(dataset), OT.dataEntry, null, dataset).map((q) => q.object as RDF.NamedNode);
+  return entries.sort((a, b) => entryNumber(a.value) - entryNumber(b.value));
+}
+
+/** Number of entry nodes written so far (including an interrupted upload's), to number new ones. */
+export function writtenEntries(deps: Deps, dataset: string): number {
+  const row = deps.store.select('dataset-entry-count', { dataset: namedNode(dataset) })[0];
+  return row ? Number(row.n.value) : 0;
+}
+
+/** Feature URIs of a dataset, in id order. */
+export function featuresOf(deps: Deps, dataset: string): string[] {
+  return deps.store.select('dataset-features', { dataset: namedNode(dataset) }).map((r) => r.f.value);
+}

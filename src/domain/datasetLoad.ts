@@ -1,0 +1,90 @@
+// loadDataset (issue #5 §4): any dataset_uri as an in-memory table for algorithms. A
+// dataset of this service is read straight from the store; any other is fetched as
+// RDF/XML with the caller's subjectid. A query string on the URI may restrict features
+// (feature_uris[], SPEC §2.1 dataset_uri).
+import type { Deps } from '../deps.ts';
+import { uriOf } from '../deps.ts';
+import { BadRequest, NotFound } from '../http/errors.ts';
+import { ERR, XSD } from '../rdf/vocab.ts';
+import { isValidIri } from '../store/binder.ts';
+import { readRdfDataset } from '../datasets/rdfDataset.ts';
+import { isNumeric } from '../datasets/table.ts';
+import { isDataset } from './datasetLayout.ts';
+import { rowsOf, viewOf } from './datasetView.ts';
+import { readFeature, type FeatureInfo } from './features.ts';
+import { fetchRemoteDataset } from './datasetRemote.ts';
+
+export interface LoadedDataset {
+  uri: string;
+  /** One compound URI per data entry (a compound may appear more than once). */
+  compounds: string[];
+  features: FeatureInfo[];
+  /** values[i][j]: entry i's value of feature j; numbers for numeric features. */
+  values: Array<Array<number | string | undefined>>;
+}
+
+export interface LoadOptions {
+  subjectid?: string;
+  featureUris?: readonly string[];
+}
+
+/** Splits `uri?feature_uris[]=…` into the dataset URI and its feature restriction. */
+function splitDatasetUri(raw: string): { uri: string; featureUris: string[] } {
+  const url = new URL(raw);
+  const featureUris = [...url.searchParams.getAll('feature_uris[]'), ...url.searchParams.getAll('feature_uris')];
+  url.search = '';
+  return { uri: url.href, featureUris };
+}
+
+export async function loadDataset(deps: Deps, datasetUri: string, options: LoadOptions = {}): Promise<LoadedDataset> {
+  if (!isValidIri(datasetUri) || !/^https?:/.test(datasetUri)) {
+    throw new BadRequest(`dataset_uri is not an http(s) URI: ${JSON.stringify(datasetUri.slice(0, 200))}`, { code: ERR.InvalidIRI });
+  }
+  const { uri, featureUris } = splitDatasetUri(datasetUri);
+  const restrict = [...featureUris, ...(options.featureUris ?? [])];
+  if (uri.startsWith(uriOf(deps.config, '/dataset/'))) {
+    if (!isDataset(deps, uri)) throw new NotFound(`dataset ${uri} not found`);
+    return loadLocal(deps, uri, restrict);
+  }
+  return loadRemote(deps, datasetUri, restrict, options.subjectid);
+}
+
+function loadLocal(deps: Deps, uri: string, featureUris: readonly string[]): LoadedDataset {
+  const view = viewOf(deps, uri, { featureUris });
+  const features = view.features.map((f) => readFeature(deps, f) ?? { uri: f, title: f, type: 'string' as const });
+  const compounds: string[] = [];
+  const values: LoadedDataset['values'] = [];
+  for (const row of rowsOf(deps, view)) {
+    compounds.push(row.compound);
+    values.push(row.values.map((v) => (v === undefined ? undefined : v.datatype.equals(XSD.double) ? Number(v.value) : v.value)));
+  }
+  return { uri, compounds, features, values };
+}
+
+async function loadRemote(deps: Deps, datasetUri: string, featureUris: readonly string[], subjectid?: string): Promise<LoadedDataset> {
+  const quads = await fetchRemoteDataset(deps, datasetUri, subjectid);
+  const table = readRdfDataset(quads, { keepUris: true });
+  const features: FeatureInfo[] = table.columns.map((c, i) => ({
+    uri: c.featureUri ?? `${datasetUri}#feature${i + 1}`,
+    title: c.title,
+    type: c.type ?? 'string',
+    units: c.spec?.units,
+    sameAs: c.spec?.sameAs,
+    source: c.spec?.source,
+  }));
+  let keep = features.map((_, j) => j);
+  if (featureUris.length > 0) {
+    const missing = featureUris.filter((f) => !features.some((x) => x.uri === f));
+    if (missing.length > 0) throw new BadRequest(`feature_uris[] names features not in dataset ${datasetUri}: ${missing.join(', ')}`, { code: ERR.FeatureNotInDataset });
+    keep = featureUris.map((f) => features.findIndex((x) => x.uri === f));
+  }
+  return {
+    uri: datasetUri,
+    compounds: table.rows.map((r) => r.compoundUri ?? ''),
+    features: keep.map((j) => features[j]),
+    values: table.rows.map((r) => keep.map((j) => {
+      const v = r.values[j];
+      return v !== undefined && features[j].type === 'numeric' && isNumeric(v) ? Number(v) : v;
+    })),
+  };
+}

@@ -1,0 +1,76 @@
+// Starting an upload (issue #5 §2 "Large uploads run as tasks"): a small body is stored
+// while the client waits and answers the dataset URI; a large one is first written to a
+// file under DATA_DIR/uploads (so the job can run again after a restart) and runs as a
+// task whose result is the dataset URI.
+import { mkdirSync, promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { Deps } from '../deps.ts';
+import type { Upload } from '../http/body.ts';
+import { uriListReply, type Reply } from '../http/reply.ts';
+import type { JobContext, TaskEngine } from '../tasks/api.ts';
+import { readCsv } from '../datasets/csv.ts';
+import { uploadKind, type UploadKind } from '../datasets/readTable.ts';
+import { newDatasetUri, uploadDataset } from './datasets.ts';
+import type { DatasetMeta } from './datasetWrite.ts';
+
+/** Bodies up to this size are stored within the request. */
+export const INLINE_UPLOAD_BYTES = 64 * 1024;
+
+export const UPLOAD_JOB = 'dataset-upload';
+
+interface UploadJobParams {
+  dataset: string;
+  kind: UploadKind;
+  file: string;
+  meta: DatasetMeta;
+}
+
+const tasksOf = (deps: Deps): TaskEngine | undefined => (deps as Deps & { tasks?: TaskEngine }).tasks;
+
+/** Registers the upload job kind with the task engine (once per app). */
+export function defineUploadJob(deps: Deps): void {
+  tasksOf(deps)?.define<UploadJobParams>({
+    kind: UPLOAD_JOB,
+    // A re-run numbers its entries after those of the interrupted run, which stay unlinked.
+    idempotent: true,
+    run: (params, ctx) => runUploadJob(deps, params, ctx),
+  });
+}
+
+async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext): Promise<string> {
+  const data = await fsp.readFile(params.file);
+  await uploadDataset(deps, { kind: params.kind, data, dataset: params.dataset, meta: params.meta, signal: ctx.signal, progress: ctx.progress });
+  await fsp.rm(params.file, { force: true });
+  return params.dataset;
+}
+
+/** A CSV without a structure column is refused before any task starts. */
+function precheck(kind: UploadKind, data: Buffer): void {
+  if (kind !== 'csv') return;
+  const head = data.subarray(0, 64 * 1024).toString('utf8');
+  const cut = head.length === data.length ? head : head.slice(0, head.lastIndexOf('\n') + 1);
+  readCsv(cut.split(/\r?\n/).slice(0, 3).join('\n'));
+}
+
+export async function startUpload(deps: Deps, upload: Upload, options: { dataset?: string; owner?: string; subjectid?: string }): Promise<Reply> {
+  const kind = uploadKind(upload.type, upload.filename);
+  precheck(kind, upload.data);
+  const dataset = options.dataset ?? newDatasetUri(deps);
+  const meta: DatasetMeta = { title: upload.form.get('title') ?? upload.filename, creator: options.owner, source: upload.filename };
+  const tasks = tasksOf(deps);
+  if (!tasks || upload.data.length <= INLINE_UPLOAD_BYTES) {
+    await uploadDataset(deps, { kind, data: upload.data, dataset, meta });
+    return uriListReply([dataset], { uriListFirst: true });
+  }
+  const dir = path.join(deps.config.dataDir, 'uploads');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${dataset.slice(dataset.lastIndexOf('/') + 1)}-${Date.now()}.${kind}`);
+  await fsp.writeFile(file, upload.data);
+  const task = await tasks.submit<UploadJobParams>(UPLOAD_JOB, { dataset, kind, file, meta }, {
+    title: `Upload of ${upload.filename ?? kind} to ${dataset}`,
+    creator: dataset,
+    owner: options.owner,
+    subjectid: options.subjectid,
+  });
+  return tasks.reply(task);
+}

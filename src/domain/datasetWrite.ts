@@ -1,0 +1,93 @@
+// Writes data entries into a dataset graph in the layout of datasetLayout.ts: entries and
+// values in chunks of CHUNK entries per commit (the journal record of one commit stays
+// small), then one final commit that links them and makes the dataset visible.
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import type { Deps } from '../deps.ts';
+import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
+import type { WriteOp } from '../store/store.ts';
+import { entryUri, isDataset, writtenEntries } from './datasetLayout.ts';
+import { readFeature } from './features.ts';
+import { TYPE_CLASS } from './featureModel.ts';
+
+const { quad, namedNode, literal } = DataFactory;
+
+const CHUNK = 10_000;
+
+export interface EntryData {
+  compound: string;
+  /** One value per feature of the plan, undefined where missing. */
+  values: Array<RDF.Literal | undefined>;
+}
+
+export interface DatasetMeta {
+  title?: string;
+  creator?: string;
+  source?: string;
+  description?: string;
+}
+
+export interface WritePlan {
+  dataset: string;
+  features: string[];
+  entries: EntryData[];
+  warnings: string[];
+  /** Metadata of a new dataset; ignored when appending to an existing one. */
+  meta: DatasetMeta;
+  signal?: AbortSignal;
+  progress?: (percent: number) => void;
+}
+
+export const numberLiteral = (n: number): RDF.Literal => literal(String(n), XSD.double);
+export const stringLiteral = (s: string): RDF.Literal => literal(s);
+
+/** Definitions of the plan's features copied into the dataset graph (type and title). */
+function featureCopies(deps: Deps, features: readonly string[]): RDF.Quad[] {
+  return features.flatMap((uri) => {
+    const info = readFeature(deps, uri);
+    const s = namedNode(uri);
+    if (!info) return [quad(s, RDFNS.type, OT.Feature)];
+    return [quad(s, RDFNS.type, OT.Feature), quad(s, RDFNS.type, TYPE_CLASS[info.type]), quad(s, DC.title, literal(info.title))];
+  });
+}
+
+/** Writes the plan; returns the number of entries added. */
+export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number> {
+  const { dataset } = plan;
+  const append = isDataset(deps, dataset);
+  const first = writtenEntries(deps, dataset) + 1;
+  const predicates = plan.features.map((f) => namedNode(f));
+  const links: RDF.Quad[] = [];
+  for (let start = 0; start < plan.entries.length; start += CHUNK) {
+    plan.signal?.throwIfAborted();
+    const quads: RDF.Quad[] = [];
+    for (let i = start; i < Math.min(start + CHUNK, plan.entries.length); i++) {
+      const e = namedNode(entryUri(dataset, first + i));
+      const { compound, values } = plan.entries[i];
+      quads.push(quad(e, OT.compound, namedNode(compound)));
+      values.forEach((v, j) => {
+        if (v !== undefined) quads.push(quad(e, predicates[j], v));
+      });
+      links.push(quad(namedNode(dataset), OT.dataEntry, e));
+    }
+    await deps.store.addToGraph(dataset, quads);
+    plan.progress?.(Math.min(95, 50 + (45 * (start + CHUNK)) / plan.entries.length));
+  }
+  plan.signal?.throwIfAborted();
+  const d = namedNode(dataset);
+  const final: RDF.Quad[] = [...links, ...featureCopies(deps, plan.features), ...plan.warnings.map((w) => quad(d, OT.warning, literal(w)))];
+  if (!append) final.push(...metadataQuads(dataset, plan.meta));
+  const ops: WriteOp[] = [{ op: 'add', graph: dataset, quads: final }];
+  await deps.store.commit(ops);
+  return plan.entries.length;
+}
+
+export function metadataQuads(dataset: string, meta: DatasetMeta): RDF.Quad[] {
+  const d = namedNode(dataset);
+  const out = [quad(d, RDFNS.type, OT.Dataset), quad(d, DC.date, literal(new Date().toISOString(), XSD.dateTime))];
+  if (meta.title) out.push(quad(d, DC.title, literal(meta.title)));
+  if (meta.creator) out.push(quad(d, DC.creator, literal(meta.creator)));
+  if (meta.description) out.push(quad(d, DC.description, literal(meta.description)));
+  if (meta.source) out.push(quad(d, DC.source, literal(meta.source)));
+  return out;
+}

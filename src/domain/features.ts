@@ -1,0 +1,120 @@
+// The feature resource (issue #5 §1): created from RDF or by algorithms and dataset
+// uploads, reused when the same source makes the same feature again.
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import type { Deps } from '../deps.ts';
+import { BadRequest, NotFound } from '../http/errors.ts';
+import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
+import { isValidIri } from '../store/binder.ts';
+import { mintUri } from './ids.ts';
+import type { Paging as Page } from '../http/paging.ts';
+import { featureOfQuads, featureQuads, featureSubjects, TYPE_CLASS, typeOfClasses, type FeatureInfo, type FeatureSpec } from './featureModel.ts';
+
+const { quad, namedNode } = DataFactory;
+
+export type { FeatureInfo, FeatureSpec, FeatureType } from './featureModel.ts';
+
+/**
+ * URI of the feature `spec` describes: the existing one when its source already made a
+ * feature of this title and type, else a new one. Use this from algorithms and models.
+ */
+export async function ensureFeature(deps: Deps, spec: FeatureSpec): Promise<string> {
+  return (await ensureFeatures(deps, [spec]))[0];
+}
+
+/** ensureFeature for many specs, writing every new feature in one commit. */
+export async function ensureFeatures(deps: Deps, specs: readonly FeatureSpec[]): Promise<string[]> {
+  const uris: string[] = [];
+  const ops: Array<{ op: 'replace'; graph: string; quads: RDF.Quad[] }> = [];
+  const minted = new Map<string, string>();
+  for (const spec of specs) {
+    const key = JSON.stringify([spec.source, spec.title, spec.type]);
+    const existing = minted.get(key) ?? (spec.source && isValidIri(spec.source) ? findBySource(deps, spec) : undefined);
+    if (existing) {
+      uris.push(existing);
+      continue;
+    }
+    const uri = mintUri(deps, 'feature');
+    minted.set(key, uri);
+    ops.push({ op: 'replace', graph: uri, quads: featureQuads(uri, spec) });
+    uris.push(uri);
+  }
+  if (ops.length > 0) await deps.store.commit(ops);
+  return uris;
+}
+
+function findBySource(deps: Deps, spec: FeatureSpec): string | undefined {
+  const rows = deps.store.select('feature-by-source', { type: TYPE_CLASS[spec.type], source: namedNode(spec.source!), title: spec.title });
+  return rows[0]?.f.value;
+}
+
+/** The feature described in an RDF body, or 400 NotAFeatureRepresentation. */
+export function specOfRdf(quads: readonly RDF.Quad[]): { spec: FeatureSpec; subject: RDF.Term } {
+  const subjects = featureSubjects(quads);
+  if (subjects.length !== 1) {
+    throw new BadRequest(subjects.length === 0 ? 'the RDF holds no ot:Feature' : `the RDF holds ${subjects.length} features; send one`, {
+      code: ERR.NotAFeatureRepresentation,
+    });
+  }
+  const read = featureOfQuads(quads, subjects[0]);
+  return { spec: { ...read, type: read.type ?? 'string' }, subject: subjects[0] };
+}
+
+/** Triples of the feature to store: its record plus any further literal or IRI statements. */
+function storedQuads(uri: string, quads: readonly RDF.Quad[], subject: RDF.Term, spec: FeatureSpec): RDF.Quad[] {
+  const base = featureQuads(uri, spec);
+  const known = new Set(base.map((q) => q.predicate.value));
+  known.add(RDFNS.type.value);
+  const extra = quads
+    .filter((q) => q.subject.equals(subject) && !known.has(q.predicate.value) && q.object.termType !== 'BlankNode')
+    .map((q) => quad(namedNode(uri), q.predicate as RDF.Quad_Predicate, q.object as RDF.Quad_Object));
+  return [...base, ...extra];
+}
+
+/** POST /feature: stores the feature of an RDF body under a new URI. */
+export async function createFeature(deps: Deps, quads: readonly RDF.Quad[]): Promise<string> {
+  const { spec, subject } = specOfRdf(quads);
+  const uri = mintUri(deps, 'feature');
+  await deps.store.replaceGraph(uri, storedQuads(uri, quads, subject, spec));
+  return uri;
+}
+
+/** PUT /feature/{id}: replaces the feature with the one in the body. */
+export async function replaceFeature(deps: Deps, uri: string, quads: readonly RDF.Quad[]): Promise<void> {
+  requireFeature(deps, uri);
+  const { spec, subject } = specOfRdf(quads);
+  await deps.store.replaceGraph(uri, storedQuads(uri, quads, subject, spec));
+}
+
+export async function deleteFeature(deps: Deps, uri: string): Promise<void> {
+  requireFeature(deps, uri);
+  await deps.store.dropGraph(uri);
+}
+
+export function featureGraph(deps: Deps, uri: string): RDF.Quad[] {
+  requireFeature(deps, uri);
+  return deps.store.graph(uri);
+}
+
+function requireFeature(deps: Deps, uri: string): void {
+  if (deps.store.match(namedNode(uri), RDFNS.type, OT.Feature, uri).length === 0) throw new NotFound(`feature ${uri} not found`);
+}
+
+/** A local feature's record, or undefined when it is not stored here. */
+export function readFeature(deps: Deps, uri: string): FeatureInfo | undefined {
+  const quads = deps.store.graph(uri);
+  if (quads.length === 0) return undefined;
+  const subject = namedNode(uri);
+  const classes = quads.filter((q) => q.subject.equals(subject) && q.predicate.equals(RDFNS.type)).map((q) => q.object.value);
+  if (!classes.includes(OT.Feature.value)) return undefined;
+  const read = featureOfQuads(quads, subject);
+  return { ...read, type: read.type ?? typeOfClasses(classes) ?? 'string' };
+}
+
+/** One page of feature URIs (and whether more follow), optionally only owl:sameAs `sameas`. */
+export function listFeatures(deps: Deps, page: Page, sameas?: string): { uris: string[]; more: boolean } {
+  const bounds = { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } };
+  const rows = sameas === undefined ? deps.store.select('feature-list', bounds) : deps.store.select('feature-list-sameas', { ...bounds, sameas });
+  const uris = rows.map((r) => r.f.value);
+  return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
+}

@@ -1,0 +1,114 @@
+// The model resource (issue #5 §3): created by learning algorithms, listed, read and
+// deleted here. The graph holds what a client reads (ot:Model with algorithm, training
+// dataset, variables and parameters); the learned model itself is a JSON file under
+// DATA_DIR/models, read back when the model predicts.
+import { mkdirSync, promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import type { Deps } from '../deps.ts';
+import { NotFound } from '../http/errors.ts';
+import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
+import { mintUri } from './ids.ts';
+import type { Paging as Page } from '../http/paging.ts';
+
+const { quad, namedNode, literal } = DataFactory;
+
+export interface NewModel {
+  title: string;
+  creator?: string;
+  /** Algorithm URI (the parameterised one when parameters were given, SPEC §2.1). */
+  algorithm: string;
+  trainingDataset: string;
+  independentVariables: readonly string[];
+  dependentVariables: readonly string[];
+  /** Features the model writes when it predicts (include a confidence feature if any). */
+  predictedVariables: readonly string[];
+  parameters?: ReadonlyArray<{ name: string; value: string | number | boolean }>;
+  /** Name under which the algorithm registered its predictor (registerPredictor). */
+  kind: string;
+  /** The learned model, serialised as JSON. */
+  data: unknown;
+}
+
+export interface ModelInfo extends Omit<NewModel, 'data'> {
+  uri: string;
+}
+
+const modelsDir = (deps: Deps) => path.join(deps.config.dataDir, 'models');
+const fileOf = (deps: Deps, uri: string) => path.join(modelsDir(deps), `${uri.slice(uri.lastIndexOf('/') + 1)}.json`);
+
+function modelQuads(uri: string, m: NewModel): RDF.Quad[] {
+  const s = namedNode(uri);
+  const out: RDF.Quad[] = [
+    quad(s, RDFNS.type, OT.Model),
+    quad(s, DC.title, literal(m.title)),
+    quad(s, DC.date, literal(new Date().toISOString(), XSD.dateTime)),
+    quad(s, OT.algorithm, namedNode(m.algorithm)),
+    quad(s, OT.trainingDataset, namedNode(m.trainingDataset)),
+    ...m.independentVariables.map((f) => quad(s, OT.independentVariables, namedNode(f))),
+    ...m.dependentVariables.map((f) => quad(s, OT.dependentVariables, namedNode(f))),
+    ...m.predictedVariables.map((f) => quad(s, OT.predictedVariables, namedNode(f))),
+  ];
+  if (m.creator) out.push(quad(s, DC.creator, literal(m.creator)));
+  (m.parameters ?? []).forEach((p, i) => {
+    const param = namedNode(`${uri}/parameter/${i + 1}`);
+    const value = typeof p.value === 'number' ? literal(String(p.value), Number.isInteger(p.value) ? XSD.int : XSD.double) : typeof p.value === 'boolean' ? literal(String(p.value), XSD.boolean) : literal(p.value);
+    out.push(quad(s, OT.parameters, param), quad(param, RDFNS.type, OT.Parameter), quad(param, DC.title, literal(p.name)), quad(param, OT.paramValue, value));
+  });
+  return out;
+}
+
+/** Stores a model built by a learning algorithm; answers its URI. */
+export async function createModel(deps: Deps, m: NewModel): Promise<string> {
+  const uri = mintUri(deps, 'model');
+  mkdirSync(modelsDir(deps), { recursive: true });
+  // The file first: a model visible in the store can always be loaded.
+  const file = fileOf(deps, uri);
+  await fsp.writeFile(file + '.tmp', JSON.stringify({ kind: m.kind, data: m.data }));
+  await fsp.rename(file + '.tmp', file);
+  await deps.store.replaceGraph(uri, modelQuads(uri, m));
+  return uri;
+}
+
+export function modelGraph(deps: Deps, uri: string): RDF.Quad[] {
+  const quads = deps.store.graph(uri);
+  if (!quads.some((q) => q.subject.value === uri && q.predicate.equals(RDFNS.type) && q.object.equals(OT.Model))) throw new NotFound(`model ${uri} not found`);
+  return quads;
+}
+
+/** The model's description and its learned data. */
+export async function readModel(deps: Deps, uri: string): Promise<{ info: ModelInfo; data: unknown }> {
+  const quads = modelGraph(deps, uri);
+  const own = (p: RDF.NamedNode) => quads.filter((q) => q.subject.value === uri && q.predicate.equals(p)).map((q) => q.object.value);
+  const stored = JSON.parse(await fsp.readFile(fileOf(deps, uri), 'utf8')) as { kind: string; data: unknown };
+  const parameters = own(OT.parameters).map((p) => ({
+    name: quads.find((q) => q.subject.value === p && q.predicate.equals(DC.title))?.object.value ?? '',
+    value: quads.find((q) => q.subject.value === p && q.predicate.equals(OT.paramValue))?.object.value ?? '',
+  }));
+  const info: ModelInfo = {
+    uri,
+    title: own(DC.title)[0] ?? '',
+    creator: own(DC.creator)[0],
+    algorithm: own(OT.algorithm)[0] ?? '',
+    trainingDataset: own(OT.trainingDataset)[0] ?? '',
+    independentVariables: own(OT.independentVariables),
+    dependentVariables: own(OT.dependentVariables),
+    predictedVariables: own(OT.predictedVariables),
+    parameters,
+    kind: stored.kind,
+  };
+  return { info, data: stored.data };
+}
+
+export async function deleteModel(deps: Deps, uri: string): Promise<void> {
+  modelGraph(deps, uri);
+  await deps.store.dropGraph(uri);
+  await fsp.rm(fileOf(deps, uri), { force: true });
+}
+
+export function listModels(deps: Deps, page: Page): { uris: string[]; more: boolean } {
+  const rows = deps.store.select('model-list', { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } });
+  const uris = rows.map((r) => r.m.value);
+  return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
+}

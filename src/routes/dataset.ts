@@ -1,0 +1,92 @@
+// /dataset (issue #5 §2): list, upload (POST new, PUT append), read in every format with
+// compound_uris[] / feature_uris[] restrictions and paging, parts, metadata, delete.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { Readable } from 'node:stream';
+import type { Deps } from '../deps.ts';
+import { uriOf } from '../deps.ts';
+import { handle } from '../http/send.ts';
+import { emptyReply, rdfReply, uriListReply, type Reply, type Variant } from '../http/reply.ts';
+import { readRdf, readUpload } from '../http/body.ts';
+import { RDF_TYPES } from '../rdf/formats.ts';
+import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
+import { DataFactory } from 'n3';
+import { rdfTextStream } from '../datasets/rdfStream.ts';
+import { viewOf, compoundsOf } from '../domain/datasetView.ts';
+import { datasetCsv, datasetQuadChunks, datasetUriList, featureDefinitions, metadataOf } from '../domain/datasetOutput.ts';
+import { datasetSdf, smilesColumn } from '../domain/datasetChemOutput.ts';
+import { deleteDataset, listDatasets, replaceMetadata } from '../domain/datasets.ts';
+import { defineUploadJob, startUpload } from '../domain/datasetUploadJob.ts';
+import { requireDataset } from '../domain/datasetLayout.ts';
+import { parsePaging, pagingHeaders, type Paging } from '../http/paging.ts';
+// Issue #7: the caller's name and token (every source: header, query, cookie, form).
+import { callerOf } from '../auth/caller.ts';
+
+/** All values of a repeated query parameter, with or without the [] suffix (SPEC §1 rule 2). */
+export function listParam(query: Koa.Context['query'], name: string): string[] {
+  return [query[`${name}[]`], query[name]].flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])).filter((v) => v !== '');
+}
+
+const wantsPage = (query: Koa.Context['query']) => ['page', 'pagesize', 'max'].some((k) => query[k] !== undefined);
+
+export function datasetRouter(deps: Deps): Router {
+  const router = new Router();
+  defineUploadJob(deps);
+  const datasetUri = (ctx: Koa.Context) => uriOf(deps.config, `/dataset/${encodeURIComponent(String(ctx.params.id))}`);
+
+  router.get('/dataset', handle((ctx) => {
+    const page = parsePaging(ctx.query, deps.config);
+    const { uris, more } = listDatasets(deps, page);
+    return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => uris.flatMap((u) => metadataOf(deps, u)) });
+  }));
+
+  router.post('/dataset', handle(async (ctx) => startUpload(deps, await readUpload(ctx), callerOf(ctx))));
+
+  router.put('/dataset/:id', handle(async (ctx) => {
+    const dataset = datasetUri(ctx);
+    requireDataset(deps, dataset);
+    return startUpload(deps, await readUpload(ctx), { dataset, ...callerOf(ctx) });
+  }));
+
+  router.get('/dataset/:id', handle((ctx) => {
+    const page: Paging | undefined = wantsPage(ctx.query) ? parsePaging(ctx.query, deps.config) : undefined;
+    const view = viewOf(deps, datasetUri(ctx), { compoundUris: listParam(ctx.query, 'compound_uris'), featureUris: listParam(ctx.query, 'feature_uris'), page });
+    const variants: Variant[] = RDF_TYPES.map(({ type, syntax }) => ({ type, produce: () => Readable.from(rdfTextStream(datasetQuadChunks(deps, view), syntax)) }));
+    variants.push({ type: 'text/csv', produce: () => Readable.from(datasetCsv(deps, view, [smilesColumn(deps)])) });
+    variants.push({ type: 'chemical/x-mdl-sdfile', produce: () => Readable.from(datasetSdf(deps, view)) });
+    variants.push({ type: 'text/uri-list', produce: () => datasetUriList(deps, view) });
+    const headers = page ? pagingHeaders(ctx.href, page, view.more) : {};
+    return { status: 200, headers, variants } satisfies Reply;
+  }));
+
+  router.delete('/dataset/:id', handle(async (ctx) => {
+    await deleteDataset(deps, datasetUri(ctx));
+    return emptyReply();
+  }));
+
+  router.get('/dataset/:id/compounds', handle((ctx) => {
+    const view = viewOf(deps, datasetUri(ctx), { page: wantsPage(ctx.query) ? parsePaging(ctx.query, deps.config) : undefined });
+    const uris = compoundsOf(deps, view);
+    return uriListReply(uris, { uriListFirst: true, quads: () => uris.map((c) => compoundTypeQuad(c)) });
+  }));
+
+  router.get('/dataset/:id/features', handle((ctx) => {
+    const view = viewOf(deps, datasetUri(ctx));
+    return uriListReply(view.features, { quads: () => featureDefinitions(deps, view.dataset, view.features) });
+  }));
+
+  router.get('/dataset/:id/metadata', handle((ctx) => {
+    const dataset = datasetUri(ctx);
+    requireDataset(deps, dataset);
+    return rdfReply(metadataOf(deps, dataset), { uris: [dataset] });
+  }));
+
+  router.put('/dataset/:id/metadata', handle(async (ctx) => {
+    const dataset = datasetUri(ctx);
+    await replaceMetadata(deps, dataset, await readRdf(ctx, dataset));
+    return uriListReply([dataset], { uriListFirst: true });
+  }));
+  return router;
+}
+
+const compoundTypeQuad = (c: string) => DataFactory.quad(DataFactory.namedNode(c), RDFNS.type, OT.Compound);

@@ -1,0 +1,46 @@
+// /feature: create (POST RDF), get, replace (PUT), delete, list with paging and ?sameas=
+// (issue #5 §1). Thin: parameters in, domain call, Reply out.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import type { Deps } from '../deps.ts';
+import { uriOf } from '../deps.ts';
+import { handle } from '../http/send.ts';
+import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
+import { readRdf } from '../http/body.ts';
+import { createFeature, deleteFeature, featureGraph, listFeatures, replaceFeature } from '../domain/features.ts';
+import { parsePaging, pagingHeaders } from '../http/paging.ts';
+
+export function featureRouter(deps: Deps): Router {
+  const router = new Router();
+  const featureUri = (ctx: Koa.Context) => uriOf(deps.config, `/feature/${encodeURIComponent(String(ctx.params.id))}`);
+
+  router.get('/feature', handle((ctx) => {
+    const page = parsePaging(ctx.query, deps.config);
+    const sameas = typeof ctx.query.sameas === 'string' ? ctx.query.sameas : undefined;
+    const { uris, more } = listFeatures(deps, page, sameas);
+    const headers = pagingHeaders(ctx.href, page, more);
+    return uriListReply(uris, { headers, quads: () => uris.flatMap((u) => deps.store.graph(u)) });
+  }));
+
+  router.post('/feature', handle(async (ctx) => {
+    const uri = await createFeature(deps, await readRdf(ctx, uriOf(deps.config, '/feature')));
+    return uriListReply([uri], { uriListFirst: true });
+  }));
+
+  router.get('/feature/:id', handle((ctx) => {
+    const uri = featureUri(ctx);
+    return rdfReply(featureGraph(deps, uri), { uris: [uri] });
+  }));
+
+  router.put('/feature/:id', handle(async (ctx) => {
+    const uri = featureUri(ctx);
+    await replaceFeature(deps, uri, await readRdf(ctx, uri));
+    return uriListReply([uri], { uriListFirst: true });
+  }));
+
+  router.delete('/feature/:id', handle(async (ctx) => {
+    await deleteFeature(deps, featureUri(ctx));
+    return emptyReply();
+  }));
+  return router;
+}

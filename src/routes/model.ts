@@ -1,0 +1,56 @@
+// /model (issue #5 §3): list, get, delete; POST /model/{id} predicts as a task.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import type { Deps } from '../deps.ts';
+import { uriOf } from '../deps.ts';
+import { handle } from '../http/send.ts';
+import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
+import { readForm } from '../http/body.ts';
+import type { TaskEngine } from '../tasks/api.ts';
+import { deleteModel, listModels, modelGraph } from '../domain/models.ts';
+import { checkPredictParams, definePredictJob, predict, PREDICT_JOB, type PredictParams } from '../domain/modelPredict.ts';
+import { parsePaging, pagingHeaders } from '../http/paging.ts';
+import { callerOf } from '../auth/caller.ts';
+
+export function modelRouter(deps: Deps): Router {
+  const router = new Router();
+  const tasks = (deps as Deps & { tasks?: TaskEngine }).tasks;
+  definePredictJob(tasks, deps);
+  const modelUri = (ctx: Koa.Context) => uriOf(deps.config, `/model/${encodeURIComponent(String(ctx.params.id))}`);
+
+  router.get('/model', handle((ctx) => {
+    const page = parsePaging(ctx.query, deps.config);
+    const { uris, more } = listModels(deps, page);
+    return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => uris.flatMap((u) => deps.store.graph(u)) });
+  }));
+
+  router.get('/model/:id', handle((ctx) => {
+    const uri = modelUri(ctx);
+    return rdfReply(modelGraph(deps, uri), { uris: [uri] });
+  }));
+
+  router.delete('/model/:id', handle(async (ctx) => {
+    await deleteModel(deps, modelUri(ctx));
+    return emptyReply();
+  }));
+
+  router.post('/model/:id', handle(async (ctx) => {
+    const model = modelUri(ctx);
+    modelGraph(deps, model);
+    const form = await readForm(ctx);
+    const params: PredictParams = {
+      model,
+      datasetUri: form.get('dataset_uri'),
+      compoundUri: form.get('compound_uri'),
+      datasetService: form.get('dataset_service'),
+    };
+    checkPredictParams(params);
+    // Issue #7: the token travels in TaskMeta (kept in memory), never in the job parameters,
+    // which are stored with the task; the owner makes the task and its result the caller's.
+    const caller = callerOf(ctx);
+    if (!tasks) return uriListReply([await predict(deps, { ...params, subjectid: caller.subjectid })], { uriListFirst: true });
+    const task = await tasks.submit(PREDICT_JOB, params, { title: `Prediction by ${model}`, creator: model, ...caller });
+    return tasks.reply(task);
+  }));
+  return router;
+}

@@ -1,0 +1,177 @@
+// Service side of the substructure matcher: child processes that run one chunk of
+// candidates at a time. A chunk that outlives the search's remaining time gets its
+// process killed (WASM cannot be interrupted otherwise) and a fresh one replaces it.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { QueryKind } from '../chem/smarts.ts';
+
+/** What src/chem/substructWorker.mjs is sent and answers. */
+interface MatchJob {
+  id: number;
+  kind: QueryKind;
+  text: string;
+  /** The candidates' pickles end to end; `ends[i]` is where candidate i ends. */
+  pickles: Uint8Array;
+  ends: Uint32Array;
+}
+
+interface MatchResult {
+  id: number;
+  /** Indexes (into the job's candidates) of the molecules that contain the query. */
+  matched?: Uint32Array;
+  error?: string;
+}
+
+export class MatchTimeout extends Error {
+  constructor(readonly limitMs: number) {
+    super(`substructure matching exceeded its time limit of ${limitMs} ms`);
+    this.name = 'MatchTimeout';
+  }
+}
+
+interface Pending {
+  job: MatchJob;
+  timeoutMs: number;
+  resolve: (matched: Uint32Array) => void;
+  reject: (e: Error) => void;
+}
+
+const SCRIPT = fileURLToPath(new URL('../chem/substructWorker.mjs', import.meta.url));
+
+/** One matcher process and its queue; jobs run one at a time. */
+class MatchWorker {
+  private worker: ChildProcess | undefined;
+  private ready: Promise<void> | undefined;
+  private readonly queue: Pending[] = [];
+  private running: Pending | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  get load(): number {
+    return this.queue.length + (this.running ? 1 : 0);
+  }
+
+  run(job: MatchJob, timeoutMs: number): Promise<Uint32Array> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ job, timeoutMs, resolve, reject });
+      void this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    this.ready = undefined;
+    if (w && w.exitCode === null) {
+      const exited = new Promise((resolve) => w.once('exit', resolve));
+      w.kill('SIGKILL');
+      await exited;
+    }
+  }
+
+  private start(): Promise<void> {
+    const worker = fork(SCRIPT, [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.worker = worker;
+    this.ready = new Promise((resolve, reject) => {
+      let ready = false;
+      const onReady = (m: { ready?: boolean }) => {
+        if (!m.ready) return;
+        ready = true;
+        worker.off('message', onReady);
+        worker.on('message', (r: MatchResult) => this.finish(r));
+        resolve();
+      };
+      // Before it is ready, pump() reports a failure; afterwards the running job fails.
+      const died = (e: Error) => {
+        if (this.worker !== worker) return;
+        if (ready) this.fail(e);
+        else reject(e);
+      };
+      worker.on('message', onReady);
+      worker.once('error', died);
+      worker.once('exit', (code, signal) => died(new Error(`substructure matcher exited (${signal ?? code})`)));
+    });
+    return this.ready;
+  }
+
+  /** An idle matcher must not keep the service's process alive; a busy one must. */
+  private hold(busy: boolean): void {
+    if (busy) this.worker?.ref();
+    else this.worker?.unref();
+    const channel = this.worker?.channel;
+    if (busy) channel?.ref();
+    else channel?.unref();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running || this.queue.length === 0) return this.hold(false);
+    this.running = this.queue.shift()!;
+    try {
+      const starting = this.ready ?? this.start();
+      this.hold(true);
+      await starting;
+    } catch (e) {
+      return this.fail(e as Error);
+    }
+    const task = this.running;
+    this.timer = setTimeout(() => {
+      if (this.running !== task) return;
+      void this.close();
+      this.fail(new MatchTimeout(task.timeoutMs));
+    }, Math.max(1, task.timeoutMs));
+    this.worker!.send(task.job);
+  }
+
+  private finish(result: MatchResult): void {
+    const task = this.running;
+    if (!task || task.job.id !== result.id) return;
+    clearTimeout(this.timer);
+    this.running = undefined;
+    if (result.error) task.reject(new Error(result.error));
+    else task.resolve(result.matched!);
+    void this.pump();
+  }
+
+  private fail(e: Error): void {
+    clearTimeout(this.timer);
+    const task = this.running;
+    this.running = undefined;
+    if (!(e instanceof MatchTimeout)) {
+      this.worker = undefined;
+      this.ready = undefined;
+    }
+    task?.reject(e);
+    void this.pump();
+  }
+}
+
+export class MatcherPool {
+  private readonly workers: MatchWorker[];
+  private nextId = 1;
+
+  constructor(size: number) {
+    this.workers = Array.from({ length: Math.max(1, size) }, () => new MatchWorker());
+  }
+
+  /** The worker with the shortest queue; one search keeps to one worker. */
+  pick(): { match: (kind: QueryKind, text: string, pickles: Uint8Array[], timeoutMs: number) => Promise<Uint32Array> } {
+    const worker = this.workers.reduce((a, b) => (b.load < a.load ? b : a));
+    return {
+      match: (kind, text, pickles, timeoutMs) => {
+        const total = pickles.reduce((n, p) => n + p.byteLength, 0);
+        const packed = new Uint8Array(total);
+        const ends = new Uint32Array(pickles.length);
+        let pos = 0;
+        pickles.forEach((p, i) => {
+          packed.set(p, pos);
+          pos += p.byteLength;
+          ends[i] = pos;
+        });
+        return worker.run({ id: this.nextId++, kind, text, pickles: packed, ends }, timeoutMs);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
+  }
+}

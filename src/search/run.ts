@@ -1,0 +1,48 @@
+// One structure search as a domain function: the query, a page, optionally the compounds
+// of one dataset; answers the hits of that page. Exact search joins the structure index
+// (identity) with dataset values (names, CAS numbers) found in the store.
+import type { Deps } from '../deps.ts';
+import type { Hit } from './engine.ts';
+import type { Paging } from '../http/paging.ts';
+import type { SearchQuery } from './params.ts';
+
+/** Most compounds a name or CAS number is looked up for. */
+const VALUE_HITS = 100_000;
+
+export interface RunOptions {
+  within?: readonly string[];
+  signal?: AbortSignal;
+}
+
+/** The hits of one page, and whether more follow (one hit beyond the page is looked for). */
+export async function runSearch(deps: Pick<Deps, 'store' | 'search'>, query: SearchQuery, paging: Paging, options: RunOptions = {}): Promise<{ hits: Hit[]; hasMore: boolean }> {
+  if (paging.limit === 0) return { hits: [], hasMore: false };
+  const end = paging.offset + paging.limit;
+  const scope = { within: options.within, signal: options.signal, limit: end + 1 };
+  let hits: Hit[];
+  if (query.mode === 'similarity') hits = await deps.search.similar(query.smiles, query.threshold, scope);
+  else if (query.mode === 'substructure') hits = await deps.search.substructure(query.kind, query.text, scope);
+  else hits = exactHits(deps, query.text, options.within);
+  const reachedMax = paging.max !== undefined && end >= paging.max;
+  return { hits: hits.slice(paging.offset, end), hasMore: hits.length > end && !reachedMax };
+}
+
+function exactHits(deps: Pick<Deps, 'store' | 'search'>, text: string, within: readonly string[] | undefined): Hit[] {
+  let uris: string[] = [];
+  try {
+    uris = deps.search.exact(text, { within });
+  } catch (e) {
+    // Not a structure: it can still be a name or a CAS number.
+    if ((e as { status?: number }).status !== 400) throw e;
+  }
+  const keep = within ? new Set(within) : undefined;
+  const seen = new Set(uris);
+  for (const row of deps.store.select('search-compounds-by-value', { text, limit: { raw: VALUE_HITS } })) {
+    const uri = row.compound?.value;
+    if (uri && !seen.has(uri) && (!keep || keep.has(uri))) {
+      seen.add(uri);
+      uris.push(uri);
+    }
+  }
+  return uris.map((uri) => ({ uri }));
+}

@@ -1,0 +1,24 @@
+// Keeps the search index equal to the stored compounds across restarts (issue #8 §2): at
+// start the index file is reconciled with the compounds in the triple store, so a lost
+// or stale file costs a recomputation, never a wrong answer.
+import type { Deps } from '../deps.ts';
+import { compoundNumber } from '../domain/compoundIndex.ts';
+import { compoundUri } from '../domain/compounds.ts';
+import type { StoredStructure } from './engine.ts';
+
+/**
+ * Every stored compound with the SMILES and InChIKey its identity was made of, named under
+ * the current public base (graphs keep the base they were written under; issue #3 keeps
+ * compound numbers, not URIs, for that reason).
+ */
+export function storedStructures(deps: Pick<Deps, 'store' | 'config'>): StoredStructure[] {
+  return deps.store.select('compound-identities').map((row) => {
+    const id = compoundNumber(row.compound.value);
+    return { uri: id === undefined ? row.compound.value : compoundUri(deps, id), smiles: row.smiles.value, inchiKey: row.inchiKey.value };
+  });
+}
+
+export function syncSearchIndex(deps: Pick<Deps, 'store' | 'search' | 'log' | 'config'>): void {
+  const recomputed = deps.search.reconcile(storedStructures(deps));
+  if (recomputed > 0) deps.log(`search index: recomputed fingerprints of ${recomputed} compound(s) missing from the index file`);
+}

@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import { startApp, type TestApp } from '../helpers/app.ts';
+import { sharedData } from '../helpers/data.ts';
+import { lines, uploadFile, warnings } from '../helpers/datasets.ts';
+
+const CSV = 'text/csv';
+const SDF = 'chemical/x-mdl-sdfile';
+
+// Every shared test file loads with the counts its rows imply:
+// [file, type, entries, distinct compounds, features, warnings].
+const FILES: Array<[string, string, number, number, number, number]> = [
+  ['opentox-test/hamster_carcinogenicity.csv', CSV, 85, 85, 1, 0],
+  ['opentox-test/hamster_carcinogenicity.sdf', SDF, 85, 85, 1, 1],
+  ['opentox-test/hamster_carcinogenicity.ntriples', 'application/n-triples', 76, 76, 1, 0],
+  ['opentox-test/hamster_carcinogenicity_with_errors.csv', CSV, 83, 81, 1, 6],
+  ['opentox-test/multicolumn.csv', CSV, 6, 4, 6, 3],
+  ['opentox-test/wrong_dataset.csv', CSV, 0, 0, 1, 7],
+  ['opentox-test/EPAFHM.csv', CSV, 617, 617, 1, 0],
+  ['opentox-test/EPAFHM.mini.csv', CSV, 21, 21, 1, 0],
+  ['opentox-test/ISSCAN-multi.csv', CSV, 58, 58, 1, 0],
+  ['opentox-test/LOAEL_log_mmol_corrected_smiles.csv', CSV, 558, 437, 1, 130],
+  ['opentox-test/CPDBAS_v5c_1547_29Apr2008part.sdf', SDF, 98, 98, 60, 2],
+  ['opentox-test/boiling_points.ext.sdf', SDF, 277, 277, 1, 0],
+  ['opentox-test/acetaldehyde.sdf', SDF, 1, 1, 1, 0],
+  ['opentox-test/hamster_carcinogenicity.mini.csv', CSV, 10, 10, 1, 0],
+  ['opentox-test/hamster_carcinogenicity.mini.bool_float.csv', CSV, 10, 10, 1, 0],
+  ['opentox-test/hamster_carcinogenicity.mini.bool_int.csv', CSV, 10, 10, 1, 0],
+  ['opentox-test/hamster_carcinogenicity.mini.bool_string.csv', CSV, 10, 10, 1, 0],
+  ['ambit/input.sdf', SDF, 5, 3, 72, 4],
+  ['ambit/test.sdf', SDF, 9, 9, 6, 1],
+  ['ambit/import_dataset2.rdf', 'application/rdf+xml', 2, 2, 2, 0],
+  ['ambit/dataset_tum_500.rdf', 'application/rdf+xml', 2, 2, 266, 0],
+];
+
+describe('dataset upload of the shared test files', function () {
+  this.timeout(300_000);
+  let app: TestApp;
+  before(async () => { app = await startApp(); });
+  after(async () => { await app.close(); });
+
+  for (const [file, type, entries, compounds, features, warned] of FILES) {
+    it(`${file}: ${entries} entries, ${compounds} compounds, ${features} features, ${warned} warnings`, async () => {
+      const { status, body } = await uploadFile(app, sharedData(...file.split('/')), type);
+      expect(status, body).to.equal(200);
+      const got = [
+        (await lines(body, 'text/csv')).length - 1,
+        (await lines(body + '/compounds')).length,
+        (await lines(body + '/features')).length,
+        (await warnings(body)).length,
+      ];
+      expect(got).to.deep.equal([entries, compounds, features, warned]);
+    });
+  }
+});
+
+describe('dataset upload of kazius.csv (about 4,000 structures, as a task)', function () {
+  this.timeout(300_000);
+  let app: TestApp;
+  before(async () => { app = await startApp(); });
+  after(async () => { await app.close(); });
+
+  it('loads every readable row, with a warning for each other', async () => {
+    const { status, body } = await uploadFile(app, sharedData('opentox-test', 'kazius.csv'), CSV);
+    expect(status, body).to.equal(200);
+    const entries = (await lines(body, 'text/csv')).length - 1;
+    const skipped = (await warnings(body)).filter((w) => w.endsWith('row skipped')).length;
+    expect(entries + skipped).to.equal(4069);
+    expect(entries).to.be.greaterThan(4000);
+    expect(await lines(body + '/features')).to.have.length(1);
+  });
+});

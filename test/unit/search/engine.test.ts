@@ -1,0 +1,128 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { SearchEngine } from '../../../src/search/engine.ts';
+import { HttpError } from '../../../src/http/errors.ts';
+import { sharedData } from '../../helpers/data.ts';
+import { tempDir } from '../../helpers/app.ts';
+
+const C60 = 'c12c3c4c5c1c1c6c7c2c2c8c3c3c9c4c4c%10c5c5c1c1c6c6c%11c7c2c2c7c8c3c3c8c9c4c4c9c%10c5c5c1c1c6c6c%11c2c2c7c3c3c8c4c4c9c5c1c1c6c2c3c41';
+
+function hamsterSmiles(): string[] {
+  return readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.csv'), 'utf8').split(/\r?\n/).slice(1).map((l) => l.split(',')[0]).filter(Boolean);
+}
+
+async function rejection(p: Promise<unknown> | (() => unknown)): Promise<HttpError> {
+  try {
+    await (typeof p === 'function' ? p() : p);
+  } catch (e) {
+    return e as HttpError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('search engine', () => {
+  let engine: SearchEngine;
+  const smiles = hamsterSmiles();
+  const uri = (i: number) => `http://x/compound/${i}`;
+
+  before(async () => {
+    engine = await SearchEngine.open({ timeoutMs: 30_000, workers: 1 });
+    smiles.forEach((s, i) => engine.indexCompound(uri(i), s));
+  });
+  after(async () => { await engine.close(); });
+
+  it('indexes the data set', () => {
+    expect(smiles.length).to.be.greaterThan(50);
+    expect(engine.index.size).to.be.greaterThan(smiles.length - 3);
+  });
+
+  it('finds a stored molecule by another SMILES of it', () => {
+    expect(engine.exact('O=CC')).to.deep.equal([uri(0)]);
+    expect(engine.exact('C(C)=O')).to.deep.equal([uri(0)]);
+    expect(engine.exact('CCC=O')).to.deep.equal([]);
+  });
+
+  it('similarity 1.0 finds the molecule itself, ordered hits are >= threshold', async () => {
+    const hits = await engine.similar(smiles[3], 0.3);
+    expect(hits[0]).to.deep.equal({ uri: uri(3), similarity: 1 });
+    for (let i = 1; i < hits.length; i++) {
+      expect(hits[i].similarity).to.be.at.least(0.3);
+      expect(hits[i].similarity).to.be.at.most(hits[i - 1].similarity!);
+    }
+    expect(await engine.similar(smiles[3], 0.3, { limit: 2 })).to.deep.equal(hits.slice(0, 2));
+  });
+
+  it('substructure: nitro groups, restricted to some compounds, limited', async () => {
+    const all = await engine.substructure('smarts', '[N+](=O)[O-]');
+    expect(all.length).to.be.greaterThan(3);
+    const expected = smiles.map((s, i) => (/\[N\+\]\(\[O-\]\)=O|\[N\+\]\(=O\)\[O-\]|\[O-\]\[N\+\]\(=O\)/.test(s) ? uri(i) : '')).filter(Boolean);
+    expect(all.map((h) => h.uri)).to.include.members(expected);
+    const within = [all[0].uri, uri(0)];
+    expect(await engine.substructure('smarts', '[N+](=O)[O-]', { within })).to.deep.equal([{ uri: all[0].uri }]);
+    expect(await engine.substructure('smarts', '[N+](=O)[O-]', { limit: 2 })).to.deep.equal(all.slice(0, 2));
+  });
+
+  it('a SMILES substructure query matches aromatic rings however they were drawn', async () => {
+    const benzene = await engine.substructure('smiles', 'C1=CC=CC=C1');
+    expect(benzene.map((h) => h.uri)).to.include(uri(1));
+  });
+
+  it('stops a search whose client has gone', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const e = await rejection(engine.substructure('smarts', 'C', { signal: controller.signal }));
+    expect(e.message).to.match(/client disconnected/);
+  });
+
+  const bad: Array<[string, () => unknown, RegExp]> = [
+    ['unclosed branch in SMILES', () => engine.exact('C1CC(C'), /position 6|position 5/],
+    ['pentavalent carbon', () => engine.similar('C(C)(C)(C)(C)C', 0.5), /valence/],
+    ['unterminated SMARTS atom', () => engine.substructure('smarts', '[C;X4'), /SMARTS.*position 5/],
+    ['SMARTS given as SMILES', () => engine.substructure('smiles', '[#6]~[!#1]'), /invalid SMILES/],
+  ];
+  for (const [name, run, message] of bad) {
+    it(`400 for ${name}`, async () => {
+      const e = await rejection(run as () => Promise<unknown>);
+      expect(e).to.be.instanceOf(HttpError);
+      expect(e.status).to.equal(400);
+      expect(e.message).to.match(message);
+    });
+  }
+
+  it('a pathological SMARTS is stopped with 503 and the next search still works', async () => {
+    const small = await SearchEngine.open({ timeoutMs: 3000, workers: 1 });
+    try {
+      small.indexCompound('http://x/c60', C60);
+      small.indexCompound('http://x/1', 'CC=O');
+      const e = await rejection(small.substructure('smarts', '*' + '~*'.repeat(18) + '~[!#6]'));
+      expect(e.status).to.equal(503);
+      expect(e.message).to.match(/time limit of 3000 ms/);
+      expect(await small.substructure('smarts', 'C=O')).to.deep.equal([{ uri: 'http://x/1' }]);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('search index file', () => {
+  it('restarts from the file and reconciles with the stored compounds', async () => {
+    const dataDir = tempDir();
+    const first = await SearchEngine.open({ dataDir, timeoutMs: 1000, workers: 1 });
+    first.indexCompound('u:1', 'CCO');
+    first.indexCompound('u:2', 'c1ccccc1O');
+    first.indexCompound('u:3', 'CC(=O)O');
+    first.removeCompound('u:3');
+    await first.close();
+    const second = await SearchEngine.open({ dataDir, timeoutMs: 1000, workers: 1 });
+    expect(second.index.size).to.equal(2);
+    expect(second.exact('OCC')).to.deep.equal(['u:1']);
+    const computed = second.reconcile([{ uri: 'u:2', smiles: 'Oc1ccccc1' }, { uri: 'u:4', smiles: 'CCN' }]);
+    expect(computed).to.equal(1);
+    expect(second.exact('OCC')).to.deep.equal([]);
+    expect(second.exact('NCC')).to.deep.equal(['u:4']);
+    await second.close();
+    const third = await SearchEngine.open({ dataDir, timeoutMs: 1000, workers: 1 });
+    expect([...third.index.uris].filter(Boolean).sort()).to.deep.equal(['u:2', 'u:4']);
+    await third.close();
+  });
+});
