@@ -3,6 +3,7 @@
 // measured in the same run against two instances of the real app.
 import { tempDir, startApp, type TestApp } from '../test/helpers/app.ts';
 import { UserFile } from '../src/auth/users.ts';
+import { LocalIdentity } from '../src/auth/identity.ts';
 import type { BenchModule, BenchRow } from './types.ts';
 
 const DURATION_MS = 1500;
@@ -36,6 +37,15 @@ async function login(app: TestApp): Promise<string> {
 
 const fmt = (n: number): string => `${Math.round(n).toLocaleString('en')} req/s`;
 
+/** Microseconds per LocalIdentity.validate: the whole per-request cost of a local token. */
+async function validateMicros(dir: string, token: string): Promise<number> {
+  const identity = new LocalIdentity(dir, 3600);
+  const n = 50_000;
+  const start = performance.now();
+  for (let i = 0; i < n; i++) await identity.validate(token);
+  return ((performance.now() - start) * 1000) / n;
+}
+
 const bench: BenchModule = {
   title: 'Authentication: token validation on a cheap GET',
   run: async (): Promise<BenchRow[]> => {
@@ -54,7 +64,9 @@ const bench: BenchModule = {
         withToken = Math.max(withToken, await requestsPerSecond(on.url + '/', { subjectid: token }));
         anonymous = Math.max(anonymous, await requestsPerSecond(on.url + '/', {}));
       }
+      const micros = await validateMicros(dir, token);
       return [
+        { bench: 'token validation in process (digest, lookup, user file check)', figure: `${micros.toFixed(1)} µs per token` },
         { bench: 'GET / with auth on, valid subjectid header', figure: fmt(withToken), baseline: fmt(base) + ' (auth off)', ratio: (withToken / base).toFixed(2) },
         { bench: 'GET / with auth on, no token (public read)', figure: fmt(anonymous), baseline: fmt(base) + ' (auth off)', ratio: (anonymous / base).toFixed(2) },
       ];
