@@ -11,6 +11,10 @@ async function main(): Promise<void> {
   const server = app.listen(config.port, config.host, () => {
     console.log(`OpenTox service at ${config.baseUrl} (data in ${config.dataDir})`);
   });
+  // Idle keep-alive sockets outlive the clients' own idle timeout (undici's is 4 s), so a
+  // polling client never reuses a socket the server is just closing (ECONNRESET).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const stop = async () => {
     server.close();
     await deps.close();

@@ -37,10 +37,12 @@ function splitDatasetUri(raw: string): { uri: string; featureUris: string[] } {
 }
 
 export async function loadDataset(deps: Deps, datasetUri: string, options: LoadOptions = {}): Promise<LoadedDataset> {
-  if (!isValidIri(datasetUri) || !/^https?:/.test(datasetUri)) {
-    throw new BadRequest(`dataset_uri is not an http(s) URI: ${JSON.stringify(datasetUri.slice(0, 200))}`, { code: ERR.InvalidIRI });
-  }
+  // A dataset_uri is a URL to read, and may carry feature_uris[] unescaped (SPEC §2.1):
+  // it must parse as an http(s) URL, and the dataset itself (no query) must be an IRI.
+  const bad = () => new BadRequest(`dataset_uri is not an http(s) URI: ${JSON.stringify(datasetUri.slice(0, 200))}`, { code: ERR.InvalidIRI });
+  if (!/^https?:\/\//i.test(datasetUri) || !URL.canParse(datasetUri)) throw bad();
   const { uri, featureUris } = splitDatasetUri(datasetUri);
+  if (!isValidIri(uri)) throw bad();
   const restrict = [...featureUris, ...(options.featureUris ?? [])];
   if (uri.startsWith(uriOf(deps.config, '/dataset/'))) {
     if (!isDataset(deps, uri)) throw new NotFound(`dataset ${uri} not found`);

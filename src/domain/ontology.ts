@@ -147,7 +147,7 @@ function titleOf(quads: readonly RDF.Quad[], given: string | undefined, fallback
 }
 
 export interface OntologyUpload {
-  /** The body as text, and the syntax of the format table it is in. */
+  /** Parses the upload against the new graph's URI as base (the route knows the body's syntax). */
   parse: (baseIri: string) => Promise<RDF.Quad[]>;
   title?: string;
   filename?: string;

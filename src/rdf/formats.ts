@@ -63,6 +63,6 @@ function qOnly(accept: string): string {
 /** True when the Accept header names `type` (or its range) explicitly with q > 0. */
 export function acceptsExplicitly(accept: string | undefined, type: string): boolean {
   if (!accept) return false;
-  const types = new Negotiator({ headers: { accept } }).mediaTypes([type]);
+  const types = new Negotiator({ headers: { accept: qOnly(accept) } }).mediaTypes([type]);
   return types.length > 0 && !/^\s*\*\/\*\s*$/.test(accept);
 }

@@ -26,7 +26,8 @@ export function rdfError(syntax: RdfSyntax, message: string, at?: Position): Bad
 
 export async function parseRdf(text: string, syntax: RdfSyntax, baseIri: string): Promise<RDF.Quad[]> {
   const quads = (await parseRaw(text, syntax, baseIri)).map(normaliseNamespace);
-  for (const q of quads) checkTerms(q);
+  const checked = new Set<string>();
+  for (const q of quads) checkTerms(q, checked);
   return quads;
 }
 
@@ -52,8 +53,20 @@ function parseN3(text: string, syntax: 'turtle' | 'ntriples' | 'n3', baseIri: st
     const err = e as Error & { context?: { line?: number } };
     const line = err.context?.line ?? Number(/on line (\d+)/.exec(err.message)?.[1] ?? NaN);
     const message = err.message.replace(/\s*on line \d+\.?$/, '');
-    throw rdfError(syntax, message, Number.isFinite(line) ? { line } : undefined);
+    throw rdfError(syntax, message, Number.isFinite(line) ? { line, column: lexerColumn(text, line, message) } : undefined);
   }
+}
+
+/**
+ * N3.js gives no column. A lexer error quotes the text where lexing stopped ("Unexpected
+ * "<http://e/a b>""); when that text occurs once on the line, its place is the column.
+ */
+function lexerColumn(text: string, line: number, message: string): number | undefined {
+  const issue = /^Unexpected "(.+)"$/s.exec(message)?.[1];
+  if (!issue) return undefined;
+  const lineText = text.split('\n')[line - 1] ?? '';
+  const at = lineText.indexOf(issue);
+  return at >= 0 && lineText.indexOf(issue, at + 1) < 0 ? at + 1 : undefined;
 }
 
 function parseRdfXml(text: string, baseIri: string): Promise<RDF.Quad[]> {
@@ -116,10 +129,13 @@ export function positionOf(text: string, pos: number): Position {
 }
 
 /** The store takes only absolute IRIs it can write back; say which one is not. */
-function checkTerms(q: RDF.Quad): void {
+function checkTerms(q: RDF.Quad, checked: Set<string>): void {
   for (const t of [q.subject, q.predicate, q.object]) {
     const iri = t.termType === 'NamedNode' ? t.value : t.termType === 'Literal' ? t.datatype.value : undefined;
-    if (iri !== undefined && !isAbsoluteIri(iri)) {
+    if (iri === undefined || checked.has(iri)) continue;
+    // Predicates and datatypes repeat on every row: check each distinct IRI once.
+    checked.add(iri);
+    if (!isAbsoluteIri(iri)) {
       throw new BadRequest(`not a valid absolute IRI: ${JSON.stringify(iri.slice(0, 200))}`, { code: ERR.InvalidIRI, details: iriHint(iri) });
     }
   }

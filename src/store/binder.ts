@@ -4,6 +4,7 @@
 import type * as RDF from '@rdfjs/types';
 import { BadRequest } from '../http/errors.ts';
 import { ERR, XSD } from '../rdf/vocab.ts';
+import { iriHint, isAbsoluteIri } from '../rdf/iri.ts';
 
 /** A value bound to a placeholder. Strings are literals; IRIs go through `iri()`. */
 export type Bindable =
@@ -15,19 +16,22 @@ export type Bindable =
   | { iris: readonly string[] }
   | { raw: number };
 
-const IRI_FORBIDDEN = /[\u0000-\u0020<>"{}|^`\\]/;
-const IRI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
-
-/** True when `value` is an absolute IRI that can be written as <value> in SPARQL/Turtle. */
+/**
+ * True when `value` is an absolute IRI (RFC 3987) that can be written as <value> in
+ * SPARQL/Turtle and that Oxigraph accepts: the same rule guards queries and writes, so
+ * no write can reach the journal that the store would then refuse to apply or replay.
+ */
 export function isValidIri(value: string): boolean {
-  return IRI_SCHEME.test(value) && !IRI_FORBIDDEN.test(value);
+  return isAbsoluteIri(value);
 }
 
 /** Throws 400 InvalidIRI unless `value` is a usable absolute IRI. */
 export function checkIri(value: string, what = 'IRI'): string {
   if (!isValidIri(value)) {
+    const hint = iriHint(value);
     throw new BadRequest(`${what} is not a valid absolute IRI: ${JSON.stringify(value.slice(0, 200))}`, {
       code: ERR.InvalidIRI,
+      ...(hint ? { details: hint } : {}),
     });
   }
   return value;

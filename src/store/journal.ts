@@ -92,6 +92,11 @@ export class Journal {
   records: number;
   private bytes: number;
 
+  /** Set once writing or syncing the file failed: nothing more can be made durable. */
+  get failure(): Error | undefined {
+    return this.failed;
+  }
+
   constructor(private readonly options: JournalOptions) {
     this.segment = options.segment;
     this.fd = openSync(segmentFile(options.dir, this.segment), 'a+');

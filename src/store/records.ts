@@ -84,6 +84,8 @@ export interface ReplayResult {
   lastRecords: number;
   lastValidLength: number;
   lastTorn: boolean;
+  /** Records skipped because the store refused them (they failed live too). */
+  skipped: number;
 }
 
 /**
@@ -98,12 +100,21 @@ export function replay(store: ox.Store, plan: ReplayPlan): ReplayResult {
     // loader parses them as a stream instead of copying one huge input into WASM memory).
     store.load(chunks(readFileSync(file)), { format: 'application/n-quads', no_transaction: true, lenient: true });
   }
-  const result: ReplayResult = { lastRecords: 0, lastValidLength: 0, lastTorn: false };
+  const result: ReplayResult = { lastRecords: 0, lastValidLength: 0, lastTorn: false, skipped: 0 };
   plan.segments.forEach((seg, i) => {
     const last = i === plan.segments.length - 1;
     const read = readJournal(segmentFile(plan.dir, seg), last ? plan.lastLength : undefined);
     if (read.torn && !last) throw new Error(`journal segment ${seg} is damaged at byte ${read.validLength}; refusing to skip acknowledged writes`);
-    for (const record of read.records) applyRecord(store, decodeRecord(record));
+    for (const record of read.records) {
+      // A record the live store refused failed its writer (500, nothing acknowledged); its
+      // ops are skipped here the same way, so a bad record can never stop start-up.
+      try {
+        applyRecord(store, decodeRecord(record));
+      } catch (e) {
+        result.skipped++;
+        console.error(`journal segment ${seg}: skipped a record the store refused: ${(e as Error).message}`);
+      }
+    }
     if (last) Object.assign(result, { lastRecords: read.records.length, lastValidLength: read.validLength, lastTorn: read.torn });
   });
   return result;

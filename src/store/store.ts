@@ -15,7 +15,7 @@ import { Compactor } from './compactor.ts';
 import { Replica } from './replica.ts';
 import { datasetOf, type DatasetRequest, type SparqlQuery } from './sparqlQuery.ts';
 import type { RdfSyntax } from '../rdf/formats.ts';
-import { ServiceUnavailable } from '../http/errors.ts';
+import { InternalError, ServiceUnavailable } from '../http/errors.ts';
 
 export type { WriteOp } from './records.ts';
 export { toNTriples } from './records.ts';
@@ -98,6 +98,9 @@ export class TripleStore {
     try {
       await this.journal.append(payload, () => this.apply(record));
     } catch (e) {
+      // Only a failed file write breaks the store; a record that the in-memory store
+      // refused (it is skipped on replay too, see records.ts) fails just this write.
+      if (!this.journal.failure) throw new InternalError('the store refused a write', { cause: e });
       this.broken = e as Error;
       throw new ServiceUnavailable('writing the journal failed', { cause: e });
     }

@@ -31,6 +31,9 @@ export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDi
   let handler: RequestListener = (_req, res) => res.writeHead(503).end();
   const server: Server = await new Promise((resolve) => {
     const s = createServer((req, res) => handler(req, res)).listen(0, '127.0.0.1', () => resolve(s));
+    // As in src/main.ts: outlive the client's idle timeout, so polls never hit a closing socket.
+    s.keepAliveTimeout = 65_000;
+    s.headersTimeout = 66_000;
   });
   const port = (server.address() as AddressInfo).port;
   config.port = port;

@@ -26,3 +26,27 @@ export function parseRdfXmlStrict(text: string, baseIRI = 'http://example.org/ba
     p.end();
   });
 }
+
+const XSD_NS = 'http://www.w3.org/2001/XMLSchema#';
+const INTEGER_TYPES = ['integer', 'int', 'long', 'short', 'byte', 'nonNegativeInteger', 'nonPositiveInteger', 'negativeInteger',
+  'positiveInteger', 'unsignedInt', 'unsignedLong', 'unsignedShort', 'unsignedByte'].map((t) => XSD_NS + t);
+
+/**
+ * Literals by value, the way the store keeps them (Oxigraph stores numbers and booleans by
+ * value: "3"^^xsd:int comes back as "3"^^xsd:integer, "50.0"^^xsd:float as "50").
+ */
+export function byValue(quads: readonly RDF.Quad[]): RDF.Quad[] {
+  return quads.map((q) => {
+    if (q.object.termType !== 'Literal') return q;
+    const { value, datatype } = q.object;
+    let canonicalLiteral: RDF.Literal | undefined;
+    if (INTEGER_TYPES.includes(datatype.value) && /^[+-]?\d+$/.test(value.trim())) {
+      canonicalLiteral = DataFactory.literal(BigInt(value.trim()).toString(), DataFactory.namedNode(XSD_NS + 'integer'));
+    } else if (['float', 'double', 'decimal'].some((t) => datatype.value === XSD_NS + t) && Number.isFinite(Number(value))) {
+      canonicalLiteral = DataFactory.literal(String(Number(value)), datatype);
+    } else if (datatype.value === XSD_NS + 'boolean' && /^(0|1)$/.test(value)) {
+      canonicalLiteral = DataFactory.literal(value === '1' ? 'true' : 'false', datatype);
+    }
+    return canonicalLiteral ? DataFactory.quad(q.subject as never, q.predicate as never, canonicalLiteral as never) : q;
+  });
+}

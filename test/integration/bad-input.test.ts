@@ -11,7 +11,7 @@ const RDFXML = '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/199
 const TABLE: Array<{ name: string; type?: string; body: string | Uint8Array; status: number; text: RegExp }> = [
   { name: 'malformed RDF/XML', type: 'application/rdf+xml', body: RDFXML, status: 400, text: /^400 RDFSyntaxError: malformed RDF\/XML at line 4, column \d+: unbound namespace prefix/ },
   { name: 'malformed Turtle', type: 'text/turtle', body: '@prefix e: <http://e.org/> .\ne:a e:b e:c ;\n  e:d .\n', status: 400, text: /^400 RDFSyntaxError: malformed Turtle at line 3: / },
-  { name: 'malformed N-Triples', type: 'application/n-triples', body: '<http://e.org/a> <http://e.org/b> <http://e.org/c> .\n<http://e.org/a> <http://e.org/b> "x .\n', status: 400, text: /^400 RDFSyntaxError: malformed N-Triples at line 2: / },
+  { name: 'malformed N-Triples', type: 'application/n-triples', body: '<http://e.org/a> <http://e.org/b> <http://e.org/c> .\n<http://e.org/a> <http://e.org/b> "x .\n', status: 400, text: /^400 RDFSyntaxError: malformed N-Triples at line 2, column 35: / },
   { name: 'malformed N3', type: 'text/n3', body: '@prefix e: <http://e.org/>.\n\ne:a e:b [ e:c .\n', status: 400, text: /^400 RDFSyntaxError: malformed N3 at line 3: / },
   { name: 'malformed JSON-LD', type: 'application/ld+json', body: '{\n  "@id": "http://e.org/a",\n  "http://e.org/b": 1,\n}', status: 400, text: /^400 RDFSyntaxError: malformed JSON-LD at line 4, column 1: / },
   { name: 'an invalid IRI', type: 'text/turtle', body: '<http://e.org/d?feature_uris[]=1> <http://e.org/b> "x" .', status: 400, text: /^400 InvalidIRI: not a valid absolute IRI: "http:\/\/e.org\/d\?feature_uris\[\]=1"\n(.*\n)*.*%5B/ },

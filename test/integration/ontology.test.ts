@@ -109,6 +109,27 @@ describe('/ontology', () => {
     expect(await list.text()).to.contain('"OpenTox API as published"');
   });
 
+  it('POST reads a multipart file by its extension when its type is generic', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([refFile('AlgorithmTypes.owl')], { type: 'application/octet-stream' }), 'AlgorithmTypes.owl');
+    const res = await post(form);
+    expect(res.status).to.equal(200);
+    expect(app.deps.store.graph((await res.text()).trim()).length).to.be.greaterThan(100);
+  });
+
+  for (const [type, body] of [
+    ['application/ld+json', JSON.stringify({ '@id': 'http://example.org/onto#X', 'http://www.w3.org/2000/01/rdf-schema#subClassOf': { '@id': 'http://www.opentox.org/algorithmTypes.owl#Regression' } })],
+    ['text/n3', '<http://example.org/onto#X> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://www.opentox.org/algorithmTypes.owl#Regression> .'],
+  ]) {
+    it(`POST accepts ${type}`, async () => {
+      const res = await post(body, type);
+      expect(res.status).to.equal(200);
+      const uri = (await res.text()).trim();
+      expect(app.deps.store.graph(uri)).to.have.length(1);
+      await fetch(uri, { method: 'DELETE' });
+    });
+  }
+
   it('a POSTed subtype is at once a subclass for subClassesOf; DELETE removes it', async () => {
     expect(subClassesOf(app.deps.store, ATYPE.Learning.value)).not.to.include('http://example.org/onto#SVM');
     const res = await post(SUBTYPE, 'text/turtle');

@@ -10,9 +10,9 @@ const RDFXML_HEAD = '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.or
 
 const TABLE: Array<{ syntax: RdfSyntax; text: string; code: string; message: RegExp }> = [
   { syntax: 'turtle', text: '@prefix e: <http://e.org/>.\n\ne:a e:b e:c ;\n  e:d .\n', code: 'RDFSyntaxError', message: /^malformed Turtle at line 4: / },
-  { syntax: 'turtle', text: '<http://e.org/a> <http://e.org/b> "unterminated .\n', code: 'RDFSyntaxError', message: /^malformed Turtle at line 1: / },
+  { syntax: 'turtle', text: '<http://e.org/a> <http://e.org/b> "unterminated .\n', code: 'RDFSyntaxError', message: /^malformed Turtle at line 1, column 35: / },
   { syntax: 'turtle', text: 'e:a e:b e:c .', code: 'RDFSyntaxError', message: /^malformed Turtle at line 1: Undefined prefix/ },
-  { syntax: 'ntriples', text: '<http://e.org/a> <http://e.org/b> <http://e.org/c> .\n<http://e.org/a> <http://e.org/b> "x .\n', code: 'RDFSyntaxError', message: /^malformed N-Triples at line 2: / },
+  { syntax: 'ntriples', text: '<http://e.org/a> <http://e.org/b> <http://e.org/c> .\n<http://e.org/a> <http://e.org/b> "x .\n', code: 'RDFSyntaxError', message: /^malformed N-Triples at line 2, column 35: Unexpected ""x"/ },
   { syntax: 'ntriples', text: '<http://e.org/a> <http://e.org/b> <http://e.org/c>\n', code: 'RDFSyntaxError', message: /^malformed N-Triples at line \d: / },
   { syntax: 'n3', text: '@prefix e: <http://e.org/>.\ne:a e:b [ e:c .\n', code: 'RDFSyntaxError', message: /^malformed N3 at line 2: / },
   { syntax: 'rdfxml', text: RDFXML_HEAD + '  <rdf:Description rdf:about="http://e.org/a">\n    <x:p>1</x:p>\n  </rdf:Description>\n</rdf:RDF>\n', code: 'RDFSyntaxError', message: /^malformed RDF\/XML at line 4, column \d+: unbound namespace prefix/ },
