@@ -9,6 +9,7 @@ const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
   ['rdf', () => import('./rdf.ts')],
   ['datasets', () => import('./datasets.ts')],
   ['search', () => import('./search.ts')],
+  ['compounds', () => import('./compounds.ts')],
   ['auth', () => import('./auth.ts')],
 ];
 

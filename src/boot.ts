@@ -30,7 +30,7 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   const deps: Deps = { config, store, log, tasks, search, identity: identityOf(config) };
   // Built-in ontologies are replaced at every start so that upgrades take effect.
   await loadBuiltInOntologies(deps);
-  closers.push(await bootCompounds(deps));
+  await bootCompounds(deps);
   syncSearchIndex(deps);
   await tasks.start();
   return {

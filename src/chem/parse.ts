@@ -5,7 +5,7 @@ import type { Mol } from '@rdkit/rdkit';
 import { BadRequest } from '../http/errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { FORMAT_NAMES, type ChemFormat } from './formats.ts';
-import { indigo, rdkit, rdkitMol, withMol } from './toolkits.ts';
+import { indigo, isWasmCrash, rdkit, rdkitMol, restartRdkit, withMol } from './toolkits.ts';
 import { checkMolfile, setChiralFlag } from './molfile.ts';
 import { splitSdf } from './sdf.ts';
 import { mol2ToMolfile } from './mol2.ts';
@@ -33,10 +33,41 @@ export const MAX_SMILES_LENGTH = 100_000;
 const fail = (format: ChemFormat, message: string, details?: string) =>
   new BadRequest(`${FORMAT_NAMES[format]}: ${message}`, { code: ERR.InvalidStructure, details });
 
+/**
+ * Most atoms accepted: RDKit's WASM build overflows its stack on chains of ~700 atoms, and
+ * such a crash leaves the toolkit unusable, so larger input is refused before it gets there.
+ */
+export const MAX_ATOMS = 500;
+
 /** Parses one structure; throws BadRequest naming the format and what failed. */
 export function parseStructure(text: string, format: ChemFormat): ParsedStructure {
   if (!text || !text.trim()) throw fail(format, 'empty input: expected one structure');
   if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text)) throw fail(format, 'input is binary data, not text');
+  try {
+    return parseText(text, format);
+  } catch (e) {
+    if (!isWasmCrash(e)) throw e;
+    restartRdkit();
+    throw fail(format, 'the structure is too large or complex for the chemistry toolkit');
+  }
+}
+
+/** Refuses structures past MAX_ATOMS (see there) before RDKit sees them. */
+function checkSize(format: ChemFormat, atoms: number): void {
+  if (atoms > MAX_ATOMS) throw fail(format, `${atoms} atoms is more than the limit of ${MAX_ATOMS}`);
+}
+
+/** Atom tokens of a SMILES (bracket atoms, two-letter halogens, organic subset). */
+export const smilesAtomCount = (smiles: string): number => smiles.match(/\[[^\]]*\]|Br|Cl|[BCNOPSFI]|[bcnops]/g)?.length ?? 0;
+
+/** Atom count of a molfile from its counts line (V2000) or COUNTS line (V3000). */
+const molfileAtomCount = (molfile: string): number => {
+  const lines = molfile.split(/\r?\n/);
+  const v3 = lines.find((l) => l.startsWith('M  V30 COUNTS'));
+  return Number(v3 ? v3.split(/\s+/)[3] : (lines[3] ?? '').slice(0, 3)) || 0;
+};
+
+function parseText(text: string, format: ChemFormat): ParsedStructure {
   switch (format) {
     case 'smiles': return fromSmiles(text);
     case 'inchi': return fromIndigo(text.trim(), 'inchi', /^InChI=/);
@@ -46,7 +77,7 @@ export function parseStructure(text: string, format: ChemFormat): ParsedStructur
     case 'sdf': return fromMolfileText(text, 'sdf');
     case 'mol2': return fromMolfile(mol2ToMolfile(text), 'mol2');
     case 'xyz':
-      throw fail('xyz', 'XYZ carries no bonds or charges, so it cannot define a compound; post it as a conformer of an existing compound or use a molfile');
+      throw fail('xyz', 'XYZ carries no bonds or charges, so it cannot define a structure; send a molfile instead (a 3D molfile makes a conformer)');
   }
 }
 
@@ -55,6 +86,7 @@ function fromSmiles(text: string): ParsedStructure {
   if (lines.length > 1) throw fail('smiles', `${lines.length} lines: expected one SMILES (post several structures to /dataset)`);
   const smiles = lines[0].split(/\s+/)[0];
   if (smiles.length > MAX_SMILES_LENGTH) throw fail('smiles', `${smiles.length} characters is longer than the limit of ${MAX_SMILES_LENGTH}`);
+  checkSize('smiles', smilesAtomCount(smiles));
   const { mol, log } = rdkitMol(smiles);
   if (!mol) throw fail('smiles', `"${abbreviate(smiles)}" is not a valid structure${log ? `: ${log}` : ''}`);
   return describe(mol, 'smiles', false);
@@ -74,6 +106,7 @@ function fromMolfile(molfile: string, format: ChemFormat): ParsedStructure {
   } catch (e) {
     throw fail(format, (e as Error).message.replace(/^MDL molfile: /, ''));
   }
+  checkSize(format, molfileAtomCount(molfile));
   const { mol, log } = rdkitMol(molfile, { removeHs: false });
   if (!mol) throw fail(format, `not a valid structure${log ? `: ${log}` : ''}`);
   const coords = mol.has_coords();
@@ -100,6 +133,7 @@ function fromIndigo(input: string, format: ChemFormat, looksRight: RegExp): Pars
   } finally {
     options.delete();
   }
+  checkSize(format, smilesAtomCount(smiles));
   const { mol, log } = rdkitMol(smiles.trim());
   if (!mol) throw fail(format, `read as "${abbreviate(smiles)}", which is not a valid structure${log ? `: ${log}` : ''}`);
   return describe(mol, format, false);

@@ -3,6 +3,7 @@
 // WASM memory never shrinks (issue #3).
 import initRDKitModule, { type MainModule as RDKitModule, type Mol } from '@rdkit/rdkit';
 import initIndigo from 'indigo-ketcher';
+import { ServiceUnavailable } from '../http/errors.ts';
 
 /** The subset of indigo-ketcher's API that we use. */
 export interface IndigoModule {
@@ -19,19 +20,41 @@ let rdkitModule: RDKitModule | undefined;
 let indigoModule: IndigoModule | undefined;
 let loading: Promise<void> | undefined;
 
-/** Loads RDKit and Indigo once in this thread; later calls return the same promise. */
-export function loadToolkits(): Promise<void> {
+/** Loads RDKit and Indigo once in this thread (and waits for a restart in progress). */
+export async function loadToolkits(): Promise<void> {
   loading ??= (async () => {
     const [rd, ind] = await Promise.all([initRDKitModule(), initIndigo() as Promise<IndigoModule>]);
     rdkitModule = rd;
     indigoModule = ind;
   })();
-  return loading;
+  await loading;
+  if (reloading) await reloading;
 }
 
 export function rdkit(): RDKitModule {
-  if (!rdkitModule) throw new Error('chemistry toolkits are not loaded in this thread: await initChem() first');
+  if (!rdkitModule) {
+    if (reloading) throw new ServiceUnavailable('the chemistry toolkit is restarting after a crash', { retryAfterSeconds: 1 });
+    throw new Error('chemistry toolkits are not loaded in this thread: await initChem() first');
+  }
   return rdkitModule;
+}
+
+let reloading: Promise<void> | undefined;
+
+/**
+ * A WASM trap (e.g. a stack overflow on a huge molecule) leaves RDKit's memory unusable:
+ * drop the instance and load a fresh one; until then calls answer 503.
+ */
+export function isWasmCrash(e: unknown): boolean {
+  return e instanceof WebAssembly.RuntimeError;
+}
+
+export function restartRdkit(): void {
+  rdkitModule = undefined;
+  reloading ??= initRDKitModule().then((rd) => {
+    rdkitModule = rd;
+    reloading = undefined;
+  });
 }
 
 export function indigo(): IndigoModule {

@@ -4,6 +4,24 @@
 // the index survives a change of the public base URI.
 import type { Deps } from '../deps.ts';
 
+/** What GET needs of a stored compound, kept in memory beside its identity. */
+export interface StoredCompound {
+  smiles: string;
+  inchi: string;
+  inchiKey: string;
+  formula: string;
+  molecularWeight: number;
+  /** Structure file of the compound itself (absent for structures given as SMILES/InChI). */
+  file?: string;
+}
+
+/** A conformer as listed by the store: URI, number and structure file. */
+export interface ConformerRecord {
+  uri: string;
+  number: number;
+  file: string;
+}
+
 export interface PendingCompound {
   id: number;
   done: Promise<void>;
@@ -12,14 +30,21 @@ export interface PendingCompound {
 export class CompoundIndex {
   readonly byKey = new Map<string, number>();
   readonly keyOfId = new Map<number, string>();
+  readonly records = new Map<number, StoredCompound>();
+  /** Conformer lists read from the store, dropped whenever a compound's conformers change. */
+  readonly conformers = new Map<number, ConformerRecord[]>();
+  /** Highest conformer number given out per compound in this run, so deleted numbers are not reused. */
+  readonly lastConformer = new Map<number, number>();
   /** Structures being created right now, so concurrent posts of one structure meet. */
   readonly pending = new Map<string, PendingCompound>();
   private sorted: number[] | undefined;
   next = 1;
 
-  add(id: number, key: string): void {
+  add(id: number, record: StoredCompound): void {
+    const key = identityKey(record.inchiKey, record.smiles);
     this.byKey.set(key, id);
     this.keyOfId.set(id, key);
+    this.records.set(id, record);
     if (id >= this.next) this.next = id + 1;
     this.sorted = undefined;
   }
@@ -28,6 +53,8 @@ export class CompoundIndex {
     const key = this.keyOfId.get(id);
     if (key !== undefined && this.byKey.get(key) === id) this.byKey.delete(key);
     this.keyOfId.delete(id);
+    this.records.delete(id);
+    this.conformers.delete(id);
     this.sorted = undefined;
   }
 
@@ -60,7 +87,11 @@ export function compoundIndex(deps: Pick<Deps, 'store'>): CompoundIndex {
     index = new CompoundIndex();
     for (const row of deps.store.select('compound-identities')) {
       const id = compoundNumber(row.compound.value);
-      if (id !== undefined) index.add(id, identityKey(row.inchiKey.value, row.smiles.value));
+      if (id === undefined) continue;
+      index.add(id, {
+        smiles: row.smiles.value, inchi: row.inchi.value, inchiKey: row.inchiKey.value, formula: row.formula.value,
+        molecularWeight: Number(row.mw.value), file: row.file?.value,
+      });
     }
     indexes.set(deps.store, index);
   }

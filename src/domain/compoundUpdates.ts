@@ -8,7 +8,7 @@ import type { ParsedStructure } from '../chem/index.ts';
 import type { WriteOp } from '../store/store.ts';
 import { compoundIndex, identityKey } from './compoundIndex.ts';
 import { compoundQuads } from './compoundQuads.ts';
-import { keepsFile, compoundUri } from './compounds.ts';
+import { keepsFile, compoundUri, storedOf } from './compounds.ts';
 import { compoundRecord, conformerRecords } from './compoundRecords.ts';
 import { newStructurePath, removeCompoundDir, removeStructureFiles, writeStructureFile } from './compoundFiles.ts';
 import { withCompoundLock } from './compoundLocks.ts';
@@ -36,7 +36,7 @@ export function replaceCompound(deps: Deps, id: number, s: ParsedStructure, owne
       throw e;
     }
     index.remove(id);
-    index.add(id, key);
+    index.add(id, storedOf(s, file));
     deps.search.indexCompound(old.uri, s.smiles, s.inchiKey);
     await removeStructureFiles(deps.config, [...(old.file ? [old.file] : []), ...conformers.map((c) => c.file)]);
     return old.uri;

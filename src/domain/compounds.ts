@@ -5,8 +5,8 @@ import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { WriteOp } from '../store/store.ts';
-import { compoundIndex, identityKey, type PendingCompound } from './compoundIndex.ts';
-import { compoundQuads, identityFeatureOps } from './compoundQuads.ts';
+import { compoundIndex, identityKey, type PendingCompound, type StoredCompound } from './compoundIndex.ts';
+import { compoundQuads, identityFeatureOps, identityFeatureUri, IDENTITY_FEATURES, type IdentityKey } from './compoundQuads.ts';
 import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';
 
 export const compoundUri = (deps: Pick<Deps, 'config'>, id: number): string => uriOf(deps.config, `/compound/${id}`);
@@ -32,6 +32,11 @@ export function ensureCompounds(deps: Deps, list: ParsedStructure[], owner?: str
 /** True when a structure's molfile holds coordinates worth keeping (drawn or 3D input). */
 export const keepsFile = (s: ParsedStructure): boolean => s.hasCoords === true || s.is3D === true;
 
+/** The in-memory record of a stored structure. */
+export const storedOf = (s: ParsedStructure, file: string | undefined): StoredCompound => ({
+  smiles: s.smiles, inchi: s.inchi, inchiKey: s.inchiKey, formula: s.formula, molecularWeight: s.molecularWeight, file,
+});
+
 const featuresReady = new WeakMap<object, Set<string>>();
 
 /** Store ops creating the identifier features, the first time for this store and base URI. */
@@ -43,6 +48,16 @@ function featureOps(deps: Deps): WriteOp[] {
   return identityFeatureOps(deps)
     .filter((f) => !deps.store.hasGraph(f.graph))
     .map((f) => ({ op: 'replace' as const, graph: f.graph, quads: f.quads }));
+}
+
+/**
+ * URIs of the identifier features (SMILES, InChI, InChIKey, formula, molecular weight),
+ * created if missing, for modules that store identifier values themselves (datasets).
+ */
+export async function ensureIdentityFeatures(deps: Deps): Promise<Record<IdentityKey, string>> {
+  const ops = featureOps(deps);
+  if (ops.length) await deps.store.commit(ops);
+  return Object.fromEntries(IDENTITY_FEATURES.map((f) => [f.key, identityFeatureUri(deps, f.key)])) as Record<IdentityKey, string>;
 }
 
 async function ensureMany(deps: Deps, list: ParsedStructure[], owner: string | undefined, created: Set<number>): Promise<string[]> {
@@ -87,7 +102,8 @@ async function create(deps: Deps, fresh: Array<{ id: number; key: string; s: Par
     const ops: WriteOp[] = featureOps(deps);
     for (const f of fresh) {
       const uri = compoundUri(deps, f.id);
-      ops.push({ op: 'replace', graph: uri, quads: compoundQuads(uri, f.id, f.s, f.file, owner) });
+      // A new graph: 'add' is 'replace' without the drop of what is not there.
+      ops.push({ op: 'add', graph: uri, quads: compoundQuads(uri, f.id, f.s, f.file, owner) });
     }
     await deps.store.commit(ops);
   } catch (e) {
@@ -97,7 +113,7 @@ async function create(deps: Deps, fresh: Array<{ id: number; key: string; s: Par
     throw e;
   }
   for (const f of fresh) {
-    index.add(f.id, f.key);
+    index.add(f.id, storedOf(f.s, f.file));
     index.pending.delete(f.key);
     created.add(f.id);
     deps.search.indexCompound(compoundUri(deps, f.id), f.s.smiles, f.s.inchiKey);

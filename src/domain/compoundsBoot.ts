@@ -1,17 +1,17 @@
 // The compounds step of start-up (boot.ts): load the chemistry toolkits, build the
-// identity index, and repair structure files left by a crash (issue #3 §4).
+// identity index, repair structure files left by a crash (issue #3 §4), and register the
+// 3D generation job before the task engine starts.
 import type { Deps } from '../deps.ts';
 import { initChem } from '../chem/index.ts';
 import { compoundIndex } from './compoundIndex.ts';
 import { repairStructureFiles } from './compoundFiles.ts';
-import { closeChemPool } from '../chem/pool.ts';
+import { defineGenerationJob } from './conformerGeneration.ts';
 
-/** Returns the closer of the chemistry worker threads. */
-export async function bootCompounds(deps: Deps): Promise<() => Promise<void>> {
+export async function bootCompounds(deps: Deps): Promise<void> {
   await initChem();
   compoundIndex(deps);
   const referenced = new Set(deps.store.select('structure-files').map((r) => r.file.value));
   const removed = await repairStructureFiles(deps.config, referenced);
   if (removed.length) deps.log(`start-up repair removed ${removed.length} structure file(s) that no compound names: ${removed.slice(0, 10).join(', ')}`);
-  return closeChemPool;
+  defineGenerationJob(deps);
 }

@@ -1,15 +1,20 @@
 // 3D generation (SPEC §4.2 create conformer, issue #3 §3): up to 20 distinct conformers
-// made by openchemlib in a worker thread under a time limit, then stored like posted ones.
+// made by openchemlib in a worker thread under a time limit, run as a task (SPEC §4.3),
+// then stored like posted ones.
 import type { Deps } from '../deps.ts';
-import { BadRequest, GatewayTimeout } from '../http/errors.ts';
+import { BadRequest } from '../http/errors.ts';
 import { ERR } from '../rdf/vocab.ts';
-import { conformersInWorker } from '../chem/pool.ts';
+import { CONFORMER_WORKER } from '../chem/conformerWorker.ts';
+import type { ConformerRequest, GeneratedConformer } from '../chem/conformers.ts';
+import type { TaskInfo } from '../tasks/api.ts';
 import { compoundRecord, ownMolfile } from './compoundRecords.ts';
 import { addConformers } from './conformers.ts';
+import { compoundUri } from './compounds.ts';
 
 export const MAX_GENERATED = 20;
-/** Time limit of one generation request. */
-export const GENERATION_TIMEOUT_MS = 120_000;
+/** Time limit of one generation (issue #3: it can take seconds, on some molecules far more). */
+export const GENERATION_TIMEOUT_MS = 300_000;
+export const GENERATE_JOB = 'compound-conformers';
 
 /** Validates the `generate` parameter: an integer from 1 to 20. */
 export function generateCount(raw: string | undefined): number {
@@ -20,25 +25,46 @@ export function generateCount(raw: string | undefined): number {
   return n;
 }
 
-/** 3D molfiles of compound `id`, not stored (for xyz of a compound without conformers). */
-export async function threeDMolfiles(deps: Deps, id: number, count: number, signal?: AbortSignal): Promise<string[]> {
+type RunInWorker = Deps['tasks']['runInWorker'];
+
+/** 3D molfiles of compound `id`, not stored (also serves xyz of a compound without conformers). */
+export async function threeDMolfiles(deps: Deps, id: number, count: number, run: RunInWorker = deps.tasks.runInWorker.bind(deps.tasks), signal?: AbortSignal): Promise<string[]> {
   const compound = compoundRecord(deps, id);
-  const molfile = await ownMolfile(deps, compound);
-  let made;
+  const req: ConformerRequest = { molfile: await ownMolfile(deps, compound), smiles: compound.smiles, inchi: compound.inchi, count };
+  let made: GeneratedConformer[];
   try {
-    made = await conformersInWorker({ molfile, smiles: compound.smiles, inchi: compound.inchi, count }, GENERATION_TIMEOUT_MS, signal);
+    made = await run<GeneratedConformer[]>(CONFORMER_WORKER, 'generate', req, { timeoutMs: GENERATION_TIMEOUT_MS, signal });
   } catch (e) {
-    if ((e as Error).name === 'TimeoutError' || /abort/i.test((e as Error).message)) {
-      throw new GatewayTimeout(`3D generation for ${compound.uri} took longer than ${GENERATION_TIMEOUT_MS / 1000} s`, { cause: e });
-    }
+    if (signal?.aborted) throw e;
     throw new BadRequest(`3D generation failed for ${compound.uri}: ${(e as Error).message}`, { code: ERR.InvalidStructure, cause: e });
   }
   if (!made.length) throw new BadRequest(`no 3D conformer of ${compound.uri} kept its stereo configuration`, { code: ERR.InvalidStructure });
   return made.map((c) => c.molfile);
 }
 
-/** Generates and stores up to `count` conformers; returns their URIs. */
-export async function generateConformers(deps: Deps, id: number, count: number, signal?: AbortSignal): Promise<string[]> {
-  const molfiles = await threeDMolfiles(deps, id, count, signal);
-  return addConformers(deps, id, molfiles.map((molfile) => ({ molfile, is3D: true })));
+interface GenerateParams {
+  id: number;
+  count: number;
+}
+
+/** Registers the job kind (boot, before the engine starts, so queued jobs resume). */
+export function defineGenerationJob(deps: Deps): void {
+  deps.tasks.define<GenerateParams>({
+    kind: GENERATE_JOB,
+    idempotent: false,
+    run: async (params, ctx) => {
+      const molfiles = await threeDMolfiles(deps, params.id, params.count, ctx.runInWorker, ctx.signal);
+      return addConformers(deps, params.id, molfiles.map((molfile) => ({ molfile, is3D: true })));
+    },
+  });
+}
+
+/** Starts generation of up to `count` conformers as a task. */
+export function submitGeneration(deps: Deps, id: number, count: number, owner?: string): Promise<TaskInfo> {
+  const compound = compoundRecord(deps, id);
+  return deps.tasks.submit<GenerateParams>(GENERATE_JOB, { id, count }, {
+    title: `Generate ${count} 3D conformer(s) of ${compound.uri}`,
+    creator: `${compoundUri(deps, id)}/conformer`,
+    owner,
+  });
 }

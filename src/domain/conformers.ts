@@ -8,9 +8,10 @@ import { DC, ERR, OT, RDF as RDFNS, SVC, XSD } from '../rdf/vocab.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { WriteOp } from '../store/store.ts';
 import { compoundUri } from './compounds.ts';
-import { compoundRecord, conformerRecord, conformerRecords, type CompoundRecord } from './compoundRecords.ts';
+import { compoundRecord, conformerRecord, conformerRecords, conformersChanged, type CompoundRecord } from './compoundRecords.ts';
 import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';
 import { withCompoundLock } from './compoundLocks.ts';
+import { compoundIndex } from './compoundIndex.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
@@ -43,8 +44,10 @@ export function addConformers(deps: Deps, id: number, structures: ReadonlyArray<
   return withCompoundLock(compoundUri(deps, id), async () => {
     const compound = compoundRecord(deps, id);
     const existing = conformerRecords(deps, compound);
-    let next = existing.reduce((max, c) => Math.max(max, c.number), 0) + 1;
+    const last = compoundIndex(deps).lastConformer;
+    let next = existing.reduce((max, c) => Math.max(max, c.number), last.get(id) ?? 0) + 1;
     const added = structures.map((s) => ({ n: next++, file: newStructurePath(id, 'conformer'), ...s }));
+    last.set(id, next - 1);
     await writeStructureFiles(deps.config, added.map((a) => ({ rel: a.file, text: a.molfile })));
     const ops: WriteOp[] = added.map((a) => ({ op: 'replace', graph: conformerUri(compound, a.n), quads: conformerQuads(compound, a.n, a.file, a.is3D) }));
     try {
@@ -53,6 +56,7 @@ export function addConformers(deps: Deps, id: number, structures: ReadonlyArray<
       await removeStructureFiles(deps.config, added.map((a) => a.file));
       throw e;
     }
+    conformersChanged(deps, id);
     return added.map((a) => conformerUri(compound, a.n));
   });
 }
@@ -75,6 +79,7 @@ export function replaceConformer(deps: Deps, id: number, n: number, s: ParsedStr
       await removeStructureFiles(deps.config, [file]);
       throw e;
     }
+    conformersChanged(deps, id);
     await removeStructureFiles(deps.config, [old.file]);
     return old.uri;
   });
@@ -86,6 +91,7 @@ export function deleteConformers(deps: Deps, id: number, n?: number): Promise<vo
     const compound = compoundRecord(deps, id);
     const gone = n === undefined ? conformerRecords(deps, compound) : [conformerRecord(deps, compound, n)];
     if (gone.length) await deps.store.commit(gone.map((c) => ({ op: 'drop', graph: c.uri })));
+    conformersChanged(deps, id);
     await removeStructureFiles(deps.config, gone.map((c) => c.file));
   });
 }

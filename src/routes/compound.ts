@@ -17,10 +17,10 @@ import { compoundRecord, conformerRecord, conformerRecords, defaultMolfile, numb
 import { compoundRepresentation } from '../domain/compoundQuads.ts';
 import { deleteCompound, replaceCompound } from '../domain/compoundUpdates.ts';
 import { addConformer, conformerRepresentation, deleteConformers, replaceConformer } from '../domain/conformers.ts';
-import { generateConformers, generateCount, threeDMolfiles } from '../domain/conformerGeneration.ts';
+import { generateCount, submitGeneration, threeDMolfiles } from '../domain/conformerGeneration.ts';
 import { readStructureFile } from '../domain/compoundFiles.ts';
 import { structureReply, structuresReply } from './compoundReplies.ts';
-import { pageOf } from './compoundPaging.ts';
+import { fetchPage, pagingHeaders, parsePaging } from '../http/paging.ts';
 import type { StructureRecord } from '../chem/write.ts';
 
 const { quad, namedNode } = DataFactory;
@@ -45,9 +45,11 @@ export function compoundRouter(deps: Deps): Router {
 
   router.get('/compound', handle((ctx) => {
     const ids = compoundIndex(deps).ids();
-    const page = pageOf(ctx, deps.config, ids.length);
-    const uris = ids.slice(page.offset, page.offset + page.size).map((id) => compoundUri(deps, id));
-    return uriListReply(uris, { headers: page.headers, quads: () => uris.map((u) => quad(namedNode(u), RDFNS.type, OT.Compound)) });
+    const paging = parsePaging(ctx.query, deps.config);
+    const page = fetchPage(paging, (limit, offset) => ids.slice(offset, offset + limit));
+    const uris = page.items.map((id) => compoundUri(deps, id));
+    const headers = pagingHeaders(deps.config.baseUrl + ctx.url, paging, page.hasMore, ids.length);
+    return uriListReply(uris, { headers, quads: () => uris.map((u) => quad(namedNode(u), RDFNS.type, OT.Compound)) });
   }));
 
   router.post('/compound', handle(async (ctx) => {
@@ -57,9 +59,8 @@ export function compoundRouter(deps: Deps): Router {
 
   router.get('/compound/:id', handle(async (ctx) => {
     const compound = compoundRecord(deps, idOf(ctx));
-    const { molfile } = await defaultMolfile(deps, compound);
     return structureReply(
-      { record: record(compound, molfile, compound.uri), threeD: async () => (await threeDMolfiles(deps, compound.id, 1))[0] },
+      { record: { ...compound, title: compound.uri }, molfile: () => defaultMolfile(deps, compound), threeD: async () => (await threeDMolfiles(deps, compound.id, 1))[0] },
       compound.uri,
       () => compoundRepresentation(deps, compound.uri, compound),
       size(ctx),
@@ -68,7 +69,7 @@ export function compoundRouter(deps: Deps): Router {
 
   router.get('/compound/:id/image', handle(async (ctx) => {
     const compound = compoundRecord(deps, idOf(ctx));
-    const { molfile } = await defaultMolfile(deps, compound);
+    const molfile = await defaultMolfile(deps, compound);
     const { w, h } = size(ctx);
     return bodyReply(MEDIA.png, () => depictPng(molfile, w, h));
   }));
@@ -105,7 +106,8 @@ export function compoundRouter(deps: Deps): Router {
       const form = await readForm(ctx);
       const raw = form.get('generate') ?? (typeof ctx.query.generate === 'string' ? ctx.query.generate : undefined);
       if (raw === undefined) throw new BadRequest('form without "generate": post generate=N (1-20) or a structure', { code: ERR.MissingParameter });
-      return uriListReply(await generateConformers(deps, id, generateCount(raw)), { uriListFirst: true });
+      // SPEC §4.3: a long job answers with a task (200 with the result within the sync window).
+      return deps.tasks.reply(await submitGeneration(deps, id, generateCount(raw), ctx.state.user as string | undefined));
     }
     return uriListReply([await addConformer(deps, id, await readStructure(ctx))], { uriListFirst: true });
   }));
@@ -118,9 +120,9 @@ export function compoundRouter(deps: Deps): Router {
   router.get('/compound/:id/conformer/:n', handle(async (ctx) => {
     const compound = compoundRecord(deps, idOf(ctx));
     const c = conformerRecord(deps, compound, numberOf(ctx.params.n, 'conformer'));
-    const molfile = await readStructureFile(deps.config, c.file);
     const threeD = async () => (await threeDMolfiles(deps, compound.id, 1))[0];
-    return structureReply({ record: record(compound, molfile, c.uri), threeD }, c.uri, () => [
+    const molfile = () => readStructureFile(deps.config, c.file);
+    return structureReply({ record: { ...compound, title: c.uri }, molfile, threeD }, c.uri, () => [
       ...conformerRepresentation(compound, c.number),
       ...compoundRepresentation(deps, compound.uri, compound),
     ], size(ctx));

@@ -18,10 +18,15 @@ const SINGLE: TextOutput[] = ['sdf', 'smiles', 'inchi', 'inchikey', 'molfile', '
 const MULTI: TextOutput[] = ['sdf', 'smiles', 'inchi', 'mol2', 'xyz'];
 
 export interface StructureSource {
-  record: StructureRecord;
-  /** 3D molfile for xyz when `record.molfile` is 2D (generated on demand). */
+  /** Identity and title; the molfile is read only for formats that need it. */
+  record: Omit<StructureRecord, 'molfile'>;
+  molfile: () => Promise<string>;
+  /** 3D molfile for xyz when the molfile is 2D (generated on demand). */
   threeD: () => Promise<string>;
 }
+
+/** Formats written from the identity alone, without reading a structure file. */
+const FROM_IDENTITY: ReadonlySet<TextOutput> = new Set(['smiles', 'inchi', 'inchikey']);
 
 /** One compound or conformer in every format. */
 export function structureReply(source: StructureSource, uri: string, quads: () => RDF.Quad[], size: ImageSize): Reply {
@@ -29,18 +34,20 @@ export function structureReply(source: StructureSource, uri: string, quads: () =
   const variants: Variant[] = SINGLE.map((format) => ({
     type: MEDIA[format],
     produce: async () => {
-      if (format === 'xyz' && !molfileIs3D(record.molfile)) return writeStructure({ ...record, molfile: await source.threeD() }, 'xyz');
-      return writeStructure(record, format);
+      if (FROM_IDENTITY.has(format)) return writeStructure({ ...record, molfile: '' }, format);
+      const molfile = await source.molfile();
+      if (format === 'xyz' && !molfileIs3D(molfile)) return writeStructure({ ...record, molfile: await source.threeD() }, 'xyz');
+      return writeStructure({ ...record, molfile }, format);
     },
   }));
-  variants.push(...imageVariants(record.molfile, size), uriListVariant([uri]), ...rdfVariants(quads));
+  variants.push(...imageVariants(source.molfile, size), uriListVariant([uri]), ...rdfVariants(quads));
   return { status: 200, headers: {}, variants };
 }
 
-export function imageVariants(structure: string, size: ImageSize): Variant[] {
+export function imageVariants(structure: () => Promise<string>, size: ImageSize): Variant[] {
   return [
-    { type: MEDIA.png, produce: () => depictPng(structure, size.w, size.h) },
-    { type: MEDIA.svg, produce: () => depictSvg(structure, size.w, size.h) },
+    { type: MEDIA.png, produce: async () => depictPng(await structure(), size.w, size.h) },
+    { type: MEDIA.svg, produce: async () => depictSvg(await structure(), size.w, size.h) },
   ];
 }
 

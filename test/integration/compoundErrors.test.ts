@@ -13,6 +13,7 @@ const CASES: Array<[string, string | Buffer, string, RegExp]> = [
   ['empty body', '', SMILES, /empty input/],
   ['binary junk', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0xff, 0xfe, 0x10]), SMILES, /binary/],
   ['10 MB of SMILES', 'C'.repeat(10 * 1024 * 1024), SMILES, /longer than the limit/],
+  ['800-atom chain (past the toolkit limit)', 'C'.repeat(800), SMILES, /800 atoms is more than the limit of 500/],
   ['pentavalent carbon', 'C(C)(C)(C)(C)C', SMILES, /valence for atom # 0 C, 5, is greater than permitted/],
   ['unclosed ring', 'C1CCC', SMILES, /unclosed ring/],
   ['broken molfile counts line', BROKEN_COUNTS, 'chemical/x-mdl-molfile', /line 4 \(counts line\) is malformed/],

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { initChem, parseStructure, splitSdf, formatOfMediaType, type ChemFormat } from '../../../src/chem/index.ts';
-import { BadRequest } from '../../../src/http/errors.ts';
+import { BadRequest, ServiceUnavailable } from '../../../src/http/errors.ts';
+import { restartRdkit } from '../../../src/chem/toolkits.ts';
 import { sharedData } from '../../helpers/data.ts';
 
 const ALANINE_INCHI = 'InChI=1S/C3H7NO2/c1-2(4)3(5)6/h2H,4H2,1H3,(H,5,6)/t2-/m0/s1';
@@ -27,6 +28,13 @@ describe('chem: parseStructure', () => {
     const p = parseStructure(readFileSync(sharedData('opentox-test', 'acetaldehyde.sdf'), 'utf8'), 'sdf');
     expect(p.smiles).to.equal('CC=O');
     expect(p.hasCoords).to.equal(true);
+  });
+
+  it('reads CML as CDK writes it (ambit diamantane.cml), one molecule at a time', () => {
+    const cml = readFileSync(sharedData('ambit', 'diamantane.cml'), 'utf8');
+    expect(() => parseStructure(cml, 'cml')).to.throw(BadRequest, /3 molecules.*\/dataset/);
+    const first = cml.slice(cml.indexOf('<molecule'), cml.indexOf('</molecule>') + '</molecule>'.length);
+    expect(parseStructure(first, 'cml').formula).to.equal('C14H20');
   });
 
   const bad: Array<[string, ChemFormat, RegExp]> = [
@@ -59,5 +67,21 @@ describe('chem: parseStructure', () => {
     expect(records[0].line).to.equal(1);
     expect(records[1].line).to.be.greaterThan(5);
     expect(Object.keys(records[0].fields).length).to.be.greaterThan(0);
+  });
+});
+
+describe('chem: toolkit limits and crashes', () => {
+  before(() => initChem());
+
+  it('refuses structures past MAX_ATOMS before RDKit sees them', () => {
+    expect(() => parseStructure('C'.repeat(800), 'smiles')).to.throw(BadRequest, /800 atoms is more than the limit of 500/);
+    expect(parseStructure('C'.repeat(400), 'smiles').formula).to.equal('C400H802');
+  });
+
+  it('after a WASM crash RDKit is reloaded; meanwhile parsing answers 503', async () => {
+    restartRdkit();
+    expect(() => parseStructure('CCO', 'smiles')).to.throw(ServiceUnavailable);
+    await initChem();
+    expect(parseStructure('CCO', 'smiles').smiles).to.equal('CCO');
   });
 });

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../../src/config.ts';
 import { openDeps, type Running } from '../../../src/boot.ts';
-import { parseStructure } from '../../../src/chem/index.ts';
-import { compoundUriByKey, ensureCompound, ensureCompounds } from '../../../src/domain/compounds.ts';
+import { parseStructure, PARSE_WORKER, type ParseOutcome } from '../../../src/chem/index.ts';
+import { compoundUriByKey, ensureCompound, ensureCompounds, ensureIdentityFeatures } from '../../../src/domain/compounds.ts';
 import { tempDir } from '../../helpers/app.ts';
 import { rmSync } from 'node:fs';
 
@@ -52,5 +52,43 @@ describe('domain: compound identity and creation', () => {
     expect(readdirSync(path.join(structures, '1'))).to.have.length(1);
     expect(compoundUriByKey(deps, s.inchiKey, s.smiles)).to.equal(uri);
     expect((await ensureCompound(deps, parseStructure('CCN', 'smiles'))).uri).to.equal('http://example.org/compound/2');
+  });
+});
+
+describe('chem: parsing in worker threads', function () {
+  this.timeout(60_000);
+  it('parseMany answers one outcome per text, errors as data', async () => {
+    const dir = tempDir();
+    const deps = await openDeps(loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org' }), () => undefined);
+    try {
+      const out = await deps.tasks.runInWorker<ParseOutcome[]>(PARSE_WORKER, 'parseMany', { texts: ['OCC', 'C(C)(C)(C)(C)C'], format: 'smiles' });
+      expect(out[0]).to.deep.include({ ok: true });
+      expect(out[0].ok && out[0].structure.smiles).to.equal('CCO');
+      expect(out[1].ok).to.equal(false);
+      expect(!out[1].ok && out[1].message).to.match(/valence/);
+    } finally {
+      await deps.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('domain: identifier features', () => {
+  it('are created once with stable URIs under the base', async () => {
+    const dir = tempDir();
+    const deps = await openDeps(loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org' }), () => undefined);
+    try {
+      const uris = await ensureIdentityFeatures(deps);
+      expect(uris).to.deep.equal({
+        smiles: 'http://example.org/feature/compound-smiles', inchi: 'http://example.org/feature/compound-inchi',
+        inchiKey: 'http://example.org/feature/compound-inchikey', formula: 'http://example.org/feature/compound-formula',
+        molecularWeight: 'http://example.org/feature/compound-mw',
+      });
+      expect(deps.store.hasGraph(uris.molecularWeight)).to.equal(true);
+      expect(await ensureIdentityFeatures(deps)).to.deep.equal(uris);
+    } finally {
+      await deps.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

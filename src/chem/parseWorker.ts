@@ -1,0 +1,23 @@
+// Parsing in worker threads (uploads parse in parallel): TaskEngine.runInWorker(
+// PARSE_WORKER, 'parseMany', { texts, format }) answers one outcome per text, in order.
+import { loadToolkits } from './toolkits.ts';
+import { parseStructure, type ParsedStructure } from './parse.ts';
+import type { ChemFormat } from './formats.ts';
+
+export const PARSE_WORKER = new URL(import.meta.url);
+
+export type ParseOutcome =
+  | { ok: true; structure: ParsedStructure }
+  | { ok: false; message: string; details?: string };
+
+export async function parseMany(input: { texts: string[]; format: ChemFormat }): Promise<ParseOutcome[]> {
+  await loadToolkits();
+  return input.texts.map((text) => {
+    try {
+      return { ok: true, structure: parseStructure(text, input.format) };
+    } catch (e) {
+      const err = e as { message: string; details?: string };
+      return { ok: false, message: err.message, details: err.details };
+    }
+  });
+}
