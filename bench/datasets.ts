@@ -10,7 +10,7 @@ import { parseStructure } from '../src/chem/index.ts';
 import type { BenchModule, BenchRow } from './types.ts';
 
 const RUBY_KAZIUS_S = 37;
-const ROWS = 100_000;
+const ROWS = Number(process.env.BENCH_DATASET_ROWS) || 100_000;
 const FEATURES = 20;
 
 const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

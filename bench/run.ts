@@ -6,6 +6,7 @@ import type { BenchModule } from './types.ts';
 const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
   ['store', () => import('./store.ts')],
   ['tasks', () => import('./tasks.ts')],
+  ['algorithms', () => import('./algorithms.ts')],
   ['rdf', () => import('./rdf.ts')],
   ['datasets', () => import('./datasets.ts')],
   ['search', () => import('./search.ts')],

@@ -17,8 +17,9 @@ import { searchToolkit } from '../src/chem/fingerprints.ts';
 import { popcount32 } from '../src/search/bits.ts';
 import type { BenchModule, BenchRow } from './types.ts';
 
-const TARGET = 100_000;
-const CACHE = path.join(os.tmpdir(), 'opentox-search-bench');
+/** Collection size; BENCH_SEARCH_N makes a quick run (its cache is kept apart). */
+const TARGET = Number(process.env.BENCH_SEARCH_N ?? 100_000);
+const CACHE = path.join(os.tmpdir(), `opentox-search-bench-${TARGET}`);
 const DATA = [path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/data/opentox-test'), '/work/shared/data/opentox-test'];
 const FILES = ['kazius.csv', 'EPAFHM.csv', 'LOAEL_log_mmol_corrected_smiles.csv', 'hamster_carcinogenicity.csv', 'ISSCAN-multi.csv'];
 /** Groups bonded to the first atom of a base structure; invalid products are skipped. */

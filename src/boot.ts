@@ -5,7 +5,9 @@ import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { TripleStore } from './store/store.ts';
 import { identityOf } from './auth/identity.ts';
+import { JOB } from './rdf/vocab.ts';
 import { loadBuiltInOntologies } from './domain/ontology.ts';
+import { loadAlgorithms } from './algorithms/boot.ts';
 import { JobEngine } from './tasks/engine.ts';
 import { bootCompounds } from './domain/compoundsBoot.ts';
 import { SearchEngine } from './search/engine.ts';
@@ -21,6 +23,8 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
     snapshotEvery: config.snapshotEvery,
     sparqlTimeoutMs: config.sparqlTimeoutMs,
     log,
+    // A queued job's kind, parameters and owner are for the engine, not for researchers.
+    privatePredicatePrefixes: [JOB.ns],
   });
   closers.push(() => store.close());
   const tasks = new JobEngine({ config, store, log });
@@ -30,6 +34,8 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   const deps: Deps = { config, store, log, tasks, search, identity: identityOf(config) };
   // Built-in ontologies are replaced at every start so that upgrades take effect.
   await loadBuiltInOntologies(deps);
+  // The catalogue's descriptions, as graphs, so ?type= and ?sameas= run in the store.
+  await loadAlgorithms(deps);
   await bootCompounds(deps);
   syncSearchIndex(deps);
   await tasks.start();

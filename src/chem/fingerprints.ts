@@ -103,7 +103,12 @@ export function identityOf(text: string): { canonicalSmiles?: string; inchiKey?:
   }
 }
 
-/** Morgan fingerprint of a similarity query. */
+/** Morgan fingerprint of a similarity query (nothing else is computed). */
 export function morganOf(smiles: string): Uint32Array {
-  return fingerprintsOf(smiles).morgan;
+  const mol = parseWith('SMILES', smiles, (rd) => rd.get_mol(smiles));
+  try {
+    return words(mol.get_morgan_fp_as_uint8array(MORGAN));
+  } finally {
+    mol.delete();
+  }
 }

@@ -10,8 +10,9 @@ import { uriListReply, type Reply } from '../http/reply.ts';
 import type { JobContext, TaskEngine } from '../tasks/api.ts';
 import { readCsv } from '../datasets/csv.ts';
 import { uploadKind, type UploadKind } from '../datasets/readTable.ts';
-import { newDatasetUri, uploadDataset } from './datasets.ts';
-import type { DatasetMeta } from './datasetWrite.ts';
+import { newDatasetUri, uploadDataset, uploadDatasetFile } from './datasets.ts';
+import { metadataQuads, type DatasetMeta } from './datasetWrite.ts';
+import { DC } from '../rdf/vocab.ts';
 
 /** Bodies up to this size are stored within the request. */
 export const INLINE_UPLOAD_BYTES = 64 * 1024;
@@ -38,8 +39,7 @@ export function defineUploadJob(deps: Deps): void {
 }
 
 async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext): Promise<string> {
-  const data = await fsp.readFile(params.file);
-  await uploadDataset(deps, { kind: params.kind, data, dataset: params.dataset, meta: params.meta, signal: ctx.signal, progress: ctx.progress });
+  await uploadDatasetFile(deps, params.file, { kind: params.kind, dataset: params.dataset, meta: params.meta, signal: ctx.signal, progress: ctx.progress });
   await fsp.rm(params.file, { force: true });
   return params.dataset;
 }
@@ -56,7 +56,7 @@ export async function startUpload(deps: Deps, upload: Upload, options: { dataset
   const kind = uploadKind(upload.type, upload.filename);
   precheck(kind, upload.data);
   const dataset = options.dataset ?? newDatasetUri(deps);
-  const meta: DatasetMeta = { title: upload.form.get('title') ?? upload.filename, creator: options.owner, source: upload.filename };
+  const meta: DatasetMeta = { title: upload.form.get('title') ?? upload.filename, creator: options.owner, source: upload.filename, date: new Date().toISOString() };
   const tasks = tasksOf(deps);
   if (!tasks || upload.data.length <= INLINE_UPLOAD_BYTES) {
     await uploadDataset(deps, { kind, data: upload.data, dataset, meta });
@@ -66,6 +66,9 @@ export async function startUpload(deps: Deps, upload: Upload, options: { dataset
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${dataset.slice(dataset.lastIndexOf('/') + 1)}-${Date.now()}.${kind}`);
   await fsp.writeFile(file, upload.data);
+  // The new dataset's graph is created now (with the date its metadata will carry), so its
+  // id stays taken across a restart while the job waits; it is invisible until complete.
+  if (!options.dataset) await deps.store.addToGraph(dataset, metadataQuads(dataset, meta).filter((q) => q.predicate.equals(DC.date)));
   const task = await tasks.submit<UploadJobParams>(UPLOAD_JOB, { dataset, kind, file, meta }, {
     title: `Upload of ${upload.filename ?? kind} to ${dataset}`,
     creator: dataset,

@@ -5,11 +5,13 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { BadRequest } from '../http/errors.ts';
-import { ERR, OT } from '../rdf/vocab.ts';
+import { ERR, OT, XSD } from '../rdf/vocab.ts';
 import { entriesOf, featuresOf, requireDataset } from './datasetLayout.ts';
 import type { Paging as Page } from '../http/paging.ts';
 
-const { namedNode } = DataFactory;
+const { namedNode, literal } = DataFactory;
+const COMPOUND = OT.compound.value;
+const XSD_DOUBLE = XSD.double.value;
 
 export interface DatasetView {
   dataset: string;
@@ -67,12 +69,17 @@ export function* rowsOf(deps: Deps, view: DatasetView): Generator<EntryRow> {
   for (const entry of view.entries) {
     let compound = '';
     const values = new Array<RDF.Literal | undefined>(view.features.length).fill(undefined);
+    // Store terms are WASM objects: every property read crosses into WASM, so each is read once.
     for (const q of deps.store.match(entry, null, null, view.dataset)) {
-      if (q.predicate.equals(OT.compound)) compound = q.object.value;
-      else {
-        const i = column.get(q.predicate.value);
-        if (i !== undefined && q.object.termType === 'Literal') values[i] = q.object;
+      const p = q.predicate.value;
+      if (p === COMPOUND) {
+        compound = q.object.value;
+        continue;
       }
+      const i = column.get(p);
+      if (i === undefined) continue;
+      const o = q.object;
+      if (o.termType === 'Literal') values[i] = literal(o.value, o.datatype.value === XSD_DOUBLE ? XSD.double : undefined);
     }
     yield { entry, compound, values };
   }

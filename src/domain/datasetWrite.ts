@@ -1,6 +1,6 @@
 // Writes data entries into a dataset graph in the layout of datasetLayout.ts: entries and
-// values in chunks of CHUNK entries per commit (the journal record of one commit stays
-// small), then one final commit that links them and makes the dataset visible.
+// values in chunks of CHUNK entries per commit (a commit is applied synchronously, so small
+// chunks keep the event loop answering), then one final commit that links them and makes the dataset visible.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
@@ -12,7 +12,7 @@ import { TYPE_CLASS } from './featureModel.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
-const CHUNK = 10_000;
+const CHUNK = 2_000;
 
 export interface EntryData {
   compound: string;
@@ -25,6 +25,8 @@ export interface DatasetMeta {
   creator?: string;
   source?: string;
   description?: string;
+  /** xsd:dateTime of creation; now when absent. */
+  date?: string;
 }
 
 export interface WritePlan {
@@ -36,6 +38,8 @@ export interface WritePlan {
   meta: DatasetMeta;
   signal?: AbortSignal;
   progress?: (percent: number) => void;
+  /** Entries per commit (default CHUNK). */
+  chunkSize?: number;
 }
 
 export const numberLiteral = (n: number): RDF.Literal => literal(String(n), XSD.double);
@@ -58,10 +62,11 @@ export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number>
   const first = writtenEntries(deps, dataset) + 1;
   const predicates = plan.features.map((f) => namedNode(f));
   const links: RDF.Quad[] = [];
-  for (let start = 0; start < plan.entries.length; start += CHUNK) {
+  const size = plan.chunkSize ?? CHUNK;
+  for (let start = 0; start < plan.entries.length; start += size) {
     plan.signal?.throwIfAborted();
     const quads: RDF.Quad[] = [];
-    for (let i = start; i < Math.min(start + CHUNK, plan.entries.length); i++) {
+    for (let i = start; i < Math.min(start + size, plan.entries.length); i++) {
       const e = namedNode(entryUri(dataset, first + i));
       const { compound, values } = plan.entries[i];
       quads.push(quad(e, OT.compound, namedNode(compound)));
@@ -71,7 +76,7 @@ export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number>
       links.push(quad(namedNode(dataset), OT.dataEntry, e));
     }
     await deps.store.addToGraph(dataset, quads);
-    plan.progress?.(Math.min(95, 50 + (45 * (start + CHUNK)) / plan.entries.length));
+    plan.progress?.(Math.min(95, 50 + (45 * (start + size)) / plan.entries.length));
   }
   plan.signal?.throwIfAborted();
   const d = namedNode(dataset);
@@ -84,7 +89,7 @@ export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number>
 
 export function metadataQuads(dataset: string, meta: DatasetMeta): RDF.Quad[] {
   const d = namedNode(dataset);
-  const out = [quad(d, RDFNS.type, OT.Dataset), quad(d, DC.date, literal(new Date().toISOString(), XSD.dateTime))];
+  const out = [quad(d, RDFNS.type, OT.Dataset), quad(d, DC.date, literal(meta.date ?? new Date().toISOString(), XSD.dateTime))];
   if (meta.title) out.push(quad(d, DC.title, literal(meta.title)));
   if (meta.creator) out.push(quad(d, DC.creator, literal(meta.creator)));
   if (meta.description) out.push(quad(d, DC.description, literal(meta.description)));

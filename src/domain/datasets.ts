@@ -6,6 +6,7 @@ import type { Deps } from '../deps.ts';
 import { BadRequest } from '../http/errors.ts';
 import { DC, ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { readTable, type UploadKind } from '../datasets/readTable.ts';
+import type { InputTable } from '../datasets/table.ts';
 import { requireDataset } from './datasetLayout.ts';
 import { importTable, type ImportResult } from './datasetImport.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta } from './datasetWrite.ts';
@@ -29,7 +30,18 @@ export const newDatasetUri = (deps: Deps): string => mintUri(deps, 'dataset');
 
 /** Reads an upload and stores it as (or appends it to) `params.dataset`. */
 export async function uploadDataset(deps: Deps, params: UploadParams): Promise<ImportResult> {
-  const table = await readTable(params.kind, params.data, params.dataset);
+  return importUpload(deps, await readTable(params.kind, params.data, params.dataset), params);
+}
+
+/** A large upload stored in `file`: read in a worker thread, then stored here. */
+export async function uploadDatasetFile(deps: Deps, file: string, params: Omit<UploadParams, 'data'>): Promise<ImportResult> {
+  const table = await deps.tasks.runInWorker<InputTable>(READER, 'readTableFile', { kind: params.kind, file, baseIri: params.dataset }, { signal: params.signal });
+  return importUpload(deps, table, params);
+}
+
+const READER = new URL('../datasets/readTableWorker.ts', import.meta.url);
+
+function importUpload(deps: Deps, table: InputTable, params: Omit<UploadParams, 'data'>): Promise<ImportResult> {
   const meta = { ...params.meta, title: params.meta.title ?? table.title };
   return importTable(deps, table, { dataset: params.dataset, meta, signal: params.signal, progress: params.progress });
 }

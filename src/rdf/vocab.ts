@@ -23,6 +23,11 @@ export const OT = vocabulary(OT_NS, [
   'hasSource', 'units', 'acceptValue', 'dataEntry', 'compound', 'conformer', 'values', 'feature',
   'value', 'algorithm', 'trainingDataset', 'independentVariables', 'dependentVariables',
   'predictedVariables', 'statusCode', 'warning', 'owner',
+  // Cross-validation statistics of a model, as the OpenTox validation service named them.
+  'crossvalidationInfo', 'numFolds', 'randomSeed', 'numInstances', 'classificationStatistics',
+  'regressionStatistics', 'percentCorrect', 'balancedAccuracy', 'areaUnderRoc', 'confusionMatrix',
+  'confusionMatrixCell', 'confusionMatrixActual', 'confusionMatrixPredicted', 'confusionMatrixValue',
+  'rSquare', 'rootMeanSquaredError', 'meanAbsoluteError',
 ] as const);
 
 export const DC = vocabulary('http://purl.org/dc/elements/1.1/', [
@@ -48,6 +53,7 @@ export const ATYPE = vocabulary('http://www.opentox.org/algorithmTypes.owl#', [
   'MultipleTargets', 'PhysicoChemical', 'Topological', 'Normalization', 'Generation3D',
   'ApplicabilityDomain', 'Clustering', 'Structural', 'Electronic', 'Geometrical', 'Constitutional',
   'QuantumChemical', 'Preprocessing', 'Learning', 'Rules', 'DataMining',
+  'SimilarityDistance',
 ] as const);
 
 /** Error codes (SPEC §7.2): each an owl:Class with an HTTP status and a description. */

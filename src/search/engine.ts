@@ -3,7 +3,7 @@
 // is full, and stop when the caller's signal aborts (the client disconnected).
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import path from 'node:path';
-import { FP_VERSION, ToolkitParseError, fingerprintsOf, identityOf, initFingerprints, searchToolkit } from '../chem/fingerprints.ts';
+import { FP_VERSION, ToolkitParseError, fingerprintsOf, identityOf, initFingerprints, morganOf, searchToolkit } from '../chem/fingerprints.ts';
 import { screenOf, type QueryKind } from '../chem/smarts.ts';
 import { BadRequest, ServiceUnavailable } from '../http/errors.ts';
 import { ERR } from '../rdf/vocab.ts';
@@ -36,6 +36,8 @@ export interface StoredStructure {
 
 export class SearchEngine {
   readonly index = new StructureIndex();
+  /** True when the file holds more or other than the index (compacted by reconcile). */
+  private stale = false;
   private readonly pool: MatcherPool;
 
   private constructor(private readonly file: IndexFile | undefined, private readonly timeoutMs: number, workers: number, private readonly base: () => string) {
@@ -50,7 +52,8 @@ export class SearchEngine {
     const rd = await initFingerprints();
     const file = options.dataDir ? new IndexFile(path.join(options.dataDir, 'search', 'structures.idx'), `${FP_VERSION} rdkit-${rd.version()}`) : undefined;
     const engine = new SearchEngine(file, options.timeoutMs, options.workers, options.baseUrl ?? (() => ''));
-    file?.load(engine.index);
+    const loaded = file?.load(engine.index);
+    engine.stale = !loaded?.loaded || loaded.garbage > 0;
     return engine;
   }
 
@@ -70,8 +73,11 @@ export class SearchEngine {
       if (known && (s.inchiKey ? known.inchiKey === s.inchiKey : known.canonicalSmiles === s.smiles)) continue;
       if (this.tryAdd(s, false)) computed++;
     }
-    for (const uri of this.index.uris) if (uri !== undefined && !keep.has(uri)) this.index.remove(uri);
-    this.file?.rewrite(this.index);
+    let removed = 0;
+    for (const uri of this.index.uris) if (uri !== undefined && !keep.has(uri) && this.index.remove(uri)) removed++;
+    // Rewriting 100k entries takes a while: only when the file is not already exact.
+    if (this.stale || computed > 0 || removed > 0) this.file?.rewrite(this.index);
+    this.stale = false;
     return computed;
   }
 
@@ -96,7 +102,7 @@ export class SearchEngine {
 
   /** Compounds with Tanimoto similarity >= threshold, most similar first. */
   async similar(smiles: string, threshold: number, options: SearchOptions = {}): Promise<Hit[]> {
-    const query = this.parse(() => fingerprintsOf(smiles).morgan, 'SMILES');
+    const query = this.parse(() => morganOf(smiles), 'SMILES');
     const filter = this.filterOf(options.within);
     const hits: SimilarityHit[] = [];
     for (let from = 0; from < this.index.slots; from += SCAN_CHUNK) {

@@ -63,6 +63,8 @@ class MatchWorker {
     this.ready = undefined;
     if (w && w.exitCode === null) {
       const exited = new Promise((resolve) => w.once('exit', resolve));
+      // An idle matcher is unref'd; waiting for its exit must keep the process alive.
+      w.ref();
       w.kill('SIGKILL');
       await exited;
     }

@@ -37,7 +37,8 @@ function exactHits(deps: Pick<Deps, 'store' | 'search'>, text: string, within: r
   }
   const keep = within ? new Set(within) : undefined;
   const seen = new Set(uris);
-  for (const row of deps.store.select('search-compounds-by-value', { text, limit: { raw: VALUE_HITS } })) {
+  const [v1, v2, v3, v4, v5] = spellings(text.trim());
+  for (const row of deps.store.select('search-compounds-by-value', { v1, v2, v3, v4, v5, limit: { raw: VALUE_HITS } })) {
     const uri = row.compound?.value;
     if (uri && !seen.has(uri) && (!keep || keep.has(uri))) {
       seen.add(uri);
@@ -45,4 +46,15 @@ function exactHits(deps: Pick<Deps, 'store' | 'search'>, text: string, within: r
     }
   }
   return uris.map((uri) => ({ uri }));
+}
+
+/**
+ * The spellings a name is looked up in: as given, lower case, upper case, first letter
+ * capitalised, every word capitalised ("acetic acid" finds "Acetic acid" and "Acetic Acid").
+ */
+export function spellings(text: string): [string, string, string, string, string] {
+  const lower = text.toLowerCase();
+  const first = lower.charAt(0).toUpperCase() + lower.slice(1);
+  const words = lower.replace(/(^|[\s(-])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase());
+  return [text, lower, text.toUpperCase(), first, words];
 }

@@ -46,6 +46,8 @@ export function currentPlan(dir: string): ReplayPlan {
     if (later[i] !== later[i - 1] + 1) throw new Error(`journal segment ${later[i - 1] + 1} is missing in ${dir}`);
   }
   if (snapshot !== null && later.length > 0 && later[0] !== snapshot) throw new Error(`journal segment ${snapshot} is missing in ${dir}`);
+  // Segments that start past 0 with no snapshot: the snapshot covering the rest is gone.
+  if (snapshot === null && later.length > 0 && later[0] !== 0) throw new Error(`snapshot.${later[0]}.nq is missing in ${dir}`);
   return { dir, snapshot, segments: later };
 }
 

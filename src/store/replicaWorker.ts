@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import * as ox from 'oxigraph';
 import { applyRecord, replay, type JournalRecord } from './records.ts';
+import { escapeLiteral } from './binder.ts';
 import type { ReplayPlan } from './layout.ts';
 import type { Dataset, QueryKind } from './sparqlQuery.ts';
 import { serialize } from '../rdf/serialize.ts';
@@ -22,7 +23,23 @@ export type ReplicaOut =
 
 const port = parentPort!;
 const store = new ox.Store();
-replay(store, workerData as ReplayPlan);
+const plan = workerData as ReplayPlan & { privatePrefixes?: string[] };
+const privatePrefixes = plan.privatePrefixes ?? [];
+replay(store, plan);
+// Internal fields (e.g. a queued job's parameters) are kept by the main store but never
+// answered here: swept once after loading, then filtered out of every applied record.
+for (const prefix of privatePrefixes) {
+  const p = escapeLiteral(prefix);
+  store.update(`DELETE { GRAPH ?g { ?s ?p ?o } } WHERE { GRAPH ?g { ?s ?p ?o FILTER(STRSTARTS(STR(?p), ${p})) } }`);
+}
+const PRIVATE_LINE = privatePrefixes.length
+  ? new RegExp(`^(?:<[^>]*>|_:\\S+)\\s+<(?:${privatePrefixes.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`)
+  : undefined;
+
+function withoutPrivate(record: JournalRecord): JournalRecord {
+  if (!PRIVATE_LINE) return record;
+  return record.map((op) => ('nt' in op && op.nt ? { ...op, nt: op.nt.split('\n').filter((l) => !PRIVATE_LINE.test(l)).join('\n') } : op));
+}
 port.postMessage({ type: 'ready', size: store.size } satisfies ReplicaOut);
 
 function datasetOptions(ds: Dataset) {
@@ -41,7 +58,11 @@ async function run(msg: Extract<ReplicaIn, { type: 'query' }>): Promise<string> 
 
 port.on('message', (msg: ReplicaIn) => {
   if (msg.type === 'apply') {
-    applyRecord(store, msg.record);
+    try {
+      applyRecord(store, withoutPrivate(msg.record));
+    } catch {
+      // Refused by the main store too (its writer got an error): skipped there and on replay.
+    }
     return;
   }
   run(msg).then(

@@ -6,12 +6,14 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import * as ox from 'oxigraph';
 import type * as RDF from '@rdfjs/types';
+import { DataFactory, Parser } from 'n3';
 import { Journal } from './journal.ts';
 import { QueryFiles } from './queries.ts';
 import type { Bindable } from './binder.ts';
 import { currentPlan, snapshotTemp, type ReplayPlan } from './layout.ts';
 import { applyRecord, checkGraph, encodeOps, replay, type JournalRecord, type WriteOp } from './records.ts';
 import { Compactor } from './compactor.ts';
+import { GraphCache } from './graphCache.ts';
 import { Replica } from './replica.ts';
 import { datasetOf, type DatasetRequest, type SparqlQuery } from './sparqlQuery.ts';
 import type { RdfSyntax } from '../rdf/formats.ts';
@@ -31,6 +33,8 @@ export interface StoreOptions {
   /** Time limit of a public SPARQL query (default 30 s). */
   sparqlTimeoutMs?: number;
   log?: (m: unknown) => void;
+  /** Predicates (by IRI prefix) the public SPARQL endpoint never shows: internal fields. */
+  privatePredicatePrefixes?: readonly string[];
 }
 
 /** How the public endpoint wants a query answered. */
@@ -48,6 +52,7 @@ export class TripleStore {
   private journal!: Journal;
   private compactor!: Compactor;
   private replica: Replica;
+  private readonly cache = new GraphCache();
   readonly queries: QueryFiles;
   private readonly log: (m: unknown) => void;
   /** Set when a journal write failed: the store refuses writes until restart. */
@@ -57,7 +62,7 @@ export class TripleStore {
     this.queries = options.queries ?? new QueryFiles();
     this.log = options.log ?? ((m) => console.error(m));
     this.replica = new Replica(options.sparqlTimeoutMs ?? 30_000, {
-      plan: () => this.pinnedPlan(),
+      plan: () => ({ ...this.pinnedPlan(), privatePrefixes: [...(options.privatePredicatePrefixes ?? [])] }),
       loaded: () => this.compactor.unpin(),
       log: this.log,
     });
@@ -107,8 +112,14 @@ export class TripleStore {
   }
 
   private apply(record: JournalRecord): void {
-    applyRecord(this.ox, record);
-    this.replica.apply(record);
+    for (const op of record) this.cache.invalidate(op.graph);
+    try {
+      applyRecord(this.ox, record);
+    } finally {
+      // Even a record the store refused goes to the replica: it applies (and skips) the
+      // same ops, as a replay would.
+      this.replica.apply(record);
+    }
   }
 
   replaceGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
@@ -152,13 +163,23 @@ export class TripleStore {
 
   // ---- reads: synchronous and cheap; heavy public queries go through the replica.
 
-  /** Every triple of graph `graph` (quads whose graph is `graph`). */
+  /** Every triple of graph `graph` (quads whose graph is `graph`), as plain JS terms. */
   graph(graph: string): RDF.Quad[] {
-    return this.ox.match(null, null, null, ox.namedNode(checkGraph(graph))) as unknown as RDF.Quad[];
+    const cached = this.cache.get(graph);
+    if (cached) return cached.slice();
+    const g = DataFactory.namedNode(checkGraph(graph));
+    // Dumping and parsing N-Triples is cheaper than reading Oxigraph's terms one by one;
+    // blank node labels are kept, so they stay the same from one read to the next.
+    const text = this.ox.dump({ format: 'application/n-triples', from_graph_name: ox.namedNode(graph) });
+    const quads = new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(text).map((q) => DataFactory.quad(q.subject, q.predicate, q.object, g));
+    this.cache.set(graph, quads);
+    return quads.slice();
   }
 
+  /** True when graph `graph` holds a triple (an ASK: no triple is copied out of the store). */
   hasGraph(graph: string): boolean {
-    return this.ox.match(null, null, null, ox.namedNode(checkGraph(graph))).length > 0;
+    if ((this.cache.get(graph)?.length ?? 0) > 0) return true;
+    return this.ask('graph-exists', { graph: DataFactory.namedNode(checkGraph(graph)) });
   }
 
   /** Triples matching a pattern in one graph (or all graphs when graph is null). */

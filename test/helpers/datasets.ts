@@ -8,10 +8,19 @@ export interface Answer {
 }
 
 /** Polls a task URI until it leaves 202; answers the final status and uri-list body. */
-export async function followTask(taskUri: string, timeoutMs = 120_000): Promise<Answer> {
+export async function followTask(taskUri: string, timeoutMs = 900_000): Promise<Answer> {
   const until = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await fetch(taskUri, { headers: { Accept: 'text/uri-list' } });
+  for (let failures = 0; ; ) {
+    // A kept-alive socket the server closed meanwhile resets once; ask again on a new one.
+    const res = await fetch(taskUri, { headers: { Accept: 'text/uri-list' } }).catch((e: Error) => {
+      if (++failures > 20) throw e;
+      return undefined;
+    });
+    if (!res) {
+      await new Promise((r) => setTimeout(r, 500));
+      continue;
+    }
+    failures = 0;
     const body = (await res.text()).trim();
     if (res.status !== 202 || Date.now() > until) return { status: res.status, body };
     await new Promise((r) => setTimeout(r, 100));

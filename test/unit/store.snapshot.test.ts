@@ -1,10 +1,14 @@
 // Snapshots and compaction: the latest snapshot plus the journal tail rebuild exactly the
 // live state, and writes that continue while a snapshot is written lose nothing.
 import { expect } from 'chai';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { DataFactory } from 'n3';
 import { tempDir } from '../helpers/app.ts';
 import { TripleStore } from '../../src/store/store.ts';
 import { scan } from '../../src/store/layout.ts';
+import { Journal } from '../../src/store/journal.ts';
+import { encodeOps } from '../../src/store/records.ts';
 import { DC, OT, RDF } from '../../src/rdf/vocab.ts';
 
 const { quad, namedNode, literal, blankNode } = DataFactory;
@@ -73,6 +77,45 @@ describe('store snapshots', () => {
     await store.close();
     store = await TripleStore.open(dir);
     expect(store.size).to.equal(5);
+    await store.close();
+  });
+
+  it('after a crash between rotation and snapshot, start-up replays every segment and compacts them', async () => {
+    const dir = tempDir();
+    let store = await TripleStore.open(dir, { snapshotEvery: 0 });
+    for (let i = 0; i < 3; i++) await store.replaceGraph(g(i), title(i, `s${i}`));
+    await store.close();
+    // A closed segment 0, a segment 1 begun, and a half-written snapshot: the crash.
+    const next = new Journal({ dir, segment: 1, maxRecords: 0, maxBytes: 1 << 30 });
+    await next.append(Buffer.from(JSON.stringify(encodeOps([{ op: 'replace', graph: g(9), quads: title(9, 'tail') }]))));
+    await next.close();
+    writeFileSync(path.join(dir, 'snapshot.tmp'), '<http://half> <http://written');
+    store = await TripleStore.open(dir);
+    expect(store.size).to.equal(4);
+    await store.snapshotIdle();
+    expect(scan(dir)).to.deep.equal({ snapshots: [1], segments: [1] });
+    expect(existsSync(path.join(dir, 'snapshot.tmp'))).to.equal(false);
+    await store.close();
+    store = await TripleStore.open(dir);
+    expect(store.graph(g(9)).map((q) => q.object.value)).to.deep.equal(['tail']);
+    expect(store.size).to.equal(4);
+    await store.close();
+  });
+
+  it('refuses to start when the snapshot or a segment it needs is missing', async () => {
+    const dir = tempDir();
+    let store = await TripleStore.open(dir);
+    for (let i = 0; i < 3; i++) await store.replaceGraph(g(i), title(i, `s${i}`));
+    await store.snapshot();
+    await store.replaceGraph(g(5), title(5, 'tail'));
+    await store.close();
+    renameSync(path.join(dir, 'snapshot.1.nq'), path.join(dir, 'elsewhere.nq'));
+    let error: Error | undefined;
+    await TripleStore.open(dir).catch((e: Error) => { error = e; });
+    expect(error?.message).to.match(/snapshot\.1\.nq is missing/);
+    renameSync(path.join(dir, 'elsewhere.nq'), path.join(dir, 'snapshot.1.nq'));
+    store = await TripleStore.open(dir);
+    expect(store.size).to.equal(4);
     await store.close();
   });
 

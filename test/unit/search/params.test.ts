@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { searchQueryOf, isSearch, type SearchQuery } from '../../../src/search/params.ts';
 import { HttpError } from '../../../src/http/errors.ts';
+import { spellings } from '../../../src/search/run.ts';
 
 describe('search parameters', () => {
   const good: Array<[Record<string, string>, SearchQuery]> = [
@@ -42,5 +43,12 @@ describe('search parameters', () => {
 
   it('a request without search parameters is not a search', () => {
     expect(isSearch({ page: '1', media: 'text/uri-list' })).to.equal(false);
+  });
+});
+
+describe('name spellings of exact search', () => {
+  it('looks a name up as given, lower, upper, capitalised and title case', () => {
+    expect(spellings('acetic acid')).to.deep.equal(['acetic acid', 'acetic acid', 'ACETIC ACID', 'Acetic acid', 'Acetic Acid']);
+    expect(spellings('64-17-5')).to.include('64-17-5');
   });
 });

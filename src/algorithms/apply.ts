@@ -1,0 +1,161 @@
+// Applying an algorithm (SPEC §2.1, §4.1): load the dataset, run, and turn the result into
+// resources — a dataset (descriptors, mining, cleanup, normalisation), feature URIs
+// (selection) or a model (learning). Every feature created has ot:hasSource = the URI of
+// the algorithm that ran, parameterised when parameters were given (rule 3).
+import { BadRequest, InternalError } from '../http/errors.ts';
+import { ERR } from '../rdf/vocab.ts';
+import type { AlgorithmIO, FeatureRequest } from './io.ts';
+import { validationQuads } from './learning/validationQuads.ts';
+import { formatParam, type ParamValues } from './params.ts';
+import { columnIndex, type Cell, type Table } from './table.ts';
+import type { AlgorithmDef, FeaturesResult, ModelResult, RunInput, RunResult, TableResult } from './types.ts';
+import type { TrainedModel } from './learning/model.ts';
+
+export interface ApplyParams {
+  algorithmUri: string;
+  values: ParamValues;
+  datasetUri: string;
+  predictionFeature?: string;
+  datasetService?: string;
+}
+
+export interface ApplyContext {
+  signal?: AbortSignal;
+  progress?: (percent: number) => void;
+  subjectid?: string;
+  /** Runs the algorithm itself (in a worker thread under the task engine); in process by default. */
+  runner?: (def: AlgorithmDef, input: RunInput) => Promise<RunResult>;
+}
+
+/** Kind under which model predictions are registered (issue #5 predictor registry). */
+export const MODEL_KIND = 'opentox-algorithms';
+
+/** What a model file holds: the trained model and the features its predictions fill. */
+export interface ModelData {
+  model: TrainedModel;
+  predicted: { value: string; confidence?: string; inDomain?: string };
+}
+
+export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, ctx: ApplyContext = {}): Promise<string[]> {
+  const table = await io.load(p.datasetUri, { subjectid: ctx.subjectid, signal: ctx.signal, predictionFeature: p.predictionFeature });
+  let target: number | undefined;
+  if (p.predictionFeature) {
+    target = columnIndex(table, p.predictionFeature);
+    if (target < 0) throw new BadRequest(`prediction_feature ${p.predictionFeature} is not a feature of dataset ${p.datasetUri}`, { code: ERR.PredictionFeatureNotInDataset });
+  }
+  ctx.progress?.(10);
+  const progress = ctx.progress && ((v: number) => ctx.progress!(10 + 0.7 * v));
+  const input: RunInput = { table, params: p.values, target, algorithmUri: p.algorithmUri, signal: ctx.signal, progress };
+  const result = await runOrExplain(def, input, ctx);
+  ctx.signal?.throwIfAborted();
+  ctx.progress?.(80);
+  const publish = async (uri: string) => [p.datasetService ? await io.publish(uri, p.datasetService, ctx.subjectid) : uri];
+  switch (result.kind) {
+    case 'selection': return result.featureUris;
+    case 'features': return publish(await featuresDataset(io, def, p, table, result));
+    case 'table': return publish(await tableDataset(io, def, p, result));
+    case 'model': return [await storeModel(io, def, p, result)];
+    case 'conformers': return publish(await conformersDataset(io, def, p, table, result.count, ctx));
+  }
+}
+
+/**
+ * Runs the algorithm. A learner that fails answers 500 with the reason (SPEC §4.1: "model
+ * building error"), whatever it threw; other algorithms keep their error's status.
+ */
+async function runOrExplain(def: AlgorithmDef, input: RunInput, ctx: ApplyContext): Promise<RunResult> {
+  try {
+    return ctx.runner ? await ctx.runner(def, input) : await def.run(input);
+  } catch (e) {
+    if (!def.learns || ctx.signal?.aborted) throw e;
+    throw new InternalError(`building a ${def.title} model failed: ${(e as Error).message}`, { code: ERR.InternalServerError, cause: e });
+  }
+}
+
+async function featuresDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, table: Table, result: FeaturesResult): Promise<string> {
+  const created = await io.features(result.columns.map((c): FeatureRequest => ({
+    title: c.title, type: c.numeric ? 'numeric' : 'string', source: p.algorithmUri, units: c.units, sameAs: c.sameAs,
+  })));
+  return io.dataset({
+    title: `${def.title} of ${p.datasetUri}`,
+    source: p.algorithmUri,
+    compounds: table.compounds,
+    features: [...table.columns.map((c) => c.uri), ...created],
+    values: table.values.map((row, i) => [...row, ...result.values[i]]),
+  });
+}
+
+async function tableDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, result: TableResult): Promise<string> {
+  const t = result.table;
+  const fresh = t.columns.map((c, j) => (c.uri === '' || result.created?.includes(j) ? j : -1)).filter((j) => j >= 0);
+  const uris = await io.features(fresh.map((j): FeatureRequest => ({
+    title: t.columns[j].title, type: t.columns[j].numeric ? 'numeric' : 'string', source: p.algorithmUri, units: t.columns[j].units,
+  })));
+  const features = t.columns.map((c, j) => (fresh.includes(j) ? uris[fresh.indexOf(j)] : c.uri));
+  const missing = t.compounds.flatMap((c, i) => (c === '' ? [i] : []));
+  const made = await io.compounds(missing.map((i) => t.smiles[i]));
+  const compounds = [...t.compounds];
+  missing.forEach((i, k) => { compounds[i] = made[k] ?? ''; });
+  const keep = compounds.flatMap((c, i) => (c ? [i] : []));
+  const warnings = compounds.flatMap((c, i) => (c ? [] : [`row ${i + 1}: structure ${t.smiles[i]} could not be stored as a compound`]));
+  return io.dataset({
+    title: `${def.title} of ${p.datasetUri}`,
+    source: p.algorithmUri,
+    compounds: keep.map((i) => compounds[i]),
+    features,
+    values: keep.map((i) => t.values[i] as Cell[]),
+    warnings,
+  });
+}
+
+/** One row per generated conformer, carrying its compound's values (SPEC §2.3). */
+async function conformersDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, table: Table, count: number, ctx: ApplyContext): Promise<string> {
+  const compounds: string[] = [];
+  const values: Cell[][] = [];
+  const warnings: string[] = [];
+  for (let i = 0; i < table.compounds.length; i++) {
+    ctx.signal?.throwIfAborted();
+    try {
+      for (const c of await io.conformers(table.compounds[i], count, ctx.signal)) {
+        compounds.push(c);
+        values.push(table.values[i]);
+      }
+    } catch (e) {
+      if (ctx.signal?.aborted) throw e;
+      warnings.push(`${table.compounds[i]}: ${(e as Error).message}`);
+    }
+    ctx.progress?.(80 + (20 * (i + 1)) / table.compounds.length);
+  }
+  return io.dataset({ title: `${def.title} of ${p.datasetUri}`, source: p.algorithmUri, compounds, features: table.columns.map((c) => c.uri), values, warnings });
+}
+
+async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, result: ModelResult): Promise<string> {
+  const model = result.model;
+  const title = model.task === 'domain' ? 'distance to the training set' : `${model.target.title} predicted by ${def.title}`;
+  const specs: FeatureRequest[] = [
+    model.task === 'classification'
+      ? { title, type: 'nominal', source: p.algorithmUri, acceptValues: model.classes }
+      : { title, type: 'numeric', source: p.algorithmUri },
+  ];
+  const withConfidence = model.task === 'classification' || model.learner === 'knn';
+  const withDomain = model.learner === 'knn' || model.task === 'domain';
+  if (withConfidence) specs.push({ title: `${title}: confidence`, type: 'numeric', source: p.algorithmUri });
+  if (withDomain) specs.push({ title: `${title}: in applicability domain`, type: 'nominal', source: p.algorithmUri, acceptValues: ['false', 'true'] });
+  const uris = await io.features(specs);
+  const predicted: ModelData['predicted'] = { value: uris[0] };
+  if (withConfidence) predicted.confidence = uris[1];
+  if (withDomain) predicted.inDomain = uris[uris.length - 1];
+  const rep = model.representation;
+  const uri = await io.model({
+    title: model.task === 'domain' ? `${def.title} of ${p.datasetUri}` : `${def.title} model of ${model.target.title}`,
+    algorithm: p.algorithmUri,
+    trainingDataset: model.trainingDataset,
+    independentVariables: rep.kind === 'features' ? rep.uris : [],
+    dependentVariables: model.task === 'domain' ? [] : [model.target.uri],
+    predictedVariables: uris,
+    parameters: Object.entries(p.values).map(([name, v]) => ({ name, value: Array.isArray(v) ? formatParam(v) : v })),
+    data: { model, predicted } satisfies ModelData,
+  });
+  await io.annotateModel(uri, validationQuads(uri, model));
+  return uri;
+}

@@ -1,0 +1,132 @@
+// AlgorithmIO over this service's dataset, feature, compound and model resources
+// (issue #5 functions), and the predictor that applies our models at POST /model/{id}.
+import type { Deps } from '../deps.ts';
+import { uriOf } from '../deps.ts';
+import { BadRequest, HttpError } from '../http/errors.ts';
+import { ERR } from '../rdf/vocab.ts';
+import { loadDataset, type LoadedDataset } from '../domain/datasetLoad.ts';
+import { isDataset } from '../domain/datasetLayout.ts';
+import { createDataset } from '../domain/datasets.ts';
+import { ensureFeatures } from '../domain/features.ts';
+import { createModel } from '../domain/models.ts';
+import { publishDataset, remoteFetch } from '../domain/datasetRemote.ts';
+import { threeDMolfiles } from '../domain/conformerGeneration.ts';
+import { addConformers } from '../domain/conformers.ts';
+import { compoundNumber } from '../domain/compoundIndex.ts';
+import { registerPredictor } from '../domain/predictors.ts';
+import { ensureCompounds } from '../domain/compounds.ts';
+import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
+import type { AlgorithmIO } from './io.ts';
+import type { Table } from './table.ts';
+import { MODEL_KIND, type ModelData } from './apply.ts';
+import type { Prediction } from './learning/model.ts';
+
+const WORKER = new URL('./worker.ts', import.meta.url);
+
+/** SMILES of local compounds, by URI (remote compounds have none: their rows get ''). */
+function smilesOf(deps: Deps, compounds: readonly string[]): Map<string, string> {
+  const local = [...new Set(compounds.filter((c) => c.startsWith(uriOf(deps.config, '/compound/'))))];
+  const out = new Map<string, string>();
+  for (let i = 0; i < local.length; i += 1000) {
+    for (const row of deps.store.select('compound-smiles', { compounds: { iris: local.slice(i, i + 1000) } })) out.set(row.c.value, row.smiles.value);
+  }
+  return out;
+}
+
+/** SMILES of remote compounds, asked of their services (SPEC §1 rule 8), a few at a time. */
+async function remoteSmiles(uris: readonly string[], subjectid?: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const queue = [...new Set(uris)];
+  const worker = async () => {
+    for (let uri = queue.shift(); uri; uri = queue.shift()) {
+      try {
+        const res = await remoteFetch(uri, { headers: { Accept: 'chemical/x-daylight-smiles' }, subjectid, signal: AbortSignal.timeout(30_000) });
+        const text = res.ok ? (await res.text()).trim().split(/\s+/)[0] : '';
+        if (text) out.set(uri, text);
+      } catch {
+        // A compound whose service does not answer has no structure: its row is skipped.
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return out;
+}
+
+export async function tableOf(deps: Deps, d: LoadedDataset, subjectid?: string): Promise<Table> {
+  const smiles = smilesOf(deps, d.compounds);
+  const remote = d.compounds.filter((c) => c && !smiles.has(c) && !c.startsWith(uriOf(deps.config, '/')));
+  for (const [uri, s] of await remoteSmiles(remote, subjectid)) smiles.set(uri, s);
+  return {
+    datasetUri: d.uri,
+    compounds: d.compounds,
+    smiles: d.compounds.map((c) => smiles.get(c) ?? ''),
+    columns: d.features.map((f) => ({ uri: f.uri, title: f.title, numeric: f.type === 'numeric', units: f.units, sameAs: f.sameAs })),
+    values: d.values.map((r) => r.map((v) => (v === undefined ? null : v))),
+  };
+}
+
+export function algorithmIO(deps: Deps): AlgorithmIO {
+  registerPredictor(MODEL_KIND, async (_deps, input) => {
+    const { model, predicted } = input.data as ModelData;
+    const table = await tableOf(deps, input.dataset, input.subjectid);
+    const predictions = await deps.tasks.runInWorker<Prediction[]>(WORKER, 'predictInWorker', { model, table }, { signal: input.signal });
+    const order = input.model.predictedVariables;
+    const warnings: string[] = [];
+    const values = predictions.map((p, i) => {
+      if (p.value === null) warnings.push(`no prediction for ${input.dataset.compounds[i]}: no structure or values to build its ${model.representation.kind} vector`);
+      return order.map((f) => {
+        if (f === predicted.value) return p.value;
+        if (f === predicted.confidence) return p.confidence ?? null;
+        if (f === predicted.inDomain) return p.inDomain === undefined ? null : String(p.inDomain);
+        return null;
+      });
+    });
+    return { values, warnings };
+  });
+  return {
+    load: async (datasetUri, { subjectid, predictionFeature }) => {
+      const restricted = [...new URL(datasetUri).searchParams.keys()].some((k) => k.startsWith('feature_uris'));
+      const featureUris = restricted && predictionFeature ? [predictionFeature] : undefined;
+      return tableOf(deps, await loadDataset(deps, datasetUri, { subjectid, featureUris }), subjectid);
+    },
+    check: async (datasetUri, predictionFeature, subjectid) => {
+      const base = new URL(datasetUri);
+      base.search = '';
+      const local = base.href.startsWith(uriOf(deps.config, '/dataset/'));
+      if (local && !isDataset(deps, base.href)) throw new BadRequest(`dataset_uri ${datasetUri} names no dataset of this service`, { code: ERR.InvalidParameter });
+      if (!predictionFeature || !local) return;
+      try {
+        const d = await loadDataset(deps, base.href, { subjectid, featureUris: [predictionFeature] });
+        if (d.features.some((f) => f.uri === predictionFeature)) return;
+      } catch (e) {
+        if (!(e instanceof HttpError) || e.status !== 400) throw e;
+      }
+      throw new BadRequest(`prediction_feature ${predictionFeature} is not a feature of dataset ${base.href}`, { code: ERR.PredictionFeatureNotInDataset });
+    },
+    features: (specs) => ensureFeatures(deps, specs.map((s) => ({ ...s }))),
+    compounds: async (smiles) => {
+      await initChem();
+      const parsed = smiles.map((s): ParsedStructure | undefined => {
+        try {
+          return parseStructure(s, 'smiles');
+        } catch {
+          return undefined;
+        }
+      });
+      const good = parsed.filter((p): p is ParsedStructure => p !== undefined);
+      const uris = await ensureCompounds(deps, good);
+      let k = 0;
+      return parsed.map((p) => (p ? uris[k++] : undefined));
+    },
+    dataset: (r) => createDataset(deps, { ...r, values: r.values, warnings: r.warnings }),
+    model: (m) => createModel(deps, { ...m, kind: MODEL_KIND }),
+    annotateModel: (uri, quads) => deps.store.addToGraph(uri, quads),
+    conformers: async (compoundUri, count, signal) => {
+      const id = compoundUri.startsWith(uriOf(deps.config, '/compound/')) ? compoundNumber(compoundUri) : undefined;
+      if (id === undefined) throw new BadRequest(`${compoundUri} is not a compound of this service: conformers are stored with their compounds`);
+      const molfiles = await threeDMolfiles(deps, id, count, undefined, signal);
+      return addConformers(deps, id, molfiles.map((molfile) => ({ molfile, is3D: true })));
+    },
+    publish: (uri, service, subjectid) => publishDataset(deps, uri, service, subjectid),
+  };
+}

@@ -1,0 +1,58 @@
+// What running an algorithm needs from the dataset, feature, compound and model resources
+// (issue #5 functions behind one small interface, so apply.ts reads as the algorithm flow
+// and tests can drive it with in-memory tables).
+import type { Table } from './table.ts';
+
+export interface FeatureRequest {
+  title: string;
+  type: 'numeric' | 'nominal' | 'string';
+  /** ot:hasSource: the (parameterised) algorithm URI (SPEC §2.1 rule 3). */
+  source: string;
+  units?: string;
+  sameAs?: string;
+  acceptValues?: string[];
+}
+
+export interface DatasetRequest {
+  title: string;
+  source: string;
+  compounds: readonly string[];
+  features: readonly string[];
+  values: ReadonlyArray<ReadonlyArray<number | string | null>>;
+  warnings?: readonly string[];
+}
+
+export interface ModelRequest {
+  title: string;
+  algorithm: string;
+  trainingDataset: string;
+  independentVariables: readonly string[];
+  dependentVariables: readonly string[];
+  predictedVariables: readonly string[];
+  parameters: ReadonlyArray<{ name: string; value: string | number | boolean }>;
+  data: unknown;
+}
+
+export interface AlgorithmIO {
+  /**
+   * The dataset as a table with a SMILES per row; feature_uris[] on the URI restrict the
+   * columns, always keeping prediction_feature.
+   */
+  load: (datasetUri: string, options: { subjectid?: string; signal?: AbortSignal; predictionFeature?: string }) => Promise<Table>;
+  /**
+   * Cheap checks before a task is created: the dataset exists (400 otherwise) and holds
+   * prediction_feature (400 PredictionFeatureNotInDataset).
+   */
+  check: (datasetUri: string, predictionFeature: string | undefined, subjectid?: string) => Promise<void>;
+  features: (specs: readonly FeatureRequest[]) => Promise<string[]>;
+  /** Compound URIs of new structures (undefined where one cannot be read). */
+  compounds: (smiles: readonly string[]) => Promise<Array<string | undefined>>;
+  dataset: (request: DatasetRequest) => Promise<string>;
+  model: (request: ModelRequest) => Promise<string>;
+  /** Adds triples describing a model (its validation statistics) to its graph. */
+  annotateModel: (modelUri: string, quads: import('@rdfjs/types').Quad[]) => Promise<void>;
+  /** Generates and stores up to `count` 3D conformers of a compound of this service; their URIs. */
+  conformers: (compoundUri: string, count: number, signal?: AbortSignal) => Promise<string[]>;
+  /** Copies a dataset to another dataset service (SPEC §2.1 dataset_service). */
+  publish: (datasetUri: string, datasetService: string, subjectid?: string) => Promise<string>;
+}

@@ -1,0 +1,71 @@
+// The learners behind the learning algorithms: each fits a JSON state from vectors and
+// labels, and predicts from it. Class labels arrive as indices 0..classes-1.
+import MLR from 'ml-regression-multivariate-linear';
+import { fitForest, predictForest, type Forest } from '../ml/forest.ts';
+import { fitKnn, predictKnn, type KnnModel } from '../ml/knn.ts';
+import { fitLogistic, predictLogistic, type LogisticModel } from '../ml/logistic.ts';
+import type { ParamValues } from '../params.ts';
+import type { LearningTask } from './model.ts';
+
+export interface RawPrediction {
+  /** Class index or value. */
+  value: number;
+  /** Probability of the positive (last) class, the score for AUC. */
+  score?: number;
+  confidence?: number;
+  inDomain?: boolean;
+}
+
+export interface Learner {
+  tasks: readonly LearningTask[];
+  fit: (X: number[][], y: number[], classes: number, params: ParamValues) => unknown;
+  predict: (state: unknown, X: number[][]) => RawPrediction[];
+}
+
+function fromProbabilities(p: number[]): RawPrediction {
+  const value = p.indexOf(Math.max(...p));
+  return { value, score: p[p.length - 1], confidence: p[value] };
+}
+
+const knn: Learner = {
+  tasks: ['classification', 'regression'],
+  fit: (X, y, classes, params) => fitKnn(X, y, { k: params.k as number, classes, minSimilarity: params.min_similarity as number }),
+  predict: (state, X) => X.map((x) => {
+    const p = predictKnn(state as KnnModel, x);
+    return { value: p.value, score: p.probabilities?.[p.probabilities.length - 1], confidence: p.confidence, inDomain: p.inDomain };
+  }),
+};
+
+const randomForest: Learner = {
+  tasks: ['classification', 'regression'],
+  fit: (X, y, classes, params) => fitForest(X, y, {
+    classes,
+    trees: params.trees as number,
+    mtry: params.mtry as number,
+    maxDepth: params.max_depth as number,
+    minLeaf: params.min_leaf as number,
+    seed: params.seed as number,
+  }),
+  predict: (state, X) => X.map((x) => {
+    const f = state as Forest;
+    const out = predictForest(f, x);
+    return f.classes ? fromProbabilities(out) : { value: out[0] };
+  }),
+};
+
+const linearRegression: Learner = {
+  tasks: ['regression'],
+  fit: (X, y) => new MLR(X, y.map((v) => [v]), { intercept: true, statistics: false }).toJSON(),
+  predict: (state, X) => {
+    const m = MLR.load(state as MLR.MLRModel);
+    return X.map((x) => ({ value: m.predict(x)[0] }));
+  },
+};
+
+const logisticRegression: Learner = {
+  tasks: ['classification'],
+  fit: (X, y, classes, params) => fitLogistic(X, y, { classes, iterations: params.iterations as number, l2: params.l2 as number, learningRate: 0.5 }),
+  predict: (state, X) => X.map((x) => fromProbabilities(predictLogistic(state as LogisticModel, x))),
+};
+
+export const LEARNERS: Record<string, Learner> = { knn, randomForest, linearRegression, logisticRegression };

@@ -1,0 +1,44 @@
+// A trained model as plain JSON: what it was trained on and with, its learner's state,
+// and its cross-validated statistics (issue #6 "models are honest"). Predicting needs
+// nothing but this object and a table.
+import type { ParamValues } from '../params.ts';
+import type { ClassificationStats, RegressionStats } from '../ml/metrics.ts';
+import type { Representation } from './representation.ts';
+
+export type LearningTask = 'classification' | 'regression';
+
+/** What a model predicts: a learned endpoint, or distance to its training set. */
+export type ModelTask = LearningTask | 'domain';
+
+export interface Validation {
+  folds: number;
+  seed: number;
+  stats: ClassificationStats | RegressionStats;
+}
+
+export interface TrainedModel {
+  /** Local id of the learning algorithm (learners.ts key). */
+  learner: string;
+  algorithmUri: string;
+  params: ParamValues;
+  task: ModelTask;
+  trainingDataset: string;
+  target: { uri: string; title: string };
+  /** Class labels, in the order of class indices (classification). */
+  classes: string[];
+  representation: Representation;
+  /** Column means used for missing values. */
+  means: number[];
+  state: unknown;
+  /** Absent for a domain model, which has no endpoint to validate. */
+  validation?: Validation;
+  trainingSize: number;
+}
+
+/** One prediction: the value, and for read-across its confidence and domain flag. */
+export interface Prediction {
+  value: number | string | null;
+  probability?: number;
+  confidence?: number;
+  inDomain?: boolean;
+}

@@ -1,0 +1,38 @@
+// What a model learns from: Morgan fingerprints or RDKit descriptors of each structure,
+// or numeric features of the dataset. Stored with the model so that prediction builds
+// the same vectors.
+import { morganFingerprints } from '../../chem/morgan.ts';
+import { computeDescriptors, DESCRIPTORS } from '../../chem/descriptors.ts';
+import { numberOf, numericColumns, type Table } from '../table.ts';
+
+export type Representation =
+  | { kind: 'morgan'; radius: number; bits: number }
+  | { kind: 'descriptors'; names: string[] }
+  | { kind: 'features'; uris: string[]; titles: string[] };
+
+export const REPRESENTATIONS = ['auto', 'morgan', 'descriptors', 'features'] as const;
+
+/**
+ * The representation a run asks for; `auto` takes the dataset's own numeric features when
+ * it has any besides the target, and `fallback` (fingerprints or descriptors) otherwise.
+ */
+export function chooseRepresentation(table: Table, target: number | undefined, asked: string, fallback: 'morgan' | 'descriptors', morgan: { radius: number; bits: number }): Representation {
+  const numeric = numericColumns(table, target === undefined ? [] : [target]);
+  const kind = asked === 'auto' ? (numeric.length > 0 ? 'features' : fallback) : asked;
+  if (kind === 'features') return { kind, uris: numeric.map((j) => table.columns[j].uri), titles: numeric.map((j) => table.columns[j].title) };
+  if (kind === 'descriptors') return { kind, names: DESCRIPTORS.map((d) => d.name) };
+  return { kind: 'morgan', ...morgan };
+}
+
+/** One vector per row; undefined where it cannot be built (unparsable structure). */
+export async function vectors(table: Table, rep: Representation): Promise<Array<number[] | undefined>> {
+  if (rep.kind === 'morgan') return morganFingerprints(table.smiles, rep);
+  if (rep.kind === 'descriptors') {
+    const selected = DESCRIPTORS.filter((d) => rep.names.includes(d.name));
+    const rows = await computeDescriptors(table.smiles, selected);
+    return rows.map((r) => (r.every((v) => v !== null) ? (r as number[]) : undefined));
+  }
+  const cols = rep.uris.map((u) => table.columns.findIndex((c) => c.uri === u));
+  // A feature missing from a prediction dataset gives NaN, imputed by the model's means.
+  return table.values.map((row) => cols.map((j) => (j < 0 ? NaN : numberOf(row[j]))));
+}

@@ -1,0 +1,47 @@
+// Random forest (Breiman 2001): bootstrap samples, one tree each, votes averaged.
+// Our own trees (tree.ts) rather than ml-random-forest's, whose split search takes
+// minutes on 4000 x 1024 fingerprints; the model is plain JSON either way.
+import { seededRng } from './rng.ts';
+import { growTree, matrixOf, predictTree, type Tree } from './tree.ts';
+
+export interface ForestOptions {
+  /** Number of classes; 0 for regression. */
+  classes: number;
+  trees: number;
+  /** Features tried at each split; 0 = sqrt(p) for classification, p/3 for regression. */
+  mtry: number;
+  maxDepth: number;
+  minLeaf: number;
+  seed: number;
+}
+
+export interface Forest {
+  classes: number;
+  trees: Tree[];
+}
+
+export function fitForest(X: readonly (readonly number[])[], y: readonly number[], opt: ForestOptions): Forest {
+  const cols = X[0]?.length ?? 0;
+  const m = matrixOf(X, cols);
+  const yy = Float64Array.from(y);
+  const rng = seededRng(opt.seed);
+  const mtry = opt.mtry > 0 ? Math.min(opt.mtry, cols) : Math.max(1, Math.round(opt.classes ? Math.sqrt(cols) : cols / 3));
+  const trees: Tree[] = [];
+  for (let t = 0; t < opt.trees; t++) {
+    const sample = new Int32Array(m.rows);
+    for (let i = 0; i < m.rows; i++) sample[i] = Math.floor(rng() * m.rows);
+    trees.push(growTree(m, yy, sample, { classes: opt.classes, mtry, maxDepth: opt.maxDepth, minLeaf: opt.minLeaf }, rng));
+  }
+  return { classes: opt.classes, trees };
+}
+
+/** Class probabilities (classification) or [mean] (regression), averaged over trees. */
+export function predictForest(forest: Forest, x: ArrayLike<number>): number[] {
+  const size = forest.classes || 1;
+  const out = new Array<number>(size).fill(0);
+  for (const tree of forest.trees) {
+    const v = predictTree(tree, x);
+    for (let c = 0; c < size; c++) out[c] += v[c];
+  }
+  return out.map((v) => v / forest.trees.length);
+}

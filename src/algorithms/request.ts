@@ -1,0 +1,43 @@
+// Reads an apply request (SPEC §2.1 input parameters) into ApplyParams, checking what can be
+// checked before a task starts: dataset_uri present, prediction_feature for supervised
+// algorithms, each parameter's type and range, and rule 6 (no parameters on a
+// parameterised URI).
+import type { Deps } from '../deps.ts';
+import type { Form } from '../http/body.ts';
+import { BadRequest } from '../http/errors.ts';
+import { checkIri } from '../store/binder.ts';
+import { ERR } from '../rdf/vocab.ts';
+import type { ApplyParams } from './apply.ts';
+import { algorithmUri, ensureParameterised, storedValues } from './parameterised.ts';
+import { readParams, withDefaults } from './params.ts';
+import type { AlgorithmDef } from './types.ts';
+
+/** `child` is the hash of a parameterised URI when the POST went to one. */
+export async function readApplyRequest(deps: Deps, def: AlgorithmDef, form: Form, child?: string): Promise<ApplyParams> {
+  const datasetUri = form.get('dataset_uri')?.trim();
+  if (!datasetUri) throw new BadRequest('dataset_uri is mandatory: the URI of the input dataset', { code: ERR.MissingParameter });
+  checkIri(datasetUri, 'dataset_uri');
+  const predictionFeature = form.get('prediction_feature')?.trim() || undefined;
+  if (def.supervised && !predictionFeature) {
+    throw new BadRequest(`prediction_feature is mandatory for ${def.id}: the URI of the feature to learn`, { code: ERR.MissingParameter });
+  }
+  if (predictionFeature) checkIri(predictionFeature, 'prediction_feature');
+  const datasetService = form.get('dataset_service')?.trim() || undefined;
+  if (datasetService) checkIri(datasetService, 'dataset_service');
+  const explicit = readParams(def.params, (name) => form.all(name));
+  let uri: string;
+  let values;
+  if (child) {
+    uri = `${algorithmUri(deps, def.id)}/${child}`;
+    const sent = Object.keys(explicit);
+    if (sent.length > 0) {
+      throw new BadRequest(`${uri} is a parameterised algorithm: it already fixes its parameters, so ${sent.join(', ')} cannot be sent (SPEC §2.1 rule 6); POST to ${algorithmUri(deps, def.id)} to choose other values`, { code: ERR.ParameterisedAlgorithm });
+    }
+    values = withDefaults(def.params, storedValues(deps, def, uri));
+  } else {
+    values = withDefaults(def.params, explicit);
+    await def.validate?.(values);
+    uri = Object.keys(explicit).length > 0 ? await ensureParameterised(deps, def, values) : algorithmUri(deps, def.id);
+  }
+  return { algorithmUri: uri, values, datasetUri, predictionFeature, datasetService };
+}

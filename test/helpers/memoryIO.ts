@@ -1,0 +1,46 @@
+// An AlgorithmIO over in-memory tables, recording what an algorithm run creates, so unit
+// tests drive the real apply flow without the dataset service.
+import type { AlgorithmIO, DatasetRequest, FeatureRequest, ModelRequest } from '../../src/algorithms/io.ts';
+import type { Table } from '../../src/algorithms/table.ts';
+import type * as RDF from '@rdfjs/types';
+
+export interface MemoryIO extends AlgorithmIO {
+  tables: Map<string, Table>;
+  features: AlgorithmIO['features'];
+  created: { features: Array<FeatureRequest & { uri: string }>; datasets: Array<DatasetRequest & { uri: string }>; models: Array<ModelRequest & { uri: string }>; annotations: Map<string, RDF.Quad[]> };
+}
+
+export function memoryIO(tables: Table[]): MemoryIO {
+  const created: MemoryIO['created'] = { features: [], datasets: [], models: [], annotations: new Map() };
+  const byUri = new Map(tables.map((t) => [t.datasetUri, t]));
+  let n = 0;
+  return {
+    tables: byUri,
+    created,
+    load: async (uri) => {
+      const t = byUri.get(uri);
+      if (!t) throw new Error(`no table ${uri}`);
+      return t;
+    },
+    check: async () => undefined,
+    features: async (specs) => specs.map((s) => {
+      const uri = `http://example.org/feature/${++n}`;
+      created.features.push({ ...s, uri });
+      return uri;
+    }),
+    compounds: async (smiles) => smiles.map((s, i) => (s ? `http://example.org/compound/new-${++n}-${i}` : undefined)),
+    dataset: async (r) => {
+      const uri = `http://example.org/dataset/${++n}`;
+      created.datasets.push({ ...r, uri });
+      return uri;
+    },
+    model: async (m) => {
+      const uri = `http://example.org/model/${++n}`;
+      created.models.push({ ...m, uri });
+      return uri;
+    },
+    annotateModel: async (uri, quads) => { created.annotations.set(uri, quads); },
+    conformers: async (uri, count) => Array.from({ length: count }, (_, i) => `${uri}/conformer/${i + 1}`),
+    publish: async (uri) => uri,
+  };
+}
