@@ -81,7 +81,13 @@ function parseRdfXml(text: string, baseIri: string): Promise<RDF.Quad[]> {
     const parser = new RdfXmlParser({ baseIRI: baseIri, trackPosition: true });
     parser.on('data', (q: RDF.Quad) => quads.push(q));
     parser.on('error', fail);
-    parser.on('end', () => { if (!failed) resolve(quads); });
+    parser.on('end', () => {
+      // rdfxml-streaming-parser never tells its XML layer that the document ended, so a
+      // truncated body (an unclosed element) would pass as the triples read so far. Closing
+      // it reports "unclosed tag" through the 'error' listener above.
+      if (!failed && text.trim()) (parser as unknown as { saxParser: { close(): void } }).saxParser.close();
+      if (!failed) resolve(quads);
+    });
     try {
       parser.write(text);
       parser.end();

@@ -25,8 +25,9 @@ export function commonBits(query: Uint32Array, words: Uint32Array, offset: numbe
 /** True when every bit of `query` is set in the fingerprint at `offset`. */
 export function containsBits(query: Uint32Array, words: Uint32Array, offset: number): boolean {
   for (let i = 0; i < FP_WORDS; i++) {
-    const q = query[i];
-    if ((words[offset + i] & q) !== q) return false;
+    // `&` answers a signed int32, so compare missing bits with 0: a query word with bit 31
+    // set would otherwise never equal its (negative) intersection.
+    if ((query[i] & ~words[offset + i]) !== 0) return false;
   }
   return true;
 }

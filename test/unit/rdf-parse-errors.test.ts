@@ -18,6 +18,8 @@ const TABLE: Array<{ syntax: RdfSyntax; text: string; code: string; message: Reg
   { syntax: 'rdfxml', text: RDFXML_HEAD + '  <rdf:Description rdf:about="http://e.org/a">\n    <x:p>1</x:p>\n  </rdf:Description>\n</rdf:RDF>\n', code: 'RDFSyntaxError', message: /^malformed RDF\/XML at line 4, column \d+: unbound namespace prefix/ },
   { syntax: 'rdfxml', text: RDFXML_HEAD + '  <rdf:Description rdf:about="http://e.org/a">\n</rdf:RDF>\n', code: 'RDFSyntaxError', message: /^malformed RDF\/XML at line 4, column \d+: / },
   { syntax: 'rdfxml', text: 'not xml at all', code: 'RDFSyntaxError', message: /^malformed RDF\/XML at line 1, column \d+: / },
+  { syntax: 'rdfxml', text: RDFXML_HEAD + '  <rdf:Description rdf:about="http://e.org/a">\n    <e:p>1</e:p>\n', code: 'RDFSyntaxError', message: /^malformed RDF\/XML at line 5, column \d+: unclosed tag: rdf:Description/ },
+  { syntax: 'rdfxml', text: '<rdf:RDF', code: 'RDFSyntaxError', message: /^malformed RDF\/XML at line 1, column \d+: / },
   { syntax: 'jsonld', text: '{\n  "@id": "http://e.org/a",\n  "http://e.org/b": 1,\n}\n', code: 'RDFSyntaxError', message: /^malformed JSON-LD at line 4, column 1: / },
   { syntax: 'jsonld', text: '{"@context": 5, "@id": "http://e.org/a"}', code: 'RDFSyntaxError', message: /^malformed JSON-LD: .*@context/ },
   { syntax: 'jsonld', text: '{"@id": "http://e.org/a", "unmapped": 1}', code: 'RDFSyntaxError', message: /^malformed JSON-LD: .*invalid property/ },
