@@ -11,6 +11,7 @@ const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
   ['datasets', () => import('./datasets.ts')],
   ['search', () => import('./search.ts')],
   ['compounds', () => import('./compounds.ts')],
+  ['auth', () => import('./auth.ts')],
 ];
 
 function table(title: string, rows: Awaited<ReturnType<BenchModule['run']>>): string {

@@ -15,11 +15,13 @@ import { taskRouter } from './routes/task.ts';
 import { compoundRouter } from './routes/compound.ts';
 import { searchRouter } from './search/routes.ts';
 import { algorithmRouter } from './routes/algorithm.ts';
+import { authRouter } from './routes/auth.ts';
+import { authMiddleware } from './auth/middleware.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
 // parameters and passes every other request on.
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter, authRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();
@@ -31,6 +33,8 @@ export function createApp(deps: Deps): Koa {
     (ctx.state as { bodyLimit: number }).bodyLimit = deps.config.bodyLimit;
     await next();
   });
+  // Who is calling and may they (issue #7): before every router, after the body limit is known.
+  app.use(authMiddleware(deps));
   for (const make of ROUTERS) {
     const router = make(deps);
     app.use(router.routes());

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { TripleStore } from './store/store.ts';
+import { identityOf } from './auth/identity.ts';
 import { JOB } from './rdf/vocab.ts';
 import { loadBuiltInOntologies } from './domain/ontology.ts';
 import { loadAlgorithms } from './algorithms/boot.ts';
@@ -30,7 +31,7 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   closers.push(() => tasks.close());
   const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers, baseUrl: () => config.baseUrl });
   closers.push(() => search.close());
-  const deps: Deps = { config, store, log, tasks, search };
+  const deps: Deps = { config, store, log, tasks, search, identity: identityOf(config) };
   // Built-in ontologies are replaced at every start so that upgrades take effect.
   await loadBuiltInOntologies(deps);
   // The catalogue's descriptions, as graphs, so ?type= and ?sameas= run in the store.

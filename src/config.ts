@@ -35,6 +35,11 @@ export interface Config {
   searchTimeoutMs: number;
   /** Worker threads for substructure matching. */
   searchWorkers: number;
+  /** Who may read public collections when auth is on (issue #7). */
+  authRead: 'public' | 'authenticated';
+  /** Login attempts allowed per address within loginWindowSeconds (0 = unlimited). */
+  loginRateLimit: number;
+  loginWindowSeconds: number;
 }
 
 interface Option<K extends keyof Config> {
@@ -74,7 +79,15 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'tokenTtlSeconds', env: 'TOKEN_TTL_SECONDS', parse: int, describe: 'lifetime of issued tokens (default 86400)' },
   { key: 'searchTimeoutMs', env: 'SEARCH_TIMEOUT_MS', parse: int, describe: 'time limit of a substructure search, 503 beyond (default 10000)' },
   { key: 'searchWorkers', env: 'SEARCH_WORKERS', parse: int, describe: 'worker threads for substructure matching (default 1)' },
+  { key: 'authRead', env: 'AUTH_READ', parse: (r) => parseAuthRead(r), describe: 'with auth on, who reads collections: public or authenticated (default public)' },
+  { key: 'loginRateLimit', env: 'LOGIN_RATE_LIMIT', parse: int, describe: 'login attempts per address and window, 0 = unlimited (default 10)' },
+  { key: 'loginWindowSeconds', env: 'LOGIN_WINDOW_SECONDS', parse: int, describe: 'window of LOGIN_RATE_LIMIT in seconds (default 60)' },
 ];
+
+function parseAuthRead(raw: string): Config['authRead'] {
+  if (raw === 'public' || raw === 'authenticated') return raw;
+  throw new Error(`expected public or authenticated, got "${raw}"`);
+}
 
 function parseAuthMode(raw: string): Config['authMode'] {
   if (raw === 'off' || raw === 'local' || raw === 'opensso') return raw;
@@ -102,6 +115,9 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     tokenTtlSeconds: 86_400,
     searchTimeoutMs: 10_000,
     searchWorkers: 1,
+    authRead: 'public',
+    loginRateLimit: 10,
+    loginWindowSeconds: 60,
   };
 }
 

@@ -2,6 +2,7 @@
 // argument; tests pass their own through the same argument).
 import type { Config } from './config.ts';
 import type { TripleStore } from './store/store.ts';
+import type { IdentityService } from './auth/identity.ts';
 import type { TaskEngine } from './tasks/api.ts';
 import type { SearchEngine } from './search/engine.ts';
 
@@ -14,6 +15,8 @@ export interface Deps {
   search: SearchEngine;
   /** Logs errors worth an operator's attention. */
   log: (message: unknown) => void;
+  /** Checks and issues tokens (issue #7); absent when AUTH_MODE=off. */
+  identity?: IdentityService;
 }
 
 /** Absolute URI of a path under the service's public base. */

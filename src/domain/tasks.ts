@@ -6,6 +6,7 @@ import { DataFactory } from 'n3';
 import type { ErrorReportData } from '../http/errors.ts';
 import { reportQuads } from '../http/errorReport.ts';
 import type { TripleStore } from '../store/store.ts';
+import type { Bindable } from '../store/binder.ts';
 import { DC, JOB, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 import type { TaskInfo, TaskStatus } from '../tasks/api.ts';
 import { parseStatus } from '../tasks/stateMachine.ts';
@@ -126,10 +127,18 @@ export function infoOf(t: TaskRecord): TaskInfo {
   return { uri: t.uri, creator: t.creator, owner: t.owner, status: t.status, percentageCompleted: t.percentageCompleted, resultUris: [...t.resultUris] };
 }
 
-/** Task URIs in order of creation (ids are time-ordered), optionally of one status. */
-export function listTasks(store: TripleStore, status: TaskStatus | undefined, limit: number, offset: number): string[] {
+/** Whose tasks to list (issue #7): `owner` in the ACL graph `acl`. */
+export interface TaskOwnerFilter {
+  acl: string;
+  owner: string;
+}
+
+/** Task URIs in order of creation (ids are time-ordered), optionally of one status and owner. */
+export function listTasks(store: TripleStore, status: TaskStatus | undefined, limit: number, offset: number, owned?: TaskOwnerFilter): string[] {
   const paging = { limit: { raw: limit }, offset: { raw: offset } };
-  const rows = status ? store.select('task-list-by-status', { status, ...paging }) : store.select('task-list', paging);
+  const by: Record<string, Bindable> = owned ? { acl: namedNode(owned.acl), owner: owned.owner } : {};
+  const name = `task-list${owned ? '-owned' : ''}${status ? '-by-status' : ''}`;
+  const rows = store.select(name, status ? { status, ...paging, ...by } : { ...paging, ...by });
   return rows.map((r) => r.task.value);
 }
 

@@ -3,6 +3,8 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { HttpError, InternalError, type ErrorReportData } from './errors.ts';
 import { ERR, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
+// Issue #7: reports never echo tokens or passwords (auth owns the rules).
+import { redactReport } from '../auth/redact.ts';
 
 const { quad, namedNode, literal, blankNode } = DataFactory;
 
@@ -13,7 +15,7 @@ export function reportOf(err: unknown, actor: string, debug: boolean): ErrorRepo
   let details = e.details;
   if (debug) details = [details, (original ?? e).stack].filter(Boolean).join('\n');
   else if (original && original.message) details = details ?? original.message;
-  return { status: e.status, code: e.code.value, actor, message: e.message, details, causes: e.causes };
+  return redactReport({ status: e.status, code: e.code.value, actor, message: e.message, details, causes: e.causes });
 }
 
 /** Triples of a report under `subject` (an IRI for reports stored with a task, else a blank node). */

@@ -20,6 +20,7 @@ import { algorithmIO } from '../algorithms/datasetIO.ts';
 import type { AlgorithmDef } from '../algorithms/types.ts';
 import { ATYPE, DC } from '../rdf/vocab.ts';
 import type { Quad } from '@rdfjs/types';
+import { callerOf } from '../auth/caller.ts';
 
 const { namedNode } = DataFactory;
 
@@ -80,16 +81,14 @@ function describe(deps: Deps, id: string, hash?: string): Reply {
   };
 }
 
-/** The caller's token (SPEC §5): form field, query parameter or header. */
+/** The caller's token (SPEC §5), from every source the auth middleware reads (issue #7). */
 function subjectidOf(ctx: Koa.Context, form: Form): string | undefined {
-  const q = ctx.query.subjectid;
-  return form.get('subjectid') ?? (typeof q === 'string' ? q : undefined) ?? (ctx.get('subjectid') || undefined);
+  return callerOf(ctx).subjectid ?? form.get('subjectid');
 }
 
 /** The authenticated user, when the auth middleware set one (a task acts with its rights). */
 function ownerOf(ctx: Koa.Context): string | undefined {
-  const user = (ctx.state as { user?: unknown }).user;
-  return typeof user === 'string' ? user : undefined;
+  return callerOf(ctx).owner;
 }
 
 export function algorithmRouter(deps: Deps): Router {

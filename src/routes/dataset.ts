@@ -19,6 +19,8 @@ import { deleteDataset, listDatasets, replaceMetadata } from '../domain/datasets
 import { defineUploadJob, startUpload } from '../domain/datasetUploadJob.ts';
 import { requireDataset } from '../domain/datasetLayout.ts';
 import { parsePaging, pagingHeaders, type Paging } from '../http/paging.ts';
+// Issue #7: the caller's name and token (every source: header, query, cookie, form).
+import { callerOf } from '../auth/caller.ts';
 
 /** All values of a repeated query parameter, with or without the [] suffix (SPEC §1 rule 2). */
 export function listParam(query: Koa.Context['query'], name: string): string[] {
@@ -38,12 +40,12 @@ export function datasetRouter(deps: Deps): Router {
     return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => uris.flatMap((u) => metadataOf(deps, u)) });
   }));
 
-  router.post('/dataset', handle(async (ctx) => startUpload(deps, await readUpload(ctx), { owner: ownerOf(ctx), subjectid: subjectidOf(ctx) })));
+  router.post('/dataset', handle(async (ctx) => startUpload(deps, await readUpload(ctx), callerOf(ctx))));
 
   router.put('/dataset/:id', handle(async (ctx) => {
     const dataset = datasetUri(ctx);
     requireDataset(deps, dataset);
-    return startUpload(deps, await readUpload(ctx), { dataset, owner: ownerOf(ctx), subjectid: subjectidOf(ctx) });
+    return startUpload(deps, await readUpload(ctx), { dataset, ...callerOf(ctx) });
   }));
 
   router.get('/dataset/:id', handle((ctx) => {
@@ -85,16 +87,6 @@ export function datasetRouter(deps: Deps): Router {
     return uriListReply([dataset], { uriListFirst: true });
   }));
   return router;
-}
-
-function ownerOf(ctx: Koa.Context): string | undefined {
-  const user = (ctx.state as { user?: string }).user;
-  return typeof user === 'string' ? user : undefined;
-}
-
-function subjectidOf(ctx: Koa.Context): string | undefined {
-  const q = ctx.query.subjectid;
-  return (typeof q === 'string' ? q : undefined) ?? (ctx.get('subjectid') || undefined);
 }
 
 const compoundTypeQuad = (c: string) => DataFactory.quad(DataFactory.namedNode(c), RDFNS.type, OT.Compound);

@@ -10,6 +10,7 @@ import type { TaskEngine } from '../tasks/api.ts';
 import { deleteModel, listModels, modelGraph } from '../domain/models.ts';
 import { checkPredictParams, definePredictJob, predict, PREDICT_JOB, type PredictParams } from '../domain/modelPredict.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
+import { callerOf } from '../auth/caller.ts';
 
 export function modelRouter(deps: Deps): Router {
   const router = new Router();
@@ -42,11 +43,13 @@ export function modelRouter(deps: Deps): Router {
       datasetUri: form.get('dataset_uri'),
       compoundUri: form.get('compound_uri'),
       datasetService: form.get('dataset_service'),
-      subjectid: form.get('subjectid') ?? (ctx.get('subjectid') || undefined),
     };
     checkPredictParams(params);
-    if (!tasks) return uriListReply([await predict(deps, params)], { uriListFirst: true });
-    const task = await tasks.submit(PREDICT_JOB, params, { title: `Prediction by ${model}`, creator: model, subjectid: params.subjectid });
+    // Issue #7: the token travels in TaskMeta (kept in memory), never in the job parameters,
+    // which are stored with the task; the owner makes the task and its result the caller's.
+    const caller = callerOf(ctx);
+    if (!tasks) return uriListReply([await predict(deps, { ...params, subjectid: caller.subjectid })], { uriListFirst: true });
+    const task = await tasks.submit(PREDICT_JOB, params, { title: `Prediction by ${model}`, creator: model, ...caller });
     return tasks.reply(task);
   }));
   return router;

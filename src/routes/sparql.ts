@@ -12,6 +12,8 @@ import { BadRequest, Forbidden, UnsupportedMediaType } from '../http/errors.ts';
 import { RDF_TYPES } from '../rdf/formats.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { parseSparqlQuery, SPARQL_RESULTS_TYPES } from '../store/sparqlQuery.ts';
+import { callerOf } from '../auth/caller.ts';
+import { readableGraphs } from '../auth/readableGraphs.ts';
 
 const QUERY = 'application/sparql-query';
 const UPDATE = 'application/sparql-update';
@@ -57,7 +59,9 @@ function clientGone(ctx: Koa.Context): AbortSignal {
 
 function answer(deps: Deps, ctx: Koa.Context, request: ProtocolRequest): Reply {
   const query = parseSparqlQuery(request.query, uriOf(deps.config, '/'));
-  const common = { defaultGraphs: request.defaultGraphs, namedGraphs: request.namedGraphs, signal: clientGone(ctx) };
+  // Issue #7: with auth on, only the graphs the caller may read.
+  const graphs = readableGraphs(deps, callerOf(ctx).owner);
+  const common = { defaultGraphs: request.defaultGraphs, namedGraphs: request.namedGraphs, graphs, signal: clientGone(ctx) };
   const variants: Variant[] = query.kind === 'select' || query.kind === 'ask'
     ? SPARQL_RESULTS_TYPES.map((type) => ({ type, produce: () => deps.store.sparql(query, { ...common, resultsFormat: type }) }))
     : RDF_TYPES.map(({ type, syntax }) => ({ type, produce: () => deps.store.sparql(query, { ...common, syntax }) }));

@@ -14,6 +14,8 @@ import { listTasks, publicQuads, readTask } from '../domain/tasks.ts';
 import { taskReply } from '../domain/taskReply.ts';
 import { isTaskId } from '../tasks/ids.ts';
 import { STATUSES, parseStatus } from '../tasks/stateMachine.ts';
+import { callerOf } from '../auth/caller.ts';
+import { aclGraph } from '../auth/owners.ts';
 
 function taskUriOf(deps: Deps, ctx: Koa.Context): string {
   const id = String(ctx.params.id);
@@ -46,7 +48,10 @@ export function taskRouter(deps: Deps): Router {
       }
     }
     const paging = parsePaging(ctx.query, deps.config);
-    const { items: uris, hasMore } = fetchPage(paging, (limit, offset) => listTasks(deps.store, status, limit, offset));
+    // Issue #7: with auth on, each user lists only their own tasks.
+    const user = callerOf(ctx).owner;
+    const owned = deps.identity && user !== undefined ? { acl: aclGraph(deps.config), owner: user } : undefined;
+    const { items: uris, hasMore } = fetchPage(paging, (limit, offset) => listTasks(deps.store, status, limit, offset, owned));
     const quads = () => uris.flatMap((u) => publicQuads(deps.store.graph(u)));
     return uriListReply(uris, { quads, headers: pagingHeaders(uriOf(deps.config, ctx.url), paging, hasMore) });
   }));

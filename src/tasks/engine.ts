@@ -18,6 +18,7 @@ import { isFinal, transition, type TaskEvent } from './stateMachine.ts';
 import { WorkerPool } from './workerPool.ts';
 import { LiveJob } from './liveJob.ts';
 import { completeTask, failTask } from './outcome.ts';
+import { recordOwner, recordOwners } from '../auth/owners.ts';
 
 export interface EngineDeps {
   config: Config;
@@ -110,6 +111,8 @@ export class JobEngine implements TaskEngine {
     this.reserved++;
     try {
       await this.deps.store.replaceGraph(record.uri, taskQuads(record));
+      // Issue #7: a task is its creator's (SPEC §4.3: access to tasks is restricted).
+      await recordOwner(this.deps, record.uri, meta.owner);
     } finally {
       this.reserved--;
     }
@@ -224,6 +227,8 @@ export class JobEngine implements TaskEngine {
       // A recovered task's parameters come from the store: unreadable ones fail the task, not start-up.
       const params = job.params === undefined ? JSON.parse(job.record.params) : job.params;
       result = await job.definition.run(params, job.context(this.pool));
+      // Issue #7: a job acts with its creator's rights, so what it created is the creator's.
+      await recordOwners(this.deps, result, job.record.owner);
     } catch (e) {
       failed = true;
       failure = e;

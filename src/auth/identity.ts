@@ -1,0 +1,50 @@
+// Who holds a token (issue #7 §2): the built-in service (AUTH_MODE=local) or an external
+// OpenSSO/OpenAM (AUTH_MODE=opensso, see opensso.ts). The middleware and /auth routes
+// only see this interface.
+import type { Config } from '../config.ts';
+import { TokenStore } from './tokens.ts';
+import { UserFile } from './users.ts';
+import { OpenSsoIdentity } from './opensso.ts';
+
+export interface IdentityService {
+  /** A new token for valid credentials; undefined for a wrong user name or password. */
+  authenticate(user: string, password: string): Promise<string | undefined>;
+  /** The user a token belongs to; undefined when it is unknown, expired or logged out. */
+  validate(token: string): Promise<string | undefined>;
+  /** Invalidates a token; answers whether it was valid. */
+  logout(token: string): Promise<boolean>;
+}
+
+export class LocalIdentity implements IdentityService {
+  readonly users: UserFile;
+  readonly tokens: TokenStore;
+
+  constructor(dataDir: string, ttlSeconds: number, now: () => number = Date.now) {
+    this.users = new UserFile(dataDir);
+    this.tokens = new TokenStore(dataDir, ttlSeconds, now);
+  }
+
+  async authenticate(user: string, password: string): Promise<string | undefined> {
+    return (await this.users.verify(user, password)) ? this.tokens.issue(user) : undefined;
+  }
+
+  async validate(token: string): Promise<string | undefined> {
+    const user = this.tokens.userOf(token);
+    // A user removed with `npm run user -- remove` loses the tokens already issued.
+    return user !== undefined && this.users.has(user) ? user : undefined;
+  }
+
+  async logout(token: string): Promise<boolean> {
+    return this.tokens.revoke(token);
+  }
+}
+
+/** The identity service of the configured mode; undefined when auth is off. */
+export function identityOf(config: Config): IdentityService | undefined {
+  if (config.authMode === 'local') return new LocalIdentity(config.dataDir, config.tokenTtlSeconds);
+  if (config.authMode === 'opensso') {
+    if (!config.authServiceUrl) throw new Error('AUTH_MODE=opensso needs AUTH_SERVICE_URL (e.g. https://host/opensso)');
+    return new OpenSsoIdentity(config.authServiceUrl);
+  }
+  return undefined;
+}
