@@ -25,7 +25,9 @@ const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontolo
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();
-  app.proxy = true;
+  // X-Forwarded-For decides the client address (login rate limit): trusted only when a
+  // proxy in front is known to set it, else any client could choose its address.
+  app.proxy = deps.config.trustProxy;
   // Errors are answered as reports by errorMiddleware; Koa's own logging would repeat them.
   app.silent = true;
   app.use(errorMiddleware({ actor: uriOf(deps.config, '/'), debug: deps.config.debug, log: deps.log }));

@@ -31,6 +31,8 @@ export interface Config {
   authMode: 'off' | 'local' | 'opensso';
   authServiceUrl: string;
   tokenTtlSeconds: number;
+  /** Trust X-Forwarded-* headers (only behind a proxy that sets them). */
+  trustProxy: boolean;
   /** Time limit of one substructure search's exact matching, in milliseconds. */
   searchTimeoutMs: number;
   /** Worker threads for substructure matching. */
@@ -77,6 +79,7 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'authMode', env: 'AUTH_MODE', parse: (r) => parseAuthMode(r), describe: 'off, local or opensso (default off)' },
   { key: 'authServiceUrl', env: 'AUTH_SERVICE_URL', parse: str, describe: 'OpenSSO/OpenAM service for AUTH_MODE=opensso' },
   { key: 'tokenTtlSeconds', env: 'TOKEN_TTL_SECONDS', parse: int, describe: 'lifetime of issued tokens (default 86400)' },
+  { key: 'trustProxy', env: 'TRUST_PROXY', parse: bool, describe: 'trust X-Forwarded-For/-Proto from a proxy in front (default false)' },
   { key: 'searchTimeoutMs', env: 'SEARCH_TIMEOUT_MS', parse: int, describe: 'time limit of a substructure search, 503 beyond (default 10000)' },
   { key: 'searchWorkers', env: 'SEARCH_WORKERS', parse: int, describe: 'worker threads for substructure matching (default 1)' },
   { key: 'authRead', env: 'AUTH_READ', parse: (r) => parseAuthRead(r), describe: 'with auth on, who reads collections: public or authenticated (default public)' },
@@ -113,6 +116,7 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     authMode: 'off',
     authServiceUrl: '',
     tokenTtlSeconds: 86_400,
+    trustProxy: false,
     searchTimeoutMs: 10_000,
     searchWorkers: 1,
     authRead: 'public',

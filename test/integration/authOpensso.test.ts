@@ -85,3 +85,24 @@ for (const mode of ['local', 'off'] as const) {
     });
   });
 }
+
+describe('login rate limit and X-Forwarded-For', () => {
+  for (const trustProxy of [false, true]) {
+    it(trustProxy ? 'TRUST_PROXY=true: each forwarded address has its own limit' : 'TRUST_PROXY=false: a forged X-Forwarded-For does not dodge the limit', async () => {
+      const dir = tempDir();
+      await addUsers(dir);
+      const app = await startApp({ authMode: 'local', loginRateLimit: 2, loginWindowSeconds: 60, trustProxy }, dir);
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 4; i++) {
+          const req = form({ username: 'alice', password: 'wrong' });
+          req.headers = { ...(req.headers as Record<string, string>), 'X-Forwarded-For': `10.0.0.${i + 1}` };
+          statuses.push((await fetch(app.url + '/auth/authenticate', req)).status);
+        }
+        expect(statuses).to.deep.equal(trustProxy ? [401, 401, 401, 401] : [401, 401, 429, 429]);
+      } finally {
+        await app.close();
+      }
+    });
+  }
+});
