@@ -5,6 +5,7 @@
 import * as OCL from 'openchemlib';
 import { setChiralFlag } from './molfile.ts';
 import { inchiOfMolfile } from './write.ts';
+import { checkCancelled } from '../tasks/cancellation.ts';
 
 export interface ConformerRequest {
   /** The compound's structure (2D or 3D molfile, chiral flag set when stereo is absolute). */
@@ -36,6 +37,7 @@ export function generateConformers(req: ConformerRequest): GeneratedConformer[] 
   const out: GeneratedConformer[] = [];
   const seen = new Set<string>();
   for (let attempt = 0; attempt < req.count * 3 && out.length < req.count; attempt++) {
+    checkCancelled();
     const conformer = generator.getNextConformerAsMolecule();
     if (!conformer) break;
     const energy = minimise(conformer);

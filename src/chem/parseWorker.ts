@@ -3,6 +3,7 @@
 import { loadToolkits } from './toolkits.ts';
 import { parseStructure, type ParsedStructure } from './parse.ts';
 import type { ChemFormat } from './formats.ts';
+import { checkCancelled } from '../tasks/cancellation.ts';
 
 export const PARSE_WORKER = new URL(import.meta.url);
 
@@ -13,6 +14,8 @@ export type ParseOutcome =
 export async function parseMany(input: { texts: string[]; format: ChemFormat }): Promise<ParseOutcome[]> {
   await loadToolkits();
   return input.texts.map((text) => {
+    // Outside the try: a cancelled upload stops here instead of failing every structure.
+    checkCancelled();
     try {
       return { ok: true, structure: parseStructure(text, input.format) };
     } catch (e) {

@@ -2,12 +2,15 @@
 // Errors cross the thread boundary as plain data, so an HttpError keeps its status and
 // code (structured cloning would keep only the message).
 import type { MessagePort } from 'node:worker_threads';
+import { bindCancelFlag, checkCancelled, isCancelled } from './cancellation.ts';
 
 export interface WorkerCall {
   module: string;
   fn: string;
   input: unknown;
   port?: MessagePort;
+  /** Raised (set to 1) by the pool when the call is cancelled (cancellation.ts). */
+  cancel?: Int32Array;
 }
 
 export type WorkerOutcome =
@@ -18,11 +21,27 @@ export type WorkerOutcome =
 export interface WorkerTools {
   /** Percent done (0-100), forwarded to the task's progress (throttled there). */
   progress: (percent: number) => void;
+  /** True once the call was cancelled (task cancelled, timeout, shutdown). */
+  readonly cancelled: boolean;
+  /**
+   * Throws once the call was cancelled: call it between molecules in long loops, so the
+   * thread stops by itself before the pool terminates it (cancellation.ts).
+   */
+  checkCancelled: () => void;
 }
 
 export default async function runCall(call: WorkerCall): Promise<WorkerOutcome> {
-  const tools: WorkerTools = { progress: (p) => call.port?.postMessage(p) };
+  bindCancelFlag(call.cancel);
+  const tools: WorkerTools = {
+    progress: (p) => call.port?.postMessage(p),
+    get cancelled() {
+      return isCancelled();
+    },
+    checkCancelled,
+  };
   try {
+    // A call cancelled while it waited in the pool's queue does not start.
+    checkCancelled();
     const mod = (await import(call.module)) as Record<string, unknown>;
     const fn = mod[call.fn];
     if (typeof fn !== 'function') throw new Error(`${call.module} exports no function ${call.fn}`);
@@ -34,6 +53,7 @@ export default async function runCall(call: WorkerCall): Promise<WorkerOutcome> 
       error: { message: err.message ?? String(e), status: err.status, code: err.code?.value, details: err.details, stack: err.stack },
     };
   } finally {
+    bindCancelFlag(undefined);
     call.port?.close();
   }
 }

@@ -1,7 +1,8 @@
 // Worker threads for CPU-heavy jobs (issue #4 §5), so the API keeps answering while they
-// run. Piscina aborts a running call by terminating its thread, which is what makes
-// cancelling a task really stop it. Threads start on first use: most processes (and most
-// test apps) never need one.
+// run. A cancelled call is rejected at once and asked to stop (cancellation.ts); its
+// thread is terminated (piscina's abort) only if it goes on past a grace period, since
+// terminating a thread in RDKit's WASM code can hang the other threads on Node 20.
+// Threads start on first use: most processes (and most test apps) never need one.
 import { MessageChannel } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
@@ -9,8 +10,12 @@ import { DataFactory } from 'n3';
 import { HttpError, InternalError, ServiceUnavailable } from '../http/errors.ts';
 import type { WorkerOptions } from './api.ts';
 import type { WorkerCall, WorkerOutcome } from './worker.ts';
+import { newCancelFlag, raiseCancelFlag } from './cancellation.ts';
 
 const WORKER = new URL('./worker.mjs', import.meta.url).href;
+/** How long a cancelled call may take to stop by itself before its thread is terminated. */
+export const CANCEL_GRACE_MS = 3000;
+const NOOP = 'data:text/javascript,export function noop() {}';
 
 function moduleUrl(module: URL | string): string {
   if (module instanceof URL) return module.href;
@@ -26,8 +31,13 @@ function errorFrom(e: Extract<WorkerOutcome, { ok: false }>['error']): Error {
 export class WorkerPool {
   private pool: Piscina | undefined;
   private closed = false;
+  /** Calls in flight, with their cancel flags: close() asks them to stop first. */
+  private readonly inFlight = new Map<Promise<unknown>, Int32Array>();
 
-  constructor(readonly size: number) {}
+  constructor(
+    readonly size: number,
+    readonly cancelGraceMs = CANCEL_GRACE_MS,
+  ) {}
 
   private get piscina(): Piscina {
     this.pool ??= new Piscina({ filename: WORKER, minThreads: 0, maxThreads: this.size, idleTimeout: 30_000 });
@@ -46,9 +56,29 @@ export class WorkerPool {
     const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
     const channel = options.onProgress ? new MessageChannel() : undefined;
     channel?.port1.on('message', (p: unknown) => options.onProgress?.(Number(p)));
-    const call: WorkerCall = { module: moduleUrl(module), fn, input, port: channel?.port2 };
+    const cancel = newCancelFlag();
+    const terminate = new AbortController();
+    const call: WorkerCall = { module: moduleUrl(module), fn, input, port: channel?.port2, cancel };
+    let stop: (() => void) | undefined;
     try {
-      const outcome = (await this.piscina.run(call, { signal, transferList: channel ? [channel.port2] : undefined })) as WorkerOutcome;
+      signal?.throwIfAborted();
+      const running = this.piscina.run(call, { signal: terminate.signal, transferList: channel ? [channel.port2] : undefined }) as Promise<WorkerOutcome>;
+      const stopped = new Promise<never>((_, reject) => {
+        stop = () => {
+          reject(signal?.reason);
+          raiseCancelFlag(cancel);
+          const timer = setTimeout(() => {
+            terminate.abort();
+            this.respawn();
+          }, this.cancelGraceMs);
+          void running.catch(() => undefined).finally(() => clearTimeout(timer));
+        };
+      });
+      if (stop) signal?.addEventListener('abort', stop, { once: true });
+      const settled = running.catch(() => undefined);
+      this.inFlight.set(settled, cancel);
+      void settled.finally(() => this.inFlight.delete(settled));
+      const outcome = await Promise.race([running, stopped]);
       if (!outcome.ok) throw errorFrom(outcome.error);
       return outcome.value as T;
     } catch (e) {
@@ -56,13 +86,29 @@ export class WorkerPool {
       if (timeout?.aborted) throw new InternalError(`worker function ${fn} took longer than ${options.timeoutMs} ms and was stopped`);
       throw e;
     } finally {
+      if (stop) signal?.removeEventListener('abort', stop);
       channel?.port1.close();
     }
   }
 
-  /** Terminates every thread; running calls are rejected. */
+  /**
+   * Piscina with minThreads 0 starts no thread in place of a terminated one while calls
+   * wait in its queue, so they would wait forever: a no-op call per missing thread makes
+   * it start them (it spawns a thread for a call queued while fewer than maxThreads run).
+   */
+  private respawn(): void {
+    const missing = Math.min(this.piscina.queueSize, this.size - this.threads);
+    for (let i = 0; i < missing; i++) void this.piscina.run({ module: NOOP, fn: 'noop', input: null } satisfies WorkerCall).catch(() => undefined);
+  }
+
+  /** Asks running calls to stop, waits for them up to the grace period, then terminates every thread. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const flag of this.inFlight.values()) raiseCancelFlag(flag);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise((r) => (timer = setTimeout(r, this.cancelGraceMs)));
+    await Promise.race([Promise.all(this.inFlight.keys()), grace]);
+    clearTimeout(timer);
     await this.pool?.destroy();
   }
 }
