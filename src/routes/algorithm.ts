@@ -7,7 +7,7 @@ import type { Deps } from '../deps.ts';
 import { handle } from '../http/send.ts';
 import { uriListReply, rdfVariants, bodyReply, type Reply } from '../http/reply.ts';
 import { readForm, type Form } from '../http/body.ts';
-import { NotFound } from '../http/errors.ts';
+import { BadRequest, HttpError, NotFound } from '../http/errors.ts';
 import { parsePaging, pagingHeaders, fetchPage } from '../http/paging.ts';
 import { checkIri } from '../store/binder.ts';
 import { algorithmById } from '../algorithms/catalogue.ts';
@@ -18,7 +18,7 @@ import { APPLY_JOB, defineApplyJob, type ApplyJobParams } from '../algorithms/jo
 import { applyAlgorithm } from '../algorithms/apply.ts';
 import { algorithmIO } from '../algorithms/datasetIO.ts';
 import type { AlgorithmDef } from '../algorithms/types.ts';
-import { ATYPE, DC } from '../rdf/vocab.ts';
+import { ATYPE, DC, ERR } from '../rdf/vocab.ts';
 import type { Quad } from '@rdfjs/types';
 import { callerOf } from '../auth/caller.ts';
 
@@ -130,8 +130,17 @@ export function algorithmRouter(deps: Deps): Router {
       params.datasetUri = url.href;
     }
     const subjectid = subjectidOf(ctx, form);
-    await io.check(params.datasetUri, params.predictionFeature, subjectid);
-    const selected = await applyAlgorithm(io, def, params, { subjectid });
+    let selected: string[];
+    try {
+      await io.check(params.datasetUri, params.predictionFeature, subjectid);
+      selected = await applyAlgorithm(io, def, params, { subjectid });
+    } catch (e) {
+      // The candidates travel as feature_uris[] of the dataset: name the form field the client sent.
+      if (candidates.length > 0 && e instanceof HttpError && e.code.equals(ERR.FeatureNotInDataset)) {
+        throw new BadRequest('feature_definition names a feature that is not in the dataset of dataset_uri', { code: ERR.FeatureNotInDataset, details: e.message });
+      }
+      throw e;
+    }
     return bodyReply('text/uri-list', selected.map((u) => u + '\r\n').join(''));
   }));
   return router;

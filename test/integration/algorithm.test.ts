@@ -154,6 +154,14 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
     for (const f of selected) expect(features).to.include(f);
   });
 
+  it('feature selection with a feature_definition not in the dataset answers 400 naming feature_definition', async () => {
+    const res = await post(`${app.url}/algorithm/preprocessing/featureselection/fs-variance`, { dataset_uri: hamster, feature_definition: [`${app.url}/feature/999999`], threshold: '0' });
+    expect(res.status).to.equal(400);
+    const text = await res.text();
+    expect(text).to.match(/^400 FeatureNotInDataset: feature_definition names a feature/);
+    expect(text).to.contain('/feature/999999');
+  });
+
   it('generate3d stores conformers and answers a dataset of them', async () => {
     const small = (await uploadDataset(app, 'SMILES,x\nCCO,1\nc1ccccc1O,2\n', 'text/csv')).body;
     const res = await apply(app.url + '/algorithm/generate3d', { dataset_uri: small, count: '2' });
