@@ -5,9 +5,10 @@ import type * as RDF from '@rdfjs/types';
 import { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
 import { BadGateway, BadRequest, type ErrorReportData } from '../http/errors.ts';
+import { parseRemoteReport } from '../http/remoteReport.ts';
 import { RDF_XML, syntaxOf } from '../rdf/formats.ts';
 import { parseRdf } from '../rdf/parse.ts';
-import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
+import { ERR } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
 import { rdfTextStream } from '../datasets/rdfStream.ts';
 import { datasetQuadChunks } from './datasetOutput.ts';
@@ -15,21 +16,9 @@ import { viewOf } from './datasetView.ts';
 
 const TIMEOUT_MS = 60_000;
 
-/** The report a remote service answered (its ot:ErrorReport when it sent one). */
+/** The report a remote service answered (SPEC §7.2 rule 1), read by the shared parser. */
 async function remoteReport(uri: string, res: Response): Promise<ErrorReportData> {
-  const text = await res.text().catch(() => '');
-  const base: ErrorReportData = { status: res.status, code: ERR.RemoteServiceError.value, actor: uri, message: `${res.status} ${res.statusText}`, details: text.slice(0, 2000) || undefined, causes: [] };
-  const syntax = syntaxOf(res.headers.get('content-type') ?? '');
-  if (!syntax || !text) return base;
-  try {
-    const quads = await parseRdf(text, syntax, uri);
-    const report = quads.find((q) => q.predicate.equals(RDFNS.type) && q.object.equals(OT.ErrorReport))?.subject;
-    if (!report) return base;
-    const get = (p: RDF.NamedNode) => quads.find((q) => q.subject.equals(report) && q.predicate.equals(p))?.object.value;
-    return { ...base, code: get(OT.errorCode) ?? base.code, actor: get(OT.actor) ?? uri, message: get(OT.message) ?? base.message, details: get(OT.errorDetails) };
-  } catch {
-    return base;
-  }
+  return parseRemoteReport(res.status, res.headers.get('content-type') ?? '', await res.text().catch(() => ''), uri);
 }
 
 /** fetch() with a time limit, turning network failures into 502 with the reason as cause. */
