@@ -114,7 +114,7 @@ describe('structure search on /compound', () => {
     const c60 = 'c12c3c4c5c1c1c6c7c2c2c8c3c3c9c4c4c%10c5c5c1c1c6c6c%11c7c2c2c7c8c3c3c8c9c4c4c9c%10c5c5c1c1c6c6c%11c2c2c7c3c3c8c4c4c9c5c1c1c6c2c3c41';
     app.deps.search.indexCompound(`${app.url}/compound/60`, c60);
     try {
-      const res = await get('smarts=' + encodeURIComponent('*' + '~*'.repeat(18) + '~[!#6]'), 'application/rdf+xml');
+      const res = await get('smarts=' + encodeURIComponent('*' + '~*'.repeat(24) + '~[!#6]'), 'application/rdf+xml');
       expect(res.status).to.equal(503);
       const body = await res.text();
       expect(body).to.contain('ot:ErrorReport');

@@ -76,6 +76,13 @@ describe('task ids and progress throttle', () => {
     expect(isTaskId(a.toUpperCase())).to.equal(false);
   });
 
+  it('ids minted in the same millisecond still sort in the order they were made', () => {
+    const now = Date.now() + 60_000;
+    const ids = Array.from({ length: 500 }, () => uuidv7(now));
+    expect([...ids].sort()).to.deep.equal(ids);
+    expect(ids.every(isTaskId)).to.equal(true);
+  });
+
   it('flushes at most once per interval, and the last request is never lost', async () => {
     let flushes = 0;
     const t = new Throttle(100, () => flushes++);

@@ -94,7 +94,7 @@ describe('search engine', () => {
     try {
       small.indexCompound('http://x/c60', C60);
       small.indexCompound('http://x/1', 'CC=O');
-      const e = await rejection(small.substructure('smarts', '*' + '~*'.repeat(18) + '~[!#6]'));
+      const e = await rejection(small.substructure('smarts', '*' + '~*'.repeat(24) + '~[!#6]'));
       expect(e.status).to.equal(503);
       expect(e.message).to.match(/time limit of 3000 ms/);
       expect(await small.substructure('smarts', 'C=O')).to.deep.equal([{ uri: 'http://x/1' }]);
