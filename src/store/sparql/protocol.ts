@@ -55,8 +55,8 @@ export class SparqlProtocol {
     return booleanOf((await res.json()) as JsonResults);
   }
 
-  async construct(query: string, signal?: AbortSignal): Promise<RDF.Quad[]> {
-    const res = await this.post(this.endpoint.queryUrl, { query }, N_TRIPLES, signal);
+  async construct(query: string, signal?: AbortSignal, dataset?: URLSearchParams): Promise<RDF.Quad[]> {
+    const res = await this.post(this.endpoint.queryUrl, { query }, N_TRIPLES, signal, dataset);
     const text = await res.text();
     const quads = new Parser({ format: 'N-Triples' }).parse(text);
     this.checkWhole(res, quads.length);
@@ -64,8 +64,8 @@ export class SparqlProtocol {
   }
 
   /** A query answered in the media type `accept`, for the public endpoint. */
-  async raw(query: string, accept: string, signal?: AbortSignal): Promise<{ type: string; body: string }> {
-    const res = await this.post(this.endpoint.queryUrl, { query }, accept, signal);
+  async raw(query: string, accept: string, signal?: AbortSignal, dataset?: URLSearchParams): Promise<{ type: string; body: string }> {
+    const res = await this.post(this.endpoint.queryUrl, { query }, accept, signal, dataset);
     return { type: res.headers.get('content-type') ?? accept, body: await res.text() };
   }
 
@@ -84,8 +84,11 @@ export class SparqlProtocol {
     }
   }
 
-  private async post(url: string, form: Record<string, string>, accept: string, signal?: AbortSignal): Promise<Response> {
-    const body = new URLSearchParams(form).toString();
+  /** `dataset`: default-graph-uri and named-graph-uri parameters (§2.1.4), sent beside the query. */
+  private async post(url: string, form: Record<string, string>, accept: string, signal?: AbortSignal, dataset?: URLSearchParams): Promise<Response> {
+    const params = new URLSearchParams(form);
+    for (const [k, v] of dataset ?? []) params.append(k, v);
+    const body = params.toString();
     const send = (authorization?: string) => {
       const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept };
       if (authorization) headers.authorization = authorization;

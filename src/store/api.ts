@@ -1,0 +1,54 @@
+// What the service needs from a triple store (DESIGN: storage rules), as one interface with
+// two implementations: the embedded Oxigraph store with its journal (the default) and any
+// SPARQL 1.1 Protocol store (src/store/sparql/). Every read is asynchronous, so a store on
+// the other side of a network fits behind it. One named graph per resource; every write
+// replaces, adds to, removes from or drops whole graphs, atomically.
+import type * as RDF from '@rdfjs/types';
+import type { Bindable } from './binder.ts';
+import type { WriteOp } from './records.ts';
+import type { SparqlQuery, DatasetRequest } from './sparqlQuery.ts';
+import type { RdfSyntax } from '../rdf/formats.ts';
+
+export type { WriteOp } from './records.ts';
+
+export type Row = Record<string, RDF.Term>;
+
+/** How the public endpoint wants a query answered. */
+export interface SparqlOptions extends DatasetRequest {
+  /** SELECT/ASK: a SPARQL results media type. */
+  resultsFormat?: string;
+  /** CONSTRUCT/DESCRIBE: the RDF syntax to write. */
+  syntax?: RdfSyntax;
+  /** Aborts the query (e.g. the client went away). */
+  signal?: AbortSignal;
+}
+
+export interface Store {
+  readonly kind: 'embedded' | 'sparql';
+  /** Applies `ops` atomically and durably: resolves once they are stored and visible. */
+  commit(ops: readonly WriteOp[]): Promise<void>;
+  replaceGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void>;
+  addToGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void>;
+  removeFromGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void>;
+  dropGraph(graph: string): Promise<void>;
+
+  /** Every triple of graph `graph`, as quads in that graph. */
+  graph(graph: string): Promise<RDF.Quad[]>;
+  /** True when graph `graph` holds a triple. */
+  hasGraph(graph: string): Promise<boolean>;
+  /** Triples matching a pattern in one graph (or in all graphs when `graph` is null). */
+  match(s: RDF.Term | null, p: RDF.Term | null, o: RDF.Term | null, graph: string | null): Promise<RDF.Quad[]>;
+  /** Every triple of graph `graph` whose subject is one of `subjects`: one read for many rows. */
+  describe(graph: string, subjects: readonly RDF.NamedNode[]): Promise<RDF.Quad[]>;
+  /** Runs SELECT query file `name` (queries/NAME.rq) with `values` bound. */
+  select(name: string, values?: Record<string, Bindable>): Promise<Row[]>;
+  ask(name: string, values?: Record<string, Bindable>): Promise<boolean>;
+  construct(name: string, values?: Record<string, Bindable>): Promise<RDF.Quad[]>;
+
+  /**
+   * Runs a public SPARQL query (parsed by parseSparqlQuery) within the time limit, off the
+   * event loop, and resolves with the serialised result.
+   */
+  sparql(query: SparqlQuery, options?: SparqlOptions): Promise<string>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,157 @@
+// The store on any SPARQL 1.1 Protocol endpoint (DESIGN: storage rules, "above the
+// embedded ceiling"). A commit is one update request, which the store runs as one
+// transaction (SPARQL 1.1 Update §3: a request's operations in order; Virtuoso commits
+// once per request), so a resource is never half-written. Durability is the store's.
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import type { Store, Row, SparqlOptions, WriteOp } from '../api.ts';
+import { QueryFiles } from '../queries.ts';
+import { termToSparql, type Bindable } from '../binder.ts';
+import { encodeOps, type JournalOp } from '../records.ts';
+import { datasetOf, type SparqlQuery } from '../sparqlQuery.ts';
+import { SparqlProtocol, type SparqlEndpoint } from './protocol.ts';
+import { serialize } from '../../rdf/serialize.ts';
+
+const { namedNode, quad } = DataFactory;
+
+/**
+ * Triples per INSERT DATA operation. Virtuoso's SPARQL parser runs out of stack near
+ * 5,000 triples in one operation; several operations in one request are fine.
+ */
+const TRIPLES_PER_OPERATION = 2000;
+/** Subjects per describe() read. */
+const SUBJECTS_PER_READ = 500;
+
+export interface SparqlStoreOptions extends SparqlEndpoint {
+  queries?: QueryFiles;
+}
+
+const lines = (nt: string | undefined): string[] => (nt ? nt.split('\n').filter((l) => l.trim() !== '') : []);
+const hasBlank = (triples: readonly string[]): boolean => triples.some((t) => /(^|\s)_:/.test(t));
+
+/** The SPARQL Update text of one journal op (its N-Triples are checked by encodeOps). */
+function operations(op: JournalOp): string[] {
+  const g = `<${op.graph}>`;
+  const triples = lines(op.nt);
+  switch (op.op) {
+    case 'drop':
+      return [`DROP SILENT GRAPH ${g}`];
+    case 'remove':
+      return triples.length === 0 ? [] : [`DELETE DATA { GRAPH ${g} {\n${triples.join('\n')}\n} }`];
+    case 'replace':
+    case 'add': {
+      const ops = op.op === 'replace' ? [`DROP SILENT GRAPH ${g}`] : [];
+      if (triples.length === 0) return ops;
+      // Blank nodes may not stand in INSERT DATA on some stores (Virtuoso SP031); a template
+      // with an empty WHERE mints them just the same, one set per operation, so such a
+      // write stays in a single operation.
+      if (hasBlank(triples)) return [...ops, `INSERT { GRAPH ${g} {\n${triples.join('\n')}\n} } WHERE {}`];
+      for (let i = 0; i < triples.length; i += TRIPLES_PER_OPERATION) {
+        ops.push(`INSERT DATA { GRAPH ${g} {\n${triples.slice(i, i + TRIPLES_PER_OPERATION).join('\n')}\n} }`);
+      }
+      return ops;
+    }
+  }
+}
+
+const term = (t: RDF.Term | null, name: string): string => (t === null ? `?${name}` : termToSparql(t as RDF.NamedNode | RDF.Literal));
+
+export class SparqlStore implements Store {
+  readonly kind = 'sparql' as const;
+  readonly queries: QueryFiles;
+  readonly protocol: SparqlProtocol;
+
+  constructor(options: SparqlStoreOptions) {
+    this.queries = options.queries ?? new QueryFiles();
+    this.protocol = new SparqlProtocol(options);
+  }
+
+  async commit(ops: readonly WriteOp[]): Promise<void> {
+    const text = encodeOps(ops).flatMap(operations).join(' ;\n');
+    if (text) await this.protocol.update(text);
+  }
+
+  replaceGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
+    return this.commit([{ op: 'replace', graph, quads }]);
+  }
+
+  addToGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
+    return this.commit([{ op: 'add', graph, quads }]);
+  }
+
+  removeFromGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
+    return this.commit([{ op: 'remove', graph, quads }]);
+  }
+
+  dropGraph(graph: string): Promise<void> {
+    return this.commit([{ op: 'drop', graph }]);
+  }
+
+  // Structural reads are written here rather than in queries/: their shape depends on
+  // which positions are bound, and every bound term goes through the binder's termToSparql.
+
+  async graph(graph: string): Promise<RDF.Quad[]> {
+    const g = namedNode(graph);
+    const quads = await this.protocol.construct(`CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ${term(g, 'g')} { ?s ?p ?o } }`);
+    return quads.map((q) => quad(q.subject, q.predicate, q.object, g));
+  }
+
+  hasGraph(graph: string): Promise<boolean> {
+    return this.protocol.ask(`ASK { GRAPH ${term(namedNode(graph), 'g')} { ?s ?p ?o } }`);
+  }
+
+  async match(s: RDF.Term | null, p: RDF.Term | null, o: RDF.Term | null, graph: string | null): Promise<RDF.Quad[]> {
+    const g = graph === null ? null : namedNode(graph);
+    const rows = await this.protocol.select(`SELECT * WHERE { GRAPH ${term(g, 'g')} { ${term(s, 's')} ${term(p, 'p')} ${term(o, 'o')} } }`);
+    return rows.map((r) => quad(
+      (s ?? r.s) as RDF.Quad_Subject, (p ?? r.p) as RDF.Quad_Predicate, (o ?? r.o) as RDF.Quad_Object, (g ?? r.g) as RDF.Quad_Graph,
+    ));
+  }
+
+  async describe(graph: string, subjects: readonly RDF.NamedNode[]): Promise<RDF.Quad[]> {
+    const g = namedNode(graph);
+    const out: RDF.Quad[] = [];
+    for (let i = 0; i < subjects.length; i += SUBJECTS_PER_READ) {
+      const values = subjects.slice(i, i + SUBJECTS_PER_READ).map((s) => term(s, 's')).join(' ');
+      const rows = await this.protocol.select(`SELECT ?s ?p ?o WHERE { GRAPH ${term(g, 'g')} { VALUES ?s { ${values} } ?s ?p ?o } }`);
+      for (const r of rows) out.push(quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
+    }
+    return out;
+  }
+
+  select(name: string, values: Record<string, Bindable> = {}): Promise<Row[]> {
+    return this.protocol.select(this.queries.text(name, values));
+  }
+
+  ask(name: string, values: Record<string, Bindable> = {}): Promise<boolean> {
+    return this.protocol.ask(this.queries.text(name, values));
+  }
+
+  construct(name: string, values: Record<string, Bindable> = {}): Promise<RDF.Quad[]> {
+    return this.protocol.construct(this.queries.text(name, values));
+  }
+
+  /**
+   * A public query, run by the store itself with the protocol's dataset parameters
+   * (SPARQL 1.1 Protocol §2.1.4); CONSTRUCT and DESCRIBE answers are re-serialised so
+   * every RDF syntax of the service is offered.
+   */
+  async sparql(query: SparqlQuery, options: SparqlOptions = {}): Promise<string> {
+    const dataset = datasetOf(query, options);
+    const params = new URLSearchParams();
+    if (!dataset.union) {
+      for (const g of dataset.default) params.append('default-graph-uri', g);
+      for (const g of dataset.named) params.append('named-graph-uri', g);
+    }
+    if (query.kind === 'select' || query.kind === 'ask') {
+      const answer = await this.protocol.raw(query.text, options.resultsFormat ?? 'application/sparql-results+json', options.signal, params);
+      return answer.body;
+    }
+    const quads = await this.protocol.construct(query.text, options.signal, params);
+    return serialize(quads, options.syntax ?? 'rdfxml');
+  }
+
+  async close(): Promise<void> {
+    // Nothing is held open: each request is its own.
+  }
+}
