@@ -12,6 +12,7 @@ const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
   ['search', () => import('./search.ts')],
   ['compounds', () => import('./compounds.ts')],
   ['auth', () => import('./auth.ts')],
+  ['http', () => import('./http.ts')],
 ];
 
 function table(title: string, rows: Awaited<ReturnType<BenchModule['run']>>): string {

@@ -1,0 +1,95 @@
+// Speed where users wait, measured from outside (wrk in its own process) against a bare Koa
+// app in its own process that serves the same bytes: representations a client reads again
+// and again, and GET /task/{id} latency while every core runs a job.
+import { readFileSync } from 'node:fs';
+import type { BenchModule, BenchRow } from './types.ts';
+import { wrk, type WrkResult } from './lib/wrk.ts';
+import { startBare, startService, type Running } from './lib/processes.ts';
+import { sharedData } from '../test/helpers/data.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** The service's answer to GET `url` with `accept`, and the same bytes served bare, both under wrk. */
+async function versusBare(bench: string, url: string, accept: string, connections: number): Promise<BenchRow> {
+  const res = await fetch(url, { headers: { accept } });
+  if (!res.ok) throw new Error(`${bench}: ${res.status} ${await res.text()}`);
+  const body = Buffer.from(await res.arrayBuffer());
+  const bare = await startBare(body, res.headers.get('content-type') ?? accept);
+  try {
+    const service = await wrk(url, { connections, seconds: SECONDS, headers: { accept } });
+    const baseline = await wrk(bare.url, { connections, seconds: SECONDS, headers: { accept } });
+    if (service.errors > 0) throw new Error(`${bench}: ${service.errors} failed requests`);
+    return {
+      bench: `${bench} (${body.length < 1024 ? `${body.length} B` : `${fmt(body.length / 1024, 1)} KB`}), wrk -c${connections}`,
+      figure: `${fmt(service.requestsPerSecond)} req/s`,
+      baseline: `${fmt(baseline.requestsPerSecond)} req/s bare Koa, same bytes`,
+      ratio: (service.requestsPerSecond / baseline.requestsPerSecond).toFixed(2),
+    };
+  } finally {
+    await bare.stop();
+  }
+}
+
+async function poll(url: string, accept = 'text/uri-list'): Promise<string> {
+  for (;;) {
+    const res = await fetch(url, { headers: { accept } });
+    const text = (await res.text()).trim();
+    if (res.status === 200) return text;
+    if (res.status !== 202) throw new Error(`${url}: ${res.status} ${text}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** POSTs a form or body and follows the task protocol (SPEC §4.3) to the result URI. */
+async function job(url: string, init: RequestInit): Promise<{ task?: string; result: string }> {
+  const res = await fetch(url, { ...init, method: 'POST', headers: { accept: 'text/uri-list', ...init.headers } });
+  const text = (await res.text()).trim();
+  if (res.status === 200) return { result: text };
+  if (res.status !== 202) throw new Error(`${url}: ${res.status} ${text}`);
+  return { task: text, result: await poll(text) };
+}
+
+async function taskLatency(service: Running): Promise<BenchRow[]> {
+  const kazius = readFileSync(sharedData('opentox-test/kazius.csv'));
+  const { result: dataset, task } = await job(`${service.url}/dataset`, { body: kazius, headers: { 'content-type': 'text/csv' } });
+  const taskUrl = task ?? (await job(`${service.url}/algorithm/physchem`, { body: new URLSearchParams({ dataset_uri: dataset }) })).task!;
+  const options = { connections: 8, seconds: SECONDS, headers: { accept: 'text/uri-list' } };
+  const idle = await wrk(taskUrl, options);
+  // Two descriptor jobs over kazius keep both cores busy while the polls are measured.
+  const started = [1, 2].map(() => fetch(`${service.url}/algorithm/physchem`, { method: 'POST', headers: { accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: dataset }) }).then(async (r) => (await r.text()).trim()));
+  const tasks = await Promise.all(started);
+  let busy: WrkResult;
+  try {
+    busy = await wrk(taskUrl, options);
+  } finally {
+    await Promise.all(tasks.map((t) => fetch(t, { method: 'DELETE' })));
+  }
+  return [{
+    bench: 'GET /task/{id} p99 while 2 descriptor jobs run on kazius, wrk -c8',
+    figure: `${fmt(busy.p99, 2)} ms (p50 ${fmt(busy.p50, 2)} ms)`,
+    baseline: `${fmt(idle.p99, 2)} ms idle (p50 ${fmt(idle.p50, 2)} ms)`,
+    ratio: `${(busy.p99 / idle.p99).toFixed(1)} (goal <= 2)`,
+  }];
+}
+
+const mod: BenchModule = {
+  title: 'Representations and task polls, from another process (wrk) against bare Koa',
+  run: async () => {
+    const service = await startService();
+    try {
+      const rows: BenchRow[] = [];
+      rows.push(await versusBare('GET /algorithm/knn as RDF/XML', `${service.url}/algorithm/knn`, 'application/rdf+xml', 32));
+      const created = await fetch(`${service.url}/compound`, { method: 'POST', headers: { 'content-type': 'chemical/x-daylight-smiles', accept: 'text/uri-list' }, body: 'CC(=O)Oc1ccccc1C(=O)O' });
+      const compound = (await created.text()).trim();
+      rows.push(await versusBare('GET /compound/{id} as molfile', compound, 'chemical/x-mdl-molfile', 16));
+      rows.push(await versusBare('GET /compound/{id} as SMILES', compound, 'chemical/x-daylight-smiles', 16));
+      rows.push(...await taskLatency(service));
+      return rows;
+    } finally {
+      await service.stop();
+    }
+  },
+};
+
+export default mod;

@@ -1,0 +1,58 @@
+// The service and its baselines as child processes on loopback, so that a load generator
+// in a third process measures each from outside.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface Running {
+  url: string;
+  process: ChildProcess;
+  stop: () => Promise<void>;
+}
+
+function startNode(args: string[], env: Record<string, string>, cleanup: () => void = () => {}): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /LISTENING (\d+)|OpenTox service at (\S+)/.exec(out);
+      if (!m) return;
+      resolve({
+        url: m[1] ? `http://127.0.0.1:${m[1]}` : m[2],
+        process: child,
+        stop: async () => {
+          child.kill('SIGTERM');
+          const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          await exited;
+          clearTimeout(timer);
+          cleanup();
+        },
+      });
+    });
+    void exited.then(() => reject(new Error(`${args[0]} exited before listening: ${err.slice(-2000)}`)));
+  });
+}
+
+/** The real service (`npm start`) on a fresh temp data dir and a free port. */
+export async function startService(env: Record<string, string> = {}): Promise<Running & { dataDir: string }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'opentox-bench-'));
+  const port = String(20_000 + Math.floor(Math.random() * 20_000));
+  const running = await startNode(['src/main.ts'], { DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', ...env }, () => rmSync(dataDir, { recursive: true, force: true }));
+  return { ...running, dataDir };
+}
+
+/** A bare Koa app serving `body` as `type`: the baseline of a figure. */
+export async function startBare(body: Buffer | string, type: string): Promise<Running> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'opentox-bare-'));
+  const file = path.join(dir, 'body');
+  writeFileSync(file, body);
+  return startNode(['bench/lib/bareServer.ts', file, type], {}, () => rmSync(dir, { recursive: true, force: true }));
+}
