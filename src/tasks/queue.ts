@@ -1,0 +1,28 @@
+// Where Queued jobs wait for a process to run them (DESIGN: the job engine). The task
+// itself (status, progress, result) always lives in the store, so any API process answers
+// for any task; a queue only carries "run task T of kind K" to some process.
+export interface QueuedJob {
+  /** The task's URI; its parameters are in its graph. */
+  taskUri: string;
+  kind: string;
+  /** True when running it twice gives the same result: then an interrupted run is re-run. */
+  idempotent: boolean;
+}
+
+export interface Delivery {
+  job: QueuedJob;
+  /** Aborted when the task is cancelled from any process, or this process stops. */
+  signal: AbortSignal;
+  /** True when an earlier run of this job was interrupted (its process died). */
+  redelivered: boolean;
+}
+
+export interface JobQueue {
+  /** Hands a job to the queue; throws ServiceUnavailable (503, Retry-After) when it cannot. */
+  enqueue(job: QueuedJob): Promise<void>;
+  /** Stops the job wherever it runs, or drops it while it waits. */
+  cancel(taskUri: string): Promise<void>;
+  /** Starts taking jobs, at most `concurrency` at a time, and runs each with `run`. */
+  consume(run: (delivery: Delivery) => Promise<void>, concurrency: number): void;
+  close(): Promise<void>;
+}
