@@ -1,11 +1,13 @@
 // What every Store implementation must do (src/store/api.ts), as one table of cases run
-// against each engine: Virtuoso through the SPARQL 1.1 Protocol here.
+// against each engine: the embedded Oxigraph store, and Virtuoso through the SPARQL 1.1
+// Protocol.
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { DataFactory } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import type { Store } from '../../../src/store/api.ts';
 import { SparqlStore } from '../../../src/store/sparql/store.ts';
+import { EmbeddedStore } from '../../../src/store/embedded/embeddedStore.ts';
 import { startVirtuoso, type Virtuoso } from '../../../scripts/engines/virtuoso.ts';
 import { tempDir } from '../../helpers/app.ts';
 import { parseSparqlQuery } from '../../../src/store/sparqlQuery.ts';
@@ -83,6 +85,18 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
     });
   });
 }
+
+storeContract('embedded (Oxigraph + journal)', async () => {
+  const dir = tempDir('opentox-store-');
+  const store = await EmbeddedStore.open(dir);
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
 
 storeContract('SPARQL 1.1 Protocol (Virtuoso)', async () => {
   const dir = tempDir('opentox-virtuoso-');
