@@ -6,6 +6,7 @@
 import { Queue, Worker, UnrecoverableError, type Job } from 'bullmq';
 import IORedis, { type Redis } from 'ioredis';
 import { ServiceUnavailable } from '../../http/errors.ts';
+import { redisClient, whenReady } from './client.ts';
 import type { Delivery, JobQueue, QueuedJob } from '../queue.ts';
 
 const QUEUE = 'opentox-jobs';
@@ -39,14 +40,13 @@ export class RedisQueue implements JobQueue {
     this.prefix = options.prefix ?? 'opentox';
     this.channel = `${this.prefix}:cancel`;
     // Fail fast while Redis is away: a submission answers 503 instead of waiting forever.
-    this.client = new IORedis(options.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
-    this.client.on('error', () => {});
+    this.client = redisClient(options.url);
     this.queue = new Queue(QUEUE, { connection: this.client, prefix: this.prefix });
     this.queue.on('error', () => {});
   }
 
   async enqueue(job: QueuedJob): Promise<void> {
-    const add = this.queue.add(job.kind, job, { jobId: jobIdOf(job.taskUri), removeOnComplete: true, removeOnFail: true });
+    const add = whenReady(this.client, ENQUEUE_TIMEOUT_MS).then(() => this.queue.add(job.kind, job, { jobId: jobIdOf(job.taskUri), removeOnComplete: true, removeOnFail: true }));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
