@@ -1,7 +1,8 @@
 // ot:ErrorReport (SPEC §7.2) as data, as triples and as plain text.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { HttpError, InternalError, type ErrorReportData } from './errors.ts';
+import { HttpError, InsufficientStorage, InternalError, type ErrorReportData } from './errors.ts';
+import { isSpaceError } from '../store/journal.ts';
 import { ERR, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 // Issue #7: reports never echo tokens or passwords (auth owns the rules).
 import { redactReport } from '../auth/redact.ts';
@@ -10,8 +11,11 @@ const { quad, namedNode, literal, blankNode } = DataFactory;
 
 /** Turns any thrown value into report data; unknown errors become 500 with the original as cause. */
 export function reportOf(err: unknown, actor: string, debug: boolean): ErrorReportData {
-  const e = err instanceof HttpError ? err : new InternalError('internal error', { cause: err });
-  const original = err instanceof HttpError ? undefined : (err as Error);
+  // A full disk met anywhere (structure files, uploads) is a 507, not a server fault.
+  const e = err instanceof HttpError ? err
+    : isSpaceError(err) ? new InsufficientStorage('there is no room on the disk holding the service\'s data; nothing of this request was kept', { cause: err })
+    : new InternalError('internal error', { cause: err });
+  const original = e instanceof InternalError && !(err instanceof HttpError) ? (err as Error) : undefined;
   let details = e.details;
   if (debug) details = [details, (original ?? e).stack].filter(Boolean).join('\n');
   else if (original && original.message) details = details ?? original.message;

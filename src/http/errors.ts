@@ -103,6 +103,12 @@ export class ServiceUnavailable extends HttpError {
     });
   }
 }
+/** RFC 4918 §11.5: the write cannot be stored for lack of room; nothing of it was kept. */
+export class InsufficientStorage extends HttpError {
+  constructor(message: string, options?: HttpErrorOptions) {
+    super(507, ERR.InsufficientStorage, message, { details: 'Free space where DATA_DIR lies; writes work again as soon as there is room.', ...options });
+  }
+}
 export class GatewayTimeout extends HttpError {
   constructor(message: string, options?: HttpErrorOptions) { super(504, ERR.GatewayTimeout, message, options); }
 }

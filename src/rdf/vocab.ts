@@ -60,7 +60,7 @@ export const ATYPE = vocabulary('http://www.opentox.org/algorithmTypes.owl#', [
 export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
   'ErrorCode', 'BadRequest', 'NotFound', 'MethodNotAllowed', 'NotAcceptable', 'UnsupportedMediaType',
   'PayloadTooLarge', 'Unauthorized', 'Forbidden', 'Conflict', 'TooManyRequests', 'InternalServerError',
-  'BadGateway', 'ServiceUnavailable', 'GatewayTimeout',
+  'BadGateway', 'ServiceUnavailable', 'GatewayTimeout', 'InsufficientStorage',
   'BadRDFContent', 'ImproperRDFRepresentation', 'NotAFeatureRepresentation', 'NotADatasetRepresentation',
   'RDFSyntaxError', 'InvalidIRI', 'InvalidParameter', 'MissingParameter', 'PredictionFeatureNotInDataset',
   'CannotGeneratePredictrionFeature', 'InvalidStructure', 'UnsupportedFormat', 'SparqlSyntaxError',

@@ -2,7 +2,8 @@
 // add and remove records under DATA_DIR/search, compacted at start. A torn last record
 // (crash mid-append) is dropped; start-up reconciles the index with the stored compounds,
 // so whatever the file lost is recomputed rather than trusted.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { writeFullySync } from '../store/writeFully.ts';
 import path from 'node:path';
 import { FP_WORDS } from '../chem/fingerprints.ts';
 import type { IndexEntry, StructureIndex } from './index.ts';
@@ -21,6 +22,8 @@ export interface LoadResult {
 
 export class IndexFile {
   private fd: number | undefined;
+  /** Set when an append failed: nothing more is appended until the next rewrite. */
+  private stopped = false;
 
   /** `version` names the fingerprint definition; a file of another version is ignored. */
   constructor(readonly file: string, private readonly version: string) {}
@@ -63,19 +66,20 @@ export class IndexFile {
     const temp = this.file + '.tmp';
     const fd = openSync(temp, 'w');
     try {
-      writeSync(fd, this.header());
+      writeFullySync(fd, this.header());
       const chunk: Buffer[] = [];
       for (let slot = 0; slot < index.slots; slot++) {
         const entry = index.entry(slot);
         if (entry) chunk.push(record(ADD, encodeEntry(entry)));
-        if (chunk.length >= 4096) writeSync(fd, Buffer.concat(chunk.splice(0)));
+        if (chunk.length >= 4096) writeFullySync(fd, Buffer.concat(chunk.splice(0)));
       }
-      if (chunk.length) writeSync(fd, Buffer.concat(chunk));
+      if (chunk.length) writeFullySync(fd, Buffer.concat(chunk));
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
     renameSync(temp, this.file);
+    this.stopped = false;
   }
 
   close(): void {
@@ -83,18 +87,33 @@ export class IndexFile {
     this.fd = undefined;
   }
 
+  /**
+   * The file is a cache of what the store holds (start-up reconciles the two), so a write
+   * that fails (a full disk) must not fail the request that changed a compound: the file
+   * stops growing, its torn tail is dropped at the next start and reconciliation redoes it.
+   */
   private write(data: Buffer): void {
+    if (this.stopped) return;
+    try {
+      this.appendRecord(data);
+    } catch {
+      this.stopped = true;
+      this.close();
+    }
+  }
+
+  private appendRecord(data: Buffer): void {
     if (this.fd === undefined) {
       mkdirSync(path.dirname(this.file), { recursive: true });
       if (!existsSync(this.file)) this.rewriteEmpty();
       this.fd = openSync(this.file, 'a');
     }
-    writeSync(this.fd, data);
+    writeFullySync(this.fd, data);
   }
 
   private rewriteEmpty(): void {
     const fd = openSync(this.file, 'w');
-    writeSync(fd, this.header());
+    writeFullySync(fd, this.header());
     closeSync(fd);
   }
 

@@ -2,11 +2,12 @@
 // below N in its own Oxigraph instance, so the event loop serving the API never pays for
 // it. Written to snapshot.tmp, fsynced, renamed atomically, directory fsynced: a crash at
 // any point leaves either the old snapshot or the new one, never half of one.
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import * as ox from 'oxigraph';
 import { replay } from './records.ts';
 import { snapshotFile, snapshotTemp, type ReplayPlan } from './layout.ts';
+import { writeFullySync } from './writeFully.ts';
 
 export interface CompactJob {
   plan: ReplayPlan;
@@ -21,7 +22,7 @@ function compact({ plan, target }: CompactJob): void {
   const tmp = snapshotTemp(plan.dir);
   const fd = openSync(tmp, 'w');
   try {
-    writeSync(fd, text);
+    writeFullySync(fd, text);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

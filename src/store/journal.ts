@@ -13,6 +13,12 @@ const fdatasyncAsync = promisify(fdatasync);
 
 const HEADER = 8;
 
+/** Errors that mean "no room now" rather than "the disk is broken": writing may work later. */
+export function isSpaceError(e: unknown): boolean {
+  const code = (e as { code?: string } | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG';
+}
+
 export interface JournalRead {
   records: Buffer[];
   /** Byte length of the intact prefix; anything after it was torn. */
@@ -85,6 +91,8 @@ export class Journal {
   private pending: Pending[] = [];
   private flushing = false;
   private failed: Error | undefined;
+  /** A write failed for lack of room: the segment may hold a torn tail to cut before the next. */
+  private torn = false;
   private rotateRequested = false;
   private rotated: Array<() => void> = [];
   segment: number;
@@ -138,20 +146,56 @@ export class Journal {
       this.pending = [];
       try {
         if (batch.length > 0) {
+          if (this.torn) await this.cutTornTail();
           const data = Buffer.concat(batch.map((p) => p.data));
-          await writeAsync(this.fd, data, 0, data.length, null);
+          await this.writeAll(data);
           await fdatasyncAsync(this.fd);
           this.bytes += data.length;
           this.records += batch.length;
         }
         this.settle(batch);
-        const { maxRecords, maxBytes } = this.options;
-        if (this.rotateRequested || (maxRecords > 0 && this.records >= maxRecords) || this.bytes >= maxBytes) await this.nextSegment();
       } catch (e) {
-        this.fail(e as Error, batch);
+        if (!isSpaceError(e)) {
+          this.fail(e as Error, batch);
+          continue;
+        }
+        // Disk full: this batch is refused, nothing before it is lost, and the next append
+        // cuts whatever part of the batch reached the file before it writes.
+        this.torn = true;
+        for (const p of batch) p.reject(e as Error);
+      }
+      const { maxRecords, maxBytes } = this.options;
+      if (this.rotateRequested || (maxRecords > 0 && this.records >= maxRecords) || this.bytes >= maxBytes) {
+        try {
+          await this.nextSegment();
+        } catch (e) {
+          if (!isSpaceError(e)) this.fail(e as Error, []);
+          // No room for a new segment: keep appending to this one and try again later.
+          this.rotateRequested = false;
+          for (const r of this.rotated.splice(0)) r();
+        }
       }
     }
     this.flushing = false;
+  }
+
+  /**
+   * write(2) may write less than asked (a disk that fills up mid-write does exactly that)
+   * and say so only by its count: the rest is written until done or refused with an error.
+   */
+  private async writeAll(data: Buffer): Promise<void> {
+    let offset = 0;
+    while (offset < data.length) {
+      const { bytesWritten } = await writeAsync(this.fd, data, offset, data.length - offset, null);
+      offset += bytesWritten;
+    }
+  }
+
+  /** Truncates the segment to its last durable record (a failed append may have left part of itself). */
+  private async cutTornTail(): Promise<void> {
+    ftruncateSync(this.fd, this.bytes);
+    await fdatasyncAsync(this.fd);
+    this.torn = false;
   }
 
   /** Applies and answers a durable batch, synchronously and in order. */
@@ -175,9 +219,12 @@ export class Journal {
   }
 
   private async nextSegment(): Promise<void> {
+    if (this.torn) await this.cutTornTail();
+    // The next file is opened before this one is closed, so a failure leaves this one in use.
+    const next = openSync(segmentFile(this.options.dir, this.segment + 1), 'a+');
     closeSync(this.fd);
+    this.fd = next;
     this.segment++;
-    this.fd = openSync(segmentFile(this.options.dir, this.segment), 'a+');
     this.bytes = 0;
     this.records = 0;
     this.rotateRequested = false;

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import * as ox from 'oxigraph';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
-import { Journal } from './journal.ts';
+import { Journal, isSpaceError } from './journal.ts';
 import { QueryFiles } from './queries.ts';
 import type { Bindable } from './binder.ts';
 import { currentPlan, snapshotTemp, type ReplayPlan } from './layout.ts';
@@ -17,7 +17,7 @@ import { GraphCache } from './graphCache.ts';
 import { Replica } from './replica.ts';
 import { datasetOf, type DatasetRequest, type SparqlQuery } from './sparqlQuery.ts';
 import type { RdfSyntax } from '../rdf/formats.ts';
-import { InternalError, ServiceUnavailable } from '../http/errors.ts';
+import { InsufficientStorage, InternalError, ServiceUnavailable } from '../http/errors.ts';
 
 export type { WriteOp } from './records.ts';
 export { toNTriples } from './records.ts';
@@ -103,6 +103,9 @@ export class TripleStore {
     try {
       await this.journal.append(payload, () => this.apply(record));
     } catch (e) {
+      // A full disk refuses this write only: nothing was applied, and writes work again
+      // once there is room (the journal cuts what part of the record reached the file).
+      if (isSpaceError(e)) throw new InsufficientStorage('the disk holding the store is full; the write was not made', { cause: e });
       // Only a failed file write breaks the store; a record that the in-memory store
       // refused (it is skipped on replay too, see records.ts) fails just this write.
       if (!this.journal.failure) throw new InternalError('the store refused a write', { cause: e });

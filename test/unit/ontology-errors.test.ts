@@ -64,6 +64,7 @@ describe('ontology/errors.ttl', () => {
     ['BadGateway', new errors.BadGateway('x', [])],
     ['ServiceUnavailable', new errors.ServiceUnavailable('x')],
     ['GatewayTimeout', new errors.GatewayTimeout('x')],
+    ['InsufficientStorage', new errors.InsufficientStorage('x')],
   ];
   it('covers every HttpError subclass exported by src/http/errors.ts', () => {
     const exported = Object.entries(errors).filter(([, v]) => typeof v === 'function' && v.prototype instanceof errors.HttpError).map(([k]) => k);

@@ -1,0 +1,106 @@
+// A full disk (DATA_DIR on a small tmpfs, filled during writes): writes answer 507 with a
+// report, reads go on, nothing acknowledged is lost, and writes work again by themselves
+// once there is room. Needs root to mount the tmpfs (CI runs as root).
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, openSync, rmSync, writeSync, closeSync, rmdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startApp, type TestApp } from '../helpers/app.ts';
+
+/** Fills the file system holding `file` to the last byte. */
+function fill(file: string): void {
+  const fd = openSync(file, 'w');
+  try {
+    for (const size of [1 << 20, 1 << 16, 1 << 12, 1 << 8, 1]) {
+      const chunk = Buffer.alloc(size, 1);
+      try {
+        for (;;) writeSync(fd, chunk);
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'ENOSPC') throw e;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// Acetaldehyde with 2D coordinates: stored as a structure file.
+const MOLFILE = '\n  test\n\n  3  2  0  0  0  0  0  0  0  0999 V2000\n    2.3030   -0.6656    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0\n    1.1515    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0\n    0.0000   -0.6656    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0\n  1  2  1  0  0  0  0\n  2  3  2  0  0  0  0\nM  END\n';
+
+/** An ontology of 600 classes (about 60 KB of triples). */
+function postOntology(app: TestApp): Promise<Response> {
+  const classes = Array.from({ length: 600 }, (_, i) => `<http://example.org/big#C${i}> a <http://www.w3.org/2002/07/owl#Class> ; <http://www.w3.org/2000/01/rdf-schema#label> "class number ${i} of a large ontology" .`).join('\n');
+  return fetch(`${app.url}/ontology`, { method: 'POST', headers: { 'Content-Type': 'text/turtle', Accept: 'text/uri-list' }, body: classes });
+}
+
+describe('disk full', function () {
+  this.timeout(120_000);
+  let mount: string;
+  let app: TestApp | undefined;
+
+  before(function () {
+    mount = mkdtempSync(path.join(os.tmpdir(), 'opentox-full-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', mount], { stdio: 'pipe' });
+    } catch (e) {
+      rmdirSync(mount);
+      if (process.env.CI) throw new Error(`cannot mount a tmpfs for the disk-full test: ${(e as Error).message}`);
+      this.skip();
+    }
+  });
+  after(async () => {
+    await app?.close({ keepData: true });
+    try { execFileSync('umount', [mount]); } catch { /* not mounted */ }
+    rmSync(mount, { recursive: true, force: true });
+  });
+
+  const post = (smiles: string) => fetch(app!.url + '/compound', {
+    method: 'POST', headers: { 'Content-Type': 'chemical/x-daylight-smiles', Accept: 'text/uri-list' }, body: smiles,
+  });
+
+  it('refuses writes with 507 while full, serves reads, and writes again once there is room; nothing acknowledged is lost', async () => {
+    const dataDir = path.join(mount, 'data');
+    app = await startApp({}, dataDir);
+    const first = await post('CCO');
+    expect(first.status).to.be.oneOf([200, 201]);
+    const ethanol = (await first.text()).trim();
+
+    const filler = path.join(mount, 'filler');
+    fill(filler);
+    // A write the journal cannot take (larger than what is left of its last page) ...
+    const ontology = (await postOntology(app)).status;
+    // ... and a structure file that cannot be written (a molfile keeps its coordinates).
+    const refused = await fetch(app.url + '/compound', {
+      method: 'POST', headers: { 'Content-Type': 'chemical/x-mdl-molfile', Accept: 'text/plain' }, body: MOLFILE,
+    });
+    expect(ontology).to.equal(507);
+    expect(refused.status).to.equal(507);
+    expect(await refused.text()).to.match(/^507 InsufficientStorage: /);
+
+    const read = await fetch(ethanol, { headers: { Accept: 'chemical/x-daylight-smiles' } });
+    expect(read.status).to.equal(200);
+    expect((await read.text()).trim()).to.equal('CCO');
+
+    rmSync(filler);
+    const stored = await postOntology(app);
+    expect(stored.status).to.be.oneOf([200, 201]);
+    const ontologyUri = (await stored.text()).trim();
+    const again = await fetch(app.url + '/compound', {
+      method: 'POST', headers: { 'Content-Type': 'chemical/x-mdl-molfile', Accept: 'text/uri-list' }, body: MOLFILE,
+    });
+    expect(again.status).to.be.oneOf([200, 201]);
+    const phenol = (await again.text()).trim();
+
+    await app.close({ keepData: true });
+    app = await startApp({ baseUrl: app.url }, dataDir);
+    const big = await fetch(ontologyUri.replace(/^http:\/\/127\.0\.0\.1:\d+/, app.origin), { headers: { Accept: 'application/n-triples' } });
+    expect(big.status).to.equal(200);
+    expect((await big.text()).match(/#C\d+>/g)).to.have.length(1200);
+    for (const [uri, smiles] of [[ethanol, 'CCO'], [phenol, 'CC=O']]) {
+      const res = await fetch(uri.replace(/^http:\/\/127\.0\.0\.1:\d+/, app.origin), { headers: { Accept: 'chemical/x-daylight-smiles' } });
+      expect(res.status, uri).to.equal(200);
+      expect((await res.text()).trim()).to.equal(smiles);
+    }
+  });
+});
