@@ -45,7 +45,7 @@ describe('disk full', function () {
       execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', mount], { stdio: 'pipe' });
     } catch (e) {
       rmdirSync(mount);
-      if (process.env.CI) throw new Error(`cannot mount a tmpfs for the disk-full test: ${(e as Error).message}`);
+      if (process.env.CI) throw new Error(`cannot mount a tmpfs for the disk-full test: ${(e as Error).message}`, { cause: e });
       this.skip();
     }
   });
