@@ -2,7 +2,7 @@
 // /task/{id} polls per second, and how a cheap GET fares while both cores run worker jobs.
 import os from 'node:os';
 import { startApp, type TestApp } from '../test/helpers/app.ts';
-import { taskQuads, type TaskRecord } from '../src/domain/tasks.ts';
+import { taskQuads, type TaskRecord } from '../src/tasks/tasks.ts';
 import type { BenchModule, BenchRow } from './types.ts';
 
 const SPIN = new URL('./taskJobs.ts', import.meta.url);

@@ -6,10 +6,10 @@ import type { Deps } from './deps.ts';
 import { TripleStore } from './store/store.ts';
 import { identityOf } from './auth/identity.ts';
 import { JOB } from './rdf/vocab.ts';
-import { loadBuiltInOntologies } from './domain/ontology.ts';
+import { loadBuiltInOntologies } from './ontology/ontology.ts';
 import { loadAlgorithms } from './algorithms/boot.ts';
 import { JobEngine } from './tasks/engine.ts';
-import { bootCompounds } from './domain/compoundsBoot.ts';
+import { bootCompounds } from './compounds/compoundsBoot.ts';
 import { SearchEngine } from './search/engine.ts';
 import { syncSearchIndex } from './search/sync.ts';
 

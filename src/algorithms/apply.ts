@@ -2,7 +2,7 @@
 // resources — a dataset (descriptors, mining, cleanup, normalisation), feature URIs
 // (selection) or a model (learning). Every feature created has ot:hasSource = the URI of
 // the algorithm that ran, parameterised when parameters were given (rule 3).
-import { BadRequest, InternalError } from '../http/errors.ts';
+import { BadRequest, InternalError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { AlgorithmIO, FeatureRequest } from './io.ts';
 import { validationQuads } from './learning/validationQuads.ts';

@@ -2,7 +2,7 @@
 // with a task). Its parameters are plain JSON, so a Queued run survives a restart.
 import os from 'node:os';
 import type { Deps } from '../deps.ts';
-import { NotFound } from '../http/errors.ts';
+import { NotFound } from '../errors.ts';
 import type { JobContext } from '../tasks/api.ts';
 import { applyAlgorithm, type ApplyParams } from './apply.ts';
 import { algorithmById } from './catalogue.ts';

@@ -1,7 +1,7 @@
 // Algorithm parameters (SPEC §2.1 ot:Parameter): each has a name, a type, a scope, a
 // typed default and bounds; posted values are checked here so a bad one answers 400
 // naming the parameter, the value and the allowed range (STYLE §12).
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 
 export type ParamType = 'boolean' | 'int' | 'float' | 'string' | 'list';

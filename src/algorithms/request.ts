@@ -4,7 +4,7 @@
 // parameterised URI).
 import type { Deps } from '../deps.ts';
 import type { Form } from '../http/body.ts';
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { checkIri } from '../store/binder.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { ApplyParams } from './apply.ts';

@@ -4,7 +4,7 @@
 import type Koa from 'koa';
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import { Forbidden, Unauthorized } from '../http/errors.ts';
+import { Forbidden, Unauthorized } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { AuthState } from './caller.ts';
 import { recordCreated } from './ownerFallback.ts';

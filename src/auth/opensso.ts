@@ -3,7 +3,7 @@
 // POST {url}/identity/authenticate, isTokenValid, attributes (uid) and logout. Answers are
 // cached briefly so that a busy client does not cost one remote call per request.
 import { createHash } from 'node:crypto';
-import { ServiceUnavailable } from '../http/errors.ts';
+import { ServiceUnavailable } from '../errors.ts';
 import type { IdentityService } from './identity.ts';
 
 const VALID_FOR_MS = 60_000;

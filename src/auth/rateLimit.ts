@@ -1,6 +1,6 @@
 // Login attempts per client address (issue #7: 429 with Retry-After). A sliding window
 // of attempt times per address; idle addresses are forgotten so the map stays small.
-import { TooManyRequests } from '../http/errors.ts';
+import { TooManyRequests } from '../errors.ts';
 
 export class RateLimiter {
   private readonly attempts = new Map<string, number[]>();

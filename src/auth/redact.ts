@@ -1,7 +1,7 @@
 // Error reports never echo secrets (issue #7 §3): tokens and passwords in parameters, in
 // Authorization headers, in OpenSSO-shaped tokens anywhere, and in a URI's user-info
 // (http://user:secret@host/). Applied to every report by reportOf (src/http/errorReport.ts).
-import type { ErrorReportData } from '../http/errors.ts';
+import type { ErrorReportData } from '../errors.ts';
 
 const HIDDEN = '***';
 

@@ -1,7 +1,7 @@
 // Tripos mol2 (SPEC §2.2 chemical/x-mol2): no toolkit here reads or writes it, and the
 // format is simple. Formal charges travel in the charge column (USER_CHARGES), which is
 // how we write them and how we read integral charges back.
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { readCtab, writeCtab, type Ctab, type CtabAtom } from './ctab.ts';
 

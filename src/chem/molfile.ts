@@ -1,6 +1,6 @@
 // Checks a molfile's header and counts line before a toolkit sees it, so a broken file
 // gets a report naming the line (STYLE §12), and sets the chiral flag that RDKit leaves 0.
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 
 const bad = (message: string) => new BadRequest(`MDL molfile: ${message}`, { code: ERR.InvalidStructure });

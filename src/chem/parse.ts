@@ -2,7 +2,7 @@
 // (canonical SMILES, standard InChI and InChIKey) and a molfile. RDKit is the source of
 // truth (strict valence checks); Indigo reads InChI, CML and CDXML for it (issue #3).
 import type { Mol } from '@rdkit/rdkit';
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { FORMAT_NAMES, type ChemFormat } from './formats.ts';
 import { indigo, isWasmCrash, rdkit, rdkitMol, restartRdkit, withMol } from './toolkits.ts';

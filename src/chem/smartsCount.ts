@@ -1,6 +1,6 @@
 // SMARTS matching (issue #6: match and count a list of patterns), with RDKit.
 import { rdkit, rdkitSync, withMol } from './rdkitLazy.ts';
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 
 /** Throws 400 naming the pattern when a SMARTS does not parse. */

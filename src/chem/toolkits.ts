@@ -3,7 +3,7 @@
 // WASM memory never shrinks (issue #3).
 import initRDKitModule, { type MainModule as RDKitModule, type Mol } from '@rdkit/rdkit';
 import initIndigo from 'indigo-ketcher';
-import { ServiceUnavailable } from '../http/errors.ts';
+import { ServiceUnavailable } from '../errors.ts';
 
 /** The subset of indigo-ketcher's API that we use. */
 export interface IndigoModule {

@@ -1,7 +1,7 @@
 // Writers: one stored structure (a molfile plus its identity) in every output format of
 // SPEC §2.2. RDKit writes SMILES, InChI and molfiles; Indigo writes CML and CDXML; mol2
 // and xyz are written here (issue #3 §1: by hand only what no package does).
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { ChemOutput } from './formats.ts';
 import { indigo, rdkitMol, withMol } from './toolkits.ts';

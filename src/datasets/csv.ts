@@ -1,7 +1,7 @@
 // text/csv uploads (issue #5 §2): a SMILES, InChI or compound URI column found by its
 // header; every other column becomes a feature whose type is inferred from its values.
 import { parse } from 'csv-parse/sync';
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { inferType, type InputRow, type InputTable, type StructureFormat } from './table.ts';
 

@@ -2,9 +2,9 @@
 // emit it (ot:Dataset → ot:dataEntry → ot:compound, ot:values → ot:feature, ot:value),
 // with the feature definitions, in any RDF syntax.
 import type * as RDF from '@rdfjs/types';
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { DC, ERR, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
-import { featureOfQuads } from '../domain/featureModel.ts';
+import { featureOfQuads } from '../features/featureModel.ts';
 import { inferType, type Column, type InputRow, type InputTable } from './table.ts';
 
 const key = (t: RDF.Term): string => `${t.termType}|${t.value}`;

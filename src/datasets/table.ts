@@ -1,7 +1,7 @@
 // The common shape every upload format is read into (issue #5 §2): rows holding either a
 // structure to parse or a compound URI, one raw value per column, and warnings for rows
 // that could not be read. Nothing is dropped without a warning naming its row.
-import type { FeatureSpec, FeatureType } from '../domain/featureModel.ts';
+import type { FeatureSpec, FeatureType } from '../features/featureModel.ts';
 
 export type StructureFormat = 'smiles' | 'inchi' | 'molfile';
 

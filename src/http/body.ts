@@ -3,7 +3,7 @@
 import type Koa from 'koa';
 import busboy from 'busboy';
 import type * as RDF from '@rdfjs/types';
-import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from './errors.ts';
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
 import { RDF_MEDIA_TYPES, syntaxOf } from '../rdf/formats.ts';
 import { parseRdf } from '../rdf/parse.ts';
 

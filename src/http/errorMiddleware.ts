@@ -2,7 +2,7 @@
 // body, text/plain on request, and a plain-text fallback if producing the report fails.
 import type Koa from 'koa';
 import { reportOf, reportQuads, reportText } from './errorReport.ts';
-import { HttpError, MethodNotAllowed, NotFound } from './errors.ts';
+import { HttpError, MethodNotAllowed, NotFound } from '../errors.ts';
 import { rdfVariants, type Reply } from './reply.ts';
 import { send } from './send.ts';
 import { TEXT_PLAIN, URI_LIST } from '../rdf/formats.ts';

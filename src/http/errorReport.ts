@@ -1,7 +1,7 @@
 // ot:ErrorReport (SPEC §7.2) as data, as triples and as plain text.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { HttpError, InsufficientStorage, InternalError, type ErrorReportData } from './errors.ts';
+import { HttpError, InsufficientStorage, InternalError, type ErrorReportData } from '../errors.ts';
 import { isSpaceError } from '../store/journal.ts';
 import { ERR, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 // Issue #7: reports never echo tokens or passwords (auth owns the rules).

@@ -2,7 +2,7 @@
 // `page` (0-based, as AMBIT and other OpenTox services count), `pagesize` and `max` (a cap on
 // the items returned over all pages). A page that is not the last says so with a
 // `Link: <…>; rel="next"` header, and `X-Total-Count` when the total is cheap to know.
-import { BadRequest } from './errors.ts';
+import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 
 export interface PagingLimits {

@@ -2,7 +2,7 @@
 // becomes the cause of our 502; an unreachable service (refused, unknown host, time-out) is a
 // 502 whose cause says which; trying several services, all failures become causes.
 import type * as RDF from '@rdfjs/types';
-import { BadGateway, BadRequest, type ErrorReportData } from './errors.ts';
+import { BadGateway, BadRequest, type ErrorReportData } from '../errors.ts';
 import { reportOf } from './errorReport.ts';
 import { parseRemoteReport } from './remoteReport.ts';
 import { RDF_TYPES, syntaxOf } from '../rdf/formats.ts';

@@ -1,7 +1,7 @@
 // Reads the error report a remote OpenTox service answered (SPEC §7.2), in any RDF syntax of
 // the format table or as text, into ErrorReportData, so it can become the cause of our 502.
 import type * as RDF from '@rdfjs/types';
-import type { ErrorReportData } from './errors.ts';
+import type { ErrorReportData } from '../errors.ts';
 import { syntaxOf } from '../rdf/formats.ts';
 import { parseRdf } from '../rdf/parse.ts';
 import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';

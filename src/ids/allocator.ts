@@ -4,7 +4,7 @@
 // API processes that share a store draw from one counter in Redis (INCR is atomic).
 import type { Redis } from 'ioredis';
 import { redisClient, whenReady } from '../tasks/redis/client.ts';
-import { ServiceUnavailable } from '../http/errors.ts';
+import { ServiceUnavailable } from '../errors.ts';
 
 export interface IdAllocator {
   /** The next id of `collection`; `highest` reads the highest id in the store (called once). */

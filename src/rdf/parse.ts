@@ -4,7 +4,7 @@ import type * as RDF from '@rdfjs/types';
 import { Parser, DataFactory } from 'n3';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import jsonld from 'jsonld';
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { isAbsoluteIri, iriHint } from './iri.ts';
 import { ERR, OT_NS, OT_NS_12 } from './vocab.ts';
 import type { RdfSyntax } from './formats.ts';

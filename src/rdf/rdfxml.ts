@@ -2,7 +2,7 @@
 // subject so large graphs stream; every output parses in an independent RDF/XML parser
 // (test/unit/rdf.test.ts checks it with rdfxml-streaming-parser).
 import type * as RDF from '@rdfjs/types';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 import { ERR, PREFIXES, RDF as RDFNS } from './vocab.ts';
 
 const NCNAME_START = /[A-Za-z_\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD]/;

@@ -75,7 +75,7 @@ export const VOID = vocabulary('http://rdfs.org/ns/void#', ['triples'] as const)
 
 /**
  * The job engine's private task fields (issue #4 §6: a Queued task must be runnable after a
- * restart). Never served: src/domain/tasks.ts strips this namespace from every task answer.
+ * restart). Never served: src/tasks/tasks.ts strips this namespace from every task answer.
  */
 export const JOB = vocabulary('urn:opentox-service:job#', ['kind', 'params', 'owner', 'idempotent', 'ended'] as const);
 

@@ -7,7 +7,7 @@ import type { Deps } from '../deps.ts';
 import { handle } from '../http/send.ts';
 import { uriListReply, rdfVariants, bodyReply, type Reply } from '../http/reply.ts';
 import { readForm, type Form } from '../http/body.ts';
-import { BadRequest, HttpError, NotFound } from '../http/errors.ts';
+import { BadRequest, HttpError, NotFound } from '../errors.ts';
 import { parsePaging, pagingHeaders, fetchPage } from '../http/paging.ts';
 import { checkIri } from '../store/binder.ts';
 import { algorithmById } from '../algorithms/catalogue.ts';

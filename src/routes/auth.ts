@@ -6,7 +6,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Deps } from '../deps.ts';
 import { readForm } from '../http/body.ts';
-import { BadRequest, NotFound, Unauthorized } from '../http/errors.ts';
+import { BadRequest, NotFound, Unauthorized } from '../errors.ts';
 import { bodyReply, emptyReply } from '../http/reply.ts';
 import { handle } from '../http/send.ts';
 import { ERR } from '../rdf/vocab.ts';

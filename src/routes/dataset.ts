@@ -12,12 +12,12 @@ import { RDF_TYPES } from '../rdf/formats.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { DataFactory } from 'n3';
 import { rdfTextStream } from '../datasets/rdfStream.ts';
-import { viewOf, compoundsOf } from '../domain/datasetView.ts';
-import { datasetCsv, datasetQuadChunks, datasetUriList, featureDefinitions, metadataOf } from '../domain/datasetOutput.ts';
-import { datasetSdf, smilesColumn } from '../domain/datasetChemOutput.ts';
-import { deleteDataset, listDatasets, replaceMetadata } from '../domain/datasets.ts';
-import { defineUploadJob, startUpload } from '../domain/datasetUploadJob.ts';
-import { requireDataset } from '../domain/datasetLayout.ts';
+import { viewOf, compoundsOf } from '../datasets/datasetView.ts';
+import { datasetCsv, datasetQuadChunks, datasetUriList, featureDefinitions, metadataOf } from '../datasets/datasetOutput.ts';
+import { datasetSdf, smilesColumn } from '../datasets/datasetChemOutput.ts';
+import { deleteDataset, listDatasets, replaceMetadata } from '../datasets/datasets.ts';
+import { defineUploadJob, startUpload } from '../datasets/datasetUploadJob.ts';
+import { requireDataset } from '../datasets/datasetLayout.ts';
 import { parsePaging, pagingHeaders, type Paging } from '../http/paging.ts';
 // Issue #7: the caller's name and token (every source: header, query, cookie, form).
 import { callerOf } from '../auth/caller.ts';

@@ -7,7 +7,7 @@ import { uriOf } from '../deps.ts';
 import { handle } from '../http/send.ts';
 import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
 import { readRdf } from '../http/body.ts';
-import { createFeature, deleteFeature, featureGraph, listFeatures, replaceFeature } from '../domain/features.ts';
+import { createFeature, deleteFeature, featureGraph, listFeatures, replaceFeature } from '../features/features.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 
 export function featureRouter(deps: Deps): Router {

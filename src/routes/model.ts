@@ -7,8 +7,8 @@ import { handle } from '../http/send.ts';
 import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
 import { readForm } from '../http/body.ts';
 import type { TaskEngine } from '../tasks/api.ts';
-import { deleteModel, listModels, modelGraph } from '../domain/models.ts';
-import { checkPredictParams, definePredictJob, predict, PREDICT_JOB, type PredictParams } from '../domain/modelPredict.ts';
+import { deleteModel, listModels, modelGraph } from '../models/models.ts';
+import { checkPredictParams, definePredictJob, predict, PREDICT_JOB, type PredictParams } from '../models/modelPredict.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { callerOf } from '../auth/caller.ts';
 

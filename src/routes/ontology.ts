@@ -6,7 +6,7 @@ import { handle } from '../http/send.ts';
 import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
 import { readUpload, readRdf } from '../http/body.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
-import { catalogueQuads, createOntology, deleteOntology, listOntologies, ontologyTriples, replaceOntology, type OntologyUpload } from '../domain/ontology.ts';
+import { catalogueQuads, createOntology, deleteOntology, listOntologies, ontologyTriples, replaceOntology, type OntologyUpload } from '../ontology/ontology.ts';
 
 /** The body (RDF in any syntax of the table, or a multipart `file`) and its title. */
 async function uploadOf(ctx: Koa.Context): Promise<OntologyUpload> {

@@ -8,7 +8,7 @@ import { uriOf } from '../deps.ts';
 import { handle } from '../http/send.ts';
 import type { Reply, Variant } from '../http/reply.ts';
 import { contentType, readForm, readRaw, Form } from '../http/body.ts';
-import { BadRequest, Forbidden, UnsupportedMediaType } from '../http/errors.ts';
+import { BadRequest, Forbidden, UnsupportedMediaType } from '../errors.ts';
 import { RDF_TYPES } from '../rdf/formats.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { parseSparqlQuery, SPARQL_RESULTS_TYPES } from '../store/sparqlQuery.ts';

@@ -5,7 +5,7 @@
 import type Koa from 'koa';
 import { DataFactory } from 'n3';
 import { uriOf, type Deps } from '../deps.ts';
-import { NotFound } from '../http/errors.ts';
+import { NotFound } from '../errors.ts';
 import { pagingHeaders, parsePaging } from '../http/paging.ts';
 import { send } from '../http/send.ts';
 import { SEARCH_PARAMS, isSearch, searchQueryOf } from './params.ts';

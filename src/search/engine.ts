@@ -5,7 +5,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import path from 'node:path';
 import { FP_VERSION, ToolkitParseError, fingerprintsOf, identityOf, initFingerprints, morganOf, searchToolkit } from '../chem/fingerprints.ts';
 import { screenOf, type QueryKind } from '../chem/smarts.ts';
-import { BadRequest, ServiceUnavailable } from '../http/errors.ts';
+import { BadRequest, ServiceUnavailable } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { StructureIndex } from './index.ts';
 import { IndexFile } from './indexFile.ts';

@@ -2,8 +2,8 @@
 // start the index file is reconciled with the compounds in the triple store, so a lost
 // or stale file costs a recomputation, never a wrong answer.
 import type { Deps } from '../deps.ts';
-import { compoundNumber } from '../domain/compoundIndex.ts';
-import { compoundUri } from '../domain/compounds.ts';
+import { compoundNumber } from '../compounds/compoundIndex.ts';
+import { compoundUri } from '../compounds/compounds.ts';
 import type { StoredStructure } from './engine.ts';
 
 /**

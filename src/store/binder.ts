@@ -2,7 +2,7 @@
 // this one binder turns values into SPARQL terms, validating IRIs and escaping literals,
 // so user input can never change the shape of a query.
 import type * as RDF from '@rdfjs/types';
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { ERR, XSD } from '../rdf/vocab.ts';
 import { iriHint, isAbsoluteIri } from '../rdf/iri.ts';
 

@@ -7,7 +7,7 @@ import { spawnTsWorker } from './spawn.ts';
 import type { ReplayPlan } from './layout.ts';
 import type { JournalRecord } from './records.ts';
 import type { ReplicaIn, ReplicaOut } from './replicaWorker.ts';
-import { BadRequest, ServiceUnavailable } from '../http/errors.ts';
+import { BadRequest, ServiceUnavailable } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 
 export type QueryRequest = Omit<Extract<ReplicaIn, { type: 'query' }>, 'type' | 'id'>;

@@ -2,7 +2,7 @@
 // syntax error answers 400 with its position and an update answers 403 without ever
 // reaching the store; the query's dataset is worked out here (SPARQL 1.1 Protocol §2.1.4).
 import sparqljs from 'sparqljs';
-import { BadRequest, Forbidden } from '../http/errors.ts';
+import { BadRequest, Forbidden } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { checkIri } from './binder.ts';
 

@@ -17,7 +17,7 @@ import { GraphCache } from './graphCache.ts';
 import { Replica } from './replica.ts';
 import { datasetOf, type DatasetRequest, type SparqlQuery } from './sparqlQuery.ts';
 import type { RdfSyntax } from '../rdf/formats.ts';
-import { InsufficientStorage, InternalError, ServiceUnavailable } from '../http/errors.ts';
+import { InsufficientStorage, InternalError, ServiceUnavailable } from '../errors.ts';
 
 export type { WriteOp } from './records.ts';
 export { toNTriples } from './records.ts';

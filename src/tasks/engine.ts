@@ -1,16 +1,16 @@
 // The job engine (issue #4): a FIFO queue of tasks run at most `concurrency` at a time,
 // each job with an AbortSignal and throttled progress. The store holds every task
-// (src/domain/tasks.ts); this holds only the live ones, so a restart loses nothing but
+// (src/tasks/tasks.ts); this holds only the live ones, so a restart loses nothing but
 // the jobs' in-flight work (src/tasks/recovery.ts).
 import os from 'node:os';
 import type { Config } from '../config.ts';
 import { uriOf } from '../deps.ts';
-import { NotFound, ServiceUnavailable } from '../http/errors.ts';
+import { NotFound, ServiceUnavailable } from '../errors.ts';
 import type { Reply } from '../http/reply.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { TripleStore } from '../store/store.ts';
-import { infoOf, readTask, taskQuads, type TaskRecord } from '../domain/tasks.ts';
-import { taskReply } from '../domain/taskReply.ts';
+import { infoOf, readTask, taskQuads, type TaskRecord } from './tasks.ts';
+import { taskReply } from './taskReply.ts';
 import type { JobDefinition, JobResult, TaskEngine, TaskInfo, TaskMeta, WorkerOptions } from './api.ts';
 import { uuidv7 } from './ids.ts';
 import { purgeTasks, recoverTasks } from './recovery.ts';

@@ -1,6 +1,6 @@
 // A task while this process holds it (Queued or Running): its job, its parameters and
 // token (the token is never stored: SPEC §5, issue #4 §1), and what waits on it.
-import type { TaskRecord } from '../domain/tasks.ts';
+import type { TaskRecord } from './tasks.ts';
 import type { JobContext, JobDefinition } from './api.ts';
 import type { WorkerPool } from './workerPool.ts';
 import { Throttle } from './throttle.ts';

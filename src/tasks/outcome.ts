@@ -1,11 +1,11 @@
 // What a job's end does to its task (SPEC §3): Running → Completed with ot:resultURI, or
 // Running → Error with the report of what it threw (an HttpError keeps its status, any
 // other error is a 500 TaskFailed carrying its message).
-import { HttpError, InternalError } from '../http/errors.ts';
+import { HttpError, InternalError } from '../errors.ts';
 import { reportOf } from '../http/errorReport.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
-import type { TaskRecord } from '../domain/tasks.ts';
+import type { TaskRecord } from './tasks.ts';
 import type { JobResult } from './api.ts';
 import { isFinal, transition } from './stateMachine.ts';
 

@@ -2,11 +2,11 @@
 // engine; a task that was Running when the process died either runs again (its job is
 // idempotent) or ends as Error with a report saying it was interrupted. Finished tasks
 // are purged once older than the retention.
-import { InternalError } from '../http/errors.ts';
+import { InternalError } from '../errors.ts';
 import { reportOf } from '../http/errorReport.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { TripleStore } from '../store/store.ts';
-import { readTask, taskQuads, tasksEndedBefore, unfinishedTasks, type TaskRecord } from '../domain/tasks.ts';
+import { readTask, taskQuads, tasksEndedBefore, unfinishedTasks, type TaskRecord } from './tasks.ts';
 import { transition } from './stateMachine.ts';
 
 /** Settles what the previous process left; resolves with the tasks to queue again. */

@@ -7,7 +7,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { DataFactory } from 'n3';
-import { HttpError, InternalError, ServiceUnavailable } from '../http/errors.ts';
+import { HttpError, InternalError, ServiceUnavailable } from '../errors.ts';
 import type { WorkerOptions } from './api.ts';
 import type { WorkerCall, WorkerOutcome } from './worker.ts';
 import { newCancelFlag, raiseCancelFlag } from './cancellation.ts';

@@ -13,7 +13,7 @@ import { authMiddleware } from '../../src/auth/middleware.ts';
 import { callerOf } from '../../src/auth/caller.ts';
 import { authRouter } from '../../src/routes/auth.ts';
 import { readForm } from '../../src/http/body.ts';
-import { BadRequest } from '../../src/http/errors.ts';
+import { BadRequest } from '../../src/errors.ts';
 import { bodyReply, emptyReply, uriListReply } from '../../src/http/reply.ts';
 import { handle } from '../../src/http/send.ts';
 import { tempDir } from './app.ts';

@@ -8,7 +8,7 @@ import { uriOf } from '../../src/deps.ts';
 import { handle } from '../../src/http/send.ts';
 import { emptyReply, rdfReply, uriListReply } from '../../src/http/reply.ts';
 import { readRaw } from '../../src/http/body.ts';
-import { NotFound } from '../../src/http/errors.ts';
+import { NotFound } from '../../src/errors.ts';
 import { DC, OT, RDF } from '../../src/rdf/vocab.ts';
 
 const { quad, namedNode, literal } = DataFactory;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Deps } from '../../src/deps.ts';
-import { BadRequest } from '../../src/http/errors.ts';
+import { BadRequest } from '../../src/errors.ts';
 import { errorMiddleware } from '../../src/http/errorMiddleware.ts';
 import { handle } from '../../src/http/send.ts';
 import type { JobContext, TaskEngine } from '../../src/tasks/api.ts';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { lines } from '../helpers/datasets.ts';
-import { numberLiteral, writeEntries, type WritePlan } from '../../src/domain/datasetWrite.ts';
-import { ensureFeature } from '../../src/domain/features.ts';
+import { numberLiteral, writeEntries, type WritePlan } from '../../src/datasets/datasetWrite.ts';
+import { ensureFeature } from '../../src/features/features.ts';
 
 describe('an interrupted dataset write', () => {
   let app: TestApp;

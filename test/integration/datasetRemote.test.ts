@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { sharedData } from '../helpers/data.ts';
-import { loadDataset } from '../../src/domain/datasetLoad.ts';
-import { publishDataset } from '../../src/domain/datasetRemote.ts';
+import { loadDataset } from '../../src/datasets/datasetLoad.ts';
+import { publishDataset } from '../../src/datasets/datasetRemote.ts';
 
 const upload = async (app: TestApp, body: string, type: string): Promise<string> => {
   const res = await fetch(app.url + '/dataset', { method: 'POST', headers: { 'Content-Type': type, Accept: 'text/uri-list' }, body });

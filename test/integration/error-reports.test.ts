@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import Koa from 'koa';
 import { expect } from 'chai';
 import { errorMiddleware } from '../../src/http/errorMiddleware.ts';
-import { HttpError, NotFound } from '../../src/http/errors.ts';
+import { HttpError, NotFound } from '../../src/errors.ts';
 import { ERR } from '../../src/rdf/vocab.ts';
 import { parseRdfXmlStrict } from '../helpers/rdf.ts';
 

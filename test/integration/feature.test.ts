@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { sharedData } from '../helpers/data.ts';
-import { ensureFeature } from '../../src/domain/features.ts';
+import { ensureFeature } from '../../src/features/features.ts';
 
 const NUMERIC = (title: string, units = 'mg/L') => `@prefix ot: <http://www.opentox.org/api/1.1#> .
 @prefix dc: <http://purl.org/dc/elements/1.1/> .

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { followTask, lines, uploadDataset } from '../helpers/datasets.ts';
-import { createModel } from '../../src/domain/models.ts';
-import { registerPredictor } from '../../src/domain/predictors.ts';
-import { ensureFeature } from '../../src/domain/features.ts';
-import { loadDataset } from '../../src/domain/datasetLoad.ts';
+import { createModel } from '../../src/models/models.ts';
+import { registerPredictor } from '../../src/models/predictors.ts';
+import { ensureFeature } from '../../src/features/features.ts';
+import { loadDataset } from '../../src/datasets/datasetLoad.ts';
 
 // A real (if minimal) learner: the mean of the training values, the baseline every
 // regression model is compared against.

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { parseRdfXmlStrict } from '../helpers/rdf.ts';
-import { subClassesOf } from '../../src/domain/ontology.ts';
+import { subClassesOf } from '../../src/ontology/ontology.ts';
 import { parseRdf } from '../../src/rdf/parse.ts';
 import { ATYPE } from '../../src/rdf/vocab.ts';
 

@@ -6,7 +6,7 @@ import Koa from 'koa';
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { fetchRemote, firstSuccessful, getRemoteRdf } from '../../src/http/remote.ts';
-import { BadGateway, HttpError } from '../../src/http/errors.ts';
+import { BadGateway, HttpError } from '../../src/errors.ts';
 import { errorMiddleware } from '../../src/http/errorMiddleware.ts';
 import { handle } from '../../src/http/send.ts';
 import { rdfReply } from '../../src/http/reply.ts';

@@ -5,7 +5,7 @@ import { defineTestJobs } from '../helpers/testJobs.ts';
 import { sleep, turtle, uriList, waitForStatus } from '../helpers/tasks.ts';
 import { ERR, OT } from '../../src/rdf/vocab.ts';
 import { TripleStore } from '../../src/store/store.ts';
-import { taskQuads, type TaskRecord } from '../../src/domain/tasks.ts';
+import { taskQuads, type TaskRecord } from '../../src/tasks/tasks.ts';
 import type { TaskStatus } from '../../src/tasks/api.ts';
 
 // Task URIs must stay the same across restarts, so these apps get a fixed base URI and

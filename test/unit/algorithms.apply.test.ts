@@ -4,7 +4,7 @@ import { algorithmById } from '../../src/algorithms/catalogue.ts';
 import { withDefaults, type ParamValues } from '../../src/algorithms/params.ts';
 import { predictModel } from '../../src/algorithms/learning/predict.ts';
 import type { ClassificationStats, RegressionStats } from '../../src/algorithms/ml/metrics.ts';
-import { HttpError } from '../../src/http/errors.ts';
+import { HttpError } from '../../src/errors.ts';
 import { csvTable } from '../helpers/csvTable.ts';
 import { memoryIO } from '../helpers/memoryIO.ts';
 

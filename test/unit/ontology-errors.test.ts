@@ -7,8 +7,8 @@ import { expect } from 'chai';
 import type * as RDF from '@rdfjs/types';
 import { parseRdf } from '../../src/rdf/parse.ts';
 import { ERR, OWL, RDF as RDFNS, RDFS } from '../../src/rdf/vocab.ts';
-import { ONTOLOGY_DIR } from '../../src/domain/ontology.ts';
-import * as errors from '../../src/http/errors.ts';
+import { ONTOLOGY_DIR } from '../../src/ontology/ontology.ts';
+import * as errors from '../../src/errors.ts';
 
 const STATUS = ERR.term('httpStatus').value;
 const codes = Object.entries(ERR).filter(([, v]) => typeof v === 'object' && 'termType' in v).map(([k]) => k);
@@ -66,7 +66,7 @@ describe('ontology/errors.ttl', () => {
     ['GatewayTimeout', new errors.GatewayTimeout('x')],
     ['InsufficientStorage', new errors.InsufficientStorage('x')],
   ];
-  it('covers every HttpError subclass exported by src/http/errors.ts', () => {
+  it('covers every HttpError subclass exported by src/errors.ts', () => {
     const exported = Object.entries(errors).filter(([, v]) => typeof v === 'function' && v.prototype instanceof errors.HttpError).map(([k]) => k);
     expect(samples.map(([n]) => n)).to.have.members(exported);
   });

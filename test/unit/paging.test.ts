@@ -1,7 +1,7 @@
 // parsePaging / fetchPage / pagingHeaders as tables (issue #2 item 8).
 import { expect } from 'chai';
 import { fetchPage, pagingHeaders, parsePaging } from '../../src/http/paging.ts';
-import { HttpError } from '../../src/http/errors.ts';
+import { HttpError } from '../../src/errors.ts';
 
 const LIMITS = { pageSize: 10, maxPageSize: 50 };
 

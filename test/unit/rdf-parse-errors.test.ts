@@ -2,7 +2,7 @@
 // parser knows it); invalid IRIs answer 400 InvalidIRI naming the IRI (issue #2: bad input).
 import { expect } from 'chai';
 import { parseRdf, positionOf } from '../../src/rdf/parse.ts';
-import { HttpError } from '../../src/http/errors.ts';
+import { HttpError } from '../../src/errors.ts';
 import { ERR } from '../../src/rdf/vocab.ts';
 import type { RdfSyntax } from '../../src/rdf/formats.ts';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { errorIriOf, publicQuads, recordFromQuads, taskQuads, type TaskRecord } from '../../src/domain/tasks.ts';
-import { taskStatusCode } from '../../src/domain/taskReply.ts';
+import { errorIriOf, publicQuads, recordFromQuads, taskQuads, type TaskRecord } from '../../src/tasks/tasks.ts';
+import { taskStatusCode } from '../../src/tasks/taskReply.ts';
 import { isTaskId, uuidv7 } from '../../src/tasks/ids.ts';
 import { Throttle } from '../../src/tasks/throttle.ts';
 import { ERR, JOB } from '../../src/rdf/vocab.ts';

@@ -1,7 +1,7 @@
 // openchemlib's property set (issue #6): cLogP, cLogS, polar surface area, drug-likeness.
 import { ATYPE, ERR } from '../../rdf/vocab.ts';
 import { computeOclProperties, OCL_PROPERTIES } from '../../chem/oclProperties.ts';
-import { BadRequest } from '../../http/errors.ts';
+import { BadRequest } from '../../errors.ts';
 import type { AlgorithmDef } from '../types.ts';
 
 export const oclProperties: AlgorithmDef = {

@@ -2,7 +2,7 @@
 // boolean parameter of its own name; all on by default.
 import { ATYPE, BO_NS } from '../../rdf/vocab.ts';
 import { computeDescriptors, DESCRIPTORS } from '../../chem/descriptors.ts';
-import { BadRequest } from '../../http/errors.ts';
+import { BadRequest } from '../../errors.ts';
 import { ERR } from '../../rdf/vocab.ts';
 import type { AlgorithmDef } from '../types.ts';
 

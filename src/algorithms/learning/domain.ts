@@ -8,7 +8,7 @@ import type { AlgorithmDef } from '../types.ts';
 import type { Prediction, TrainedModel } from './model.ts';
 import { chooseRepresentation, REPRESENTATIONS, vectors } from './representation.ts';
 import type { Table } from '../table.ts';
-import { BadRequest } from '../../http/errors.ts';
+import { BadRequest } from '../../errors.ts';
 import { ERR } from '../../rdf/vocab.ts';
 
 export interface DomainState {

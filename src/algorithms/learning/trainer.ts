@@ -1,6 +1,6 @@
 // Trains a model on a table: builds vectors, cross-validates with seeded folds (issue #6:
 // statistics on the training set travel with the model), then fits on every row.
-import { BadRequest } from '../../http/errors.ts';
+import { BadRequest } from '../../errors.ts';
 import { ERR } from '../../rdf/vocab.ts';
 import { assignFolds } from '../ml/folds.ts';
 import { classificationStats, regressionStats } from '../ml/metrics.ts';

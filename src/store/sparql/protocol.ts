@@ -5,7 +5,7 @@
 // becomes a 503 report naming the store, never a hang: each request has a time limit.
 import type * as RDF from '@rdfjs/types';
 import { Parser } from 'n3';
-import { InternalError, ServiceUnavailable } from '../../http/errors.ts';
+import { InternalError, ServiceUnavailable } from '../../errors.ts';
 import { booleanOf, rowsOf, type JsonResults, type Row } from './results.ts';
 import { digestAuthorization, parseDigestChallenge } from './digest.ts';
 

@@ -5,7 +5,7 @@
 // crosses processes on a Redis channel, since BullMQ cancels only jobs of its own process.
 import { Queue, Worker, UnrecoverableError, type Job } from 'bullmq';
 import IORedis, { type Redis } from 'ioredis';
-import { ServiceUnavailable } from '../../http/errors.ts';
+import { ServiceUnavailable } from '../../errors.ts';
 import { redisClient, whenReady } from './client.ts';
 import type { Delivery, JobQueue, QueuedJob } from '../queue.ts';
 

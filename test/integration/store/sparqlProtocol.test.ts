@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { DataFactory } from 'n3';
 import { startVirtuoso, type Virtuoso } from '../../../scripts/engines/virtuoso.ts';
 import { SparqlProtocol, TruncatedAnswer } from '../../../src/store/sparql/protocol.ts';
-import { HttpError } from '../../../src/http/errors.ts';
+import { HttpError } from '../../../src/errors.ts';
 import { tempDir } from '../../helpers/app.ts';
 import { freePort } from '../../../scripts/engines/ports.ts';
 

@@ -10,7 +10,7 @@ import { startRedis, type Redis } from '../../../scripts/engines/redis.ts';
 import { freePort } from '../../../scripts/engines/ports.ts';
 import { RedisQueue } from '../../../src/tasks/redis/redisQueue.ts';
 import type { Delivery } from '../../../src/tasks/queue.ts';
-import { HttpError } from '../../../src/http/errors.ts';
+import { HttpError } from '../../../src/errors.ts';
 import { tempDir } from '../../helpers/app.ts';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../helpers/queueWorker.ts');

@@ -6,7 +6,7 @@ import { TokenStore } from '../../../src/auth/tokens.ts';
 import { RateLimiter } from '../../../src/auth/rateLimit.ts';
 import { UserFile } from '../../../src/auth/users.ts';
 import { field, uidOf } from '../../../src/auth/opensso.ts';
-import { TooManyRequests } from '../../../src/http/errors.ts';
+import { TooManyRequests } from '../../../src/errors.ts';
 import { tempDir } from '../../helpers/app.ts';
 
 describe('auth state', () => {

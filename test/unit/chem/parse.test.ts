@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { initChem, parseStructure, splitSdf, formatOfMediaType, type ChemFormat } from '../../../src/chem/index.ts';
-import { BadRequest, ServiceUnavailable } from '../../../src/http/errors.ts';
+import { BadRequest, ServiceUnavailable } from '../../../src/errors.ts';
 import { restartRdkit } from '../../../src/chem/toolkits.ts';
 import { sharedData } from '../../helpers/data.ts';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { SearchEngine } from '../../../src/search/engine.ts';
-import { HttpError } from '../../../src/http/errors.ts';
+import { HttpError } from '../../../src/errors.ts';
 import { sharedData } from '../../helpers/data.ts';
 import { tempDir } from '../../helpers/app.ts';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { searchQueryOf, isSearch, type SearchQuery } from '../../../src/search/params.ts';
-import { HttpError } from '../../../src/http/errors.ts';
+import { HttpError } from '../../../src/errors.ts';
 import { spellings } from '../../../src/search/run.ts';
 
 describe('search parameters', () => {

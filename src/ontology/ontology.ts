@@ -10,7 +10,7 @@ import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import type { TripleStore, WriteOp } from '../store/store.ts';
-import { BadRequest, Forbidden, NotFound } from '../http/errors.ts';
+import { BadRequest, Forbidden, NotFound } from '../errors.ts';
 import { fetchPage, type Paging } from '../http/paging.ts';
 import { parseRdf } from '../rdf/parse.ts';
 import { DC, ERR, OT, OWL, RDF as RDFNS, RDFS, VOID, XSD } from '../rdf/vocab.ts';

@@ -7,9 +7,9 @@ import path from 'node:path';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
-import { NotFound } from '../http/errors.ts';
+import { NotFound } from '../errors.ts';
 import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
-import { mintUri } from './ids.ts';
+import { mintUri } from '../ids/mint.ts';
 import type { Paging as Page } from '../http/paging.ts';
 
 const { quad, namedNode, literal } = DataFactory;

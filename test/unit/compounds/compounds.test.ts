@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadConfig } from '../../../src/config.ts';
 import { openDeps, type Running } from '../../../src/boot.ts';
 import { parseStructure, PARSE_WORKER, type ParseOutcome } from '../../../src/chem/index.ts';
-import { compoundUriByKey, ensureCompound, ensureCompounds, ensureIdentityFeatures } from '../../../src/domain/compounds.ts';
+import { compoundUriByKey, ensureCompound, ensureCompounds, ensureIdentityFeatures } from '../../../src/compounds/compounds.ts';
 import { tempDir } from '../../helpers/app.ts';
 import { rmSync } from 'node:fs';
 

@@ -5,9 +5,9 @@ import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { parseStructure, sdfRecord } from '../chem/index.ts';
 import { SVC } from '../rdf/vocab.ts';
-import { readStructureFile } from './compoundFiles.ts';
+import { readStructureFile } from '../compounds/compoundFiles.ts';
 import { rowsOf, type DatasetView } from './datasetView.ts';
-import { readFeature } from './features.ts';
+import { readFeature } from '../features/features.ts';
 import type { CsvExtra } from './datasetOutput.ts';
 
 const { namedNode } = DataFactory;

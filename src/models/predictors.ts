@@ -2,7 +2,7 @@
 // predict, under the kind name it gave createModel. Models stay data (RDF + a JSON file);
 // the code that applies them lives with the algorithm.
 import type { Deps } from '../deps.ts';
-import type { LoadedDataset } from './datasetLoad.ts';
+import type { LoadedDataset } from '../datasets/datasetLoad.ts';
 import type { ModelInfo } from './models.ts';
 
 export interface PredictionInput {

@@ -4,7 +4,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { ERR, OT, XSD } from '../rdf/vocab.ts';
 import { entriesOf, featuresOf, requireDataset } from './datasetLayout.ts';
 import type { Paging as Page } from '../http/paging.ts';

@@ -2,7 +2,7 @@
 // then one commit, then old files removed, so a crash never leaves triples naming a
 // missing file; leftovers are removed at the next start.
 import type { Deps } from '../deps.ts';
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { WriteOp } from '../store/store.ts';

@@ -3,15 +3,15 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { DC, ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
-import { readTable, type UploadKind } from '../datasets/readTable.ts';
-import type { InputTable } from '../datasets/table.ts';
+import { readTable, type UploadKind } from './readTable.ts';
+import type { InputTable } from './table.ts';
 import { requireDataset } from './datasetLayout.ts';
 import { importTable, type ImportResult } from './datasetImport.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta } from './datasetWrite.ts';
-import { readFeature } from './features.ts';
-import { mintUri } from './ids.ts';
+import { readFeature } from '../features/features.ts';
+import { mintUri } from '../ids/mint.ts';
 import type { Paging as Page } from '../http/paging.ts';
 
 const { quad, namedNode } = DataFactory;
@@ -39,7 +39,7 @@ export async function uploadDatasetFile(deps: Deps, file: string, params: Omit<U
   return importUpload(deps, table, params);
 }
 
-const READER = new URL('../datasets/readTableWorker.ts', import.meta.url);
+const READER = new URL('./readTableWorker.ts', import.meta.url);
 
 function importUpload(deps: Deps, table: InputTable, params: Omit<UploadParams, 'data'>): Promise<ImportResult> {
   const meta = { ...params.meta, title: params.meta.title ?? table.title };

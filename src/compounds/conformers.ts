@@ -3,7 +3,7 @@
 import { DataFactory } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import type { Deps } from '../deps.ts';
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { DC, ERR, OT, RDF as RDFNS, SVC, XSD } from '../rdf/vocab.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { WriteOp } from '../store/store.ts';

@@ -5,10 +5,10 @@
 import type * as RDF from '@rdfjs/types';
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import { isNumeric, type InputTable } from '../datasets/table.ts';
+import { isNumeric, type InputTable } from './table.ts';
 import { resolveCompounds } from './datasetCompounds.ts';
-import { ensureFeatures, readFeature } from './features.ts';
-import type { FeatureSpec } from './featureModel.ts';
+import { ensureFeatures, readFeature } from '../features/features.ts';
+import type { FeatureSpec } from '../features/featureModel.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta, type EntryData } from './datasetWrite.ts';
 
 export interface ImportOptions {

@@ -4,14 +4,14 @@
 // (feature_uris[], SPEC §2.1 dataset_uri).
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import { BadRequest, NotFound } from '../http/errors.ts';
+import { BadRequest, NotFound } from '../errors.ts';
 import { ERR, XSD } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
-import { readRdfDataset } from '../datasets/rdfDataset.ts';
-import { isNumeric } from '../datasets/table.ts';
+import { readRdfDataset } from './rdfDataset.ts';
+import { isNumeric } from './table.ts';
 import { isDataset } from './datasetLayout.ts';
 import { rowsOf, viewOf } from './datasetView.ts';
-import { readFeature, type FeatureInfo } from './features.ts';
+import { readFeature, type FeatureInfo } from '../features/features.ts';
 import { fetchRemoteDataset } from './datasetRemote.ts';
 
 export interface LoadedDataset {

@@ -4,13 +4,13 @@
 import type * as RDF from '@rdfjs/types';
 import { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
-import { BadGateway, BadRequest, type ErrorReportData } from '../http/errors.ts';
+import { BadGateway, BadRequest, type ErrorReportData } from '../errors.ts';
 import { parseRemoteReport } from '../http/remoteReport.ts';
 import { RDF_XML, syntaxOf } from '../rdf/formats.ts';
 import { parseRdf } from '../rdf/parse.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
-import { rdfTextStream } from '../datasets/rdfStream.ts';
+import { rdfTextStream } from './rdfStream.ts';
 import { datasetQuadChunks } from './datasetOutput.ts';
 import { viewOf } from './datasetView.ts';
 

@@ -3,7 +3,7 @@
 // its first conformer (SPEC §2.3).
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
-import { NotFound } from '../http/errors.ts';
+import { NotFound } from '../errors.ts';
 import { molfileOfSmiles } from '../chem/write.ts';
 import { compoundIndex, type ConformerRecord, type StoredCompound } from './compoundIndex.ts';
 import { compoundUri } from './compounds.ts';

@@ -4,7 +4,7 @@
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import type { InputRow } from '../datasets/table.ts';
+import type { InputRow } from './table.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
 import { structuresToCompounds } from './datasetStructures.ts';

@@ -3,10 +3,10 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
-import { BadRequest, NotFound } from '../http/errors.ts';
+import { BadRequest, NotFound } from '../errors.ts';
 import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
-import { mintUri } from './ids.ts';
+import { mintUri } from '../ids/mint.ts';
 import type { Paging as Page } from '../http/paging.ts';
 import { featureOfQuads, featureQuads, featureSubjects, TYPE_CLASS, typeOfClasses, type FeatureInfo, type FeatureSpec } from './featureModel.ts';
 

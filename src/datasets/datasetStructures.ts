@@ -3,11 +3,11 @@
 // cannot read becomes an error for its row, not a failed upload.
 import type { Deps } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
-import type { InputRow } from '../datasets/table.ts';
-import type { ParseResult } from '../datasets/parseWorker.ts';
-import { ensureCompounds } from './compounds.ts';
+import type { InputRow } from './table.ts';
+import type { ParseResult } from './parseWorker.ts';
+import { ensureCompounds } from '../compounds/compounds.ts';
 
-const WORKER = new URL('../datasets/parseWorker.ts', import.meta.url);
+const WORKER = new URL('./parseWorker.ts', import.meta.url);
 /** Structures per worker call: large enough to amortise the hop, small enough to spread. */
 const BATCH = 250;
 

@@ -3,13 +3,13 @@
 // a Queued task can run after a restart; `publicQuads` strips them from every answer.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import type { ErrorReportData } from '../http/errors.ts';
+import type { ErrorReportData } from '../errors.ts';
 import { reportQuads } from '../http/errorReport.ts';
 import type { TripleStore } from '../store/store.ts';
 import type { Bindable } from '../store/binder.ts';
 import { DC, JOB, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
-import type { TaskInfo, TaskStatus } from '../tasks/api.ts';
-import { parseStatus } from '../tasks/stateMachine.ts';
+import type { TaskInfo, TaskStatus } from './api.ts';
+import { parseStatus } from './stateMachine.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 

@@ -6,7 +6,7 @@ import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { compoundsOf, rowsOf, type DatasetView } from './datasetView.ts';
-import { readFeature } from './features.ts';
+import { readFeature } from '../features/features.ts';
 
 const { quad, namedNode, blankNode } = DataFactory;
 

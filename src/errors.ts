@@ -1,7 +1,7 @@
 // One error hierarchy (STYLE §1): domain code throws these; src/http/errorMiddleware.ts
 // turns them into ot:ErrorReport responses (SPEC §7.2).
 import type { NamedNode } from 'n3';
-import { ERR } from '../rdf/vocab.ts';
+import { ERR } from './rdf/vocab.ts';
 
 /** A received or nested error report (SPEC §7.2 "cause"). */
 export interface ErrorReportData {

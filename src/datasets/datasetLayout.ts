@@ -12,7 +12,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
-import { NotFound } from '../http/errors.ts';
+import { NotFound } from '../errors.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 
 const { namedNode } = DataFactory;

@@ -7,8 +7,8 @@ import type { Deps } from '../deps.ts';
 import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 import type { WriteOp } from '../store/store.ts';
 import { entryUri, isDataset, writtenEntries } from './datasetLayout.ts';
-import { readFeature } from './features.ts';
-import { TYPE_CLASS } from './featureModel.ts';
+import { readFeature } from '../features/features.ts';
+import { TYPE_CLASS } from '../features/featureModel.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 

@@ -2,7 +2,7 @@
 // made by openchemlib in a worker thread under a time limit, run as a task (SPEC §4.3),
 // then stored like posted ones.
 import type { Deps } from '../deps.ts';
-import { BadRequest } from '../http/errors.ts';
+import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { CONFORMER_WORKER } from '../chem/conformerWorker.ts';
 import type { ConformerRequest, GeneratedConformer } from '../chem/conformers.ts';

@@ -2,13 +2,13 @@
 // task; the result is a new dataset with the predicted variables (confidence included
 // when the model predicts one), optionally published to a dataset_service.
 import type { Deps } from '../deps.ts';
-import { BadRequest, InternalError } from '../http/errors.ts';
+import { BadRequest, InternalError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
 import type { JobContext, TaskEngine } from '../tasks/api.ts';
-import { loadDataset, type LoadedDataset } from './datasetLoad.ts';
-import { publishDataset } from './datasetRemote.ts';
-import { createDataset } from './datasets.ts';
+import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
+import { publishDataset } from '../datasets/datasetRemote.ts';
+import { createDataset } from '../datasets/datasets.ts';
 import { readModel } from './models.ts';
 import { predictorOf } from './predictors.ts';
 
