@@ -1,4 +1,4 @@
-// Algorithm benchmarks (issue #6): learners' 5-fold cross-validated quality on kazius
+// Algorithm benchmarks: learners' 5-fold cross-validated quality on kazius
 // (mutagenicity), hamster carcinogenicity and EPAFHM (log10 LC50), their training and
 // predicting times on kazius, and descriptor calculation over kazius in worker threads
 // against the raw single-thread toolkit rate times the cores.
@@ -111,7 +111,7 @@ async function descriptorRows(): Promise<BenchRow[]> {
 }
 
 const bench: BenchModule = {
-  title: 'Algorithms (issue #6)',
+  title: 'Algorithms',
   run: async () => [...await descriptorRows(), ...await learnerRows()],
 };
 

@@ -1,4 +1,4 @@
-// The cost of token validation (issue #7): requests/s of a cheap GET (the service
+// The cost of token validation: requests/s of a cheap GET (the service
 // description) with auth off, and with AUTH_MODE=local and a token on every request,
 // measured in the same run against two instances of the real app.
 import { tempDir, startApp, type TestApp } from '../test/helpers/app.ts';

@@ -1,4 +1,4 @@
-// Compounds (issue #3 benchmark): what the service adds over the raw toolkit calls,
+// Compounds: what the service adds over the raw toolkit calls,
 // measured side by side in one run on SMILES from the kazius Ames set.
 import { readFileSync } from 'node:fs';
 import type { BenchModule, BenchRow } from './types.ts';
@@ -99,5 +99,5 @@ async function run(): Promise<BenchRow[]> {
   }
 }
 
-const bench: BenchModule = { title: 'Compounds and conformers (issue #3)', run };
+const bench: BenchModule = { title: 'Compounds and conformers', run };
 export default bench;

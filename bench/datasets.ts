@@ -1,4 +1,4 @@
-// Dataset benchmarks (issue #5 "Benchmark"): kazius.csv uploaded to a finished dataset
+// Dataset benchmarks: kazius.csv uploaded to a finished dataset
 // beside the toolkit's own parse rate of the same file (the Ruby service took 37 s), and a
 // generated 100,000-compound × 20-feature dataset: upload, peak memory, streaming back.
 import { readFileSync } from 'node:fs';
@@ -86,7 +86,7 @@ export async function large(app: TestApp): Promise<BenchRow[]> {
 }
 
 const bench: BenchModule = {
-  title: 'Datasets (issue #5)',
+  title: 'Datasets',
   run: async () => {
     const app = await startApp({ bodyLimit: 512 * 1024 * 1024 });
     try {

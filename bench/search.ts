@@ -1,4 +1,4 @@
-// Structure search benchmark (issue #8): 100,000 compounds generated from the shared data
+// Structure search benchmark: 100,000 compounds generated from the shared data
 // sets by simple substitutions, searched over HTTP through the real route; beside each
 // figure, the raw toolkit's rate for the same comparisons (RDKit parsing each molecule and
 // comparing it, over a sample, extrapolated to the collection), and the index's memory.
@@ -139,5 +139,5 @@ async function run(): Promise<BenchRow[]> {
   return rows;
 }
 
-const bench: BenchModule = { title: 'Structure search (issue #8)', run };
+const bench: BenchModule = { title: 'Structure search', run };
 export default bench;

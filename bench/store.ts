@@ -1,4 +1,4 @@
-// Store benchmarks (issue #2): reads through the full HTTP stack against a bare Koa app,
+// Store benchmarks: reads through the full HTTP stack against a bare Koa app,
 // durable writes against raw fdatasync, restart and memory at 1M triples, and the event
 // loop's longest stall while a snapshot is written. Every baseline is measured in this run.
 import { execFile } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Task engine figures (issue #4 "Benchmark"): engine overhead on a no-op job, GET
+// Task engine figures: engine overhead on a no-op job, GET
 // /task/{id} polls per second, and how a cheap GET fares while both cores run worker jobs.
 import os from 'node:os';
 import { startApp, type TestApp } from '../test/helpers/app.ts';
@@ -81,5 +81,5 @@ async function run(): Promise<BenchRow[]> {
   }
 }
 
-const bench: BenchModule = { title: 'Tasks (issue #4)', run };
+const bench: BenchModule = { title: 'Tasks', run };
 export default bench;

@@ -1,5 +1,5 @@
 // npm run user -- add NAME | remove NAME | list [--data-dir DIR]
-// Manages the users of AUTH_MODE=local in DATA_DIR/users.json (issue #7 §2). The password
+// Manages the users of AUTH_MODE=local in DATA_DIR/users.json. The password
 // of `add` is read from standard input (first line), so it never shows in a process list
 // or shell history: `printf '%s\n' 'secret' | npm run user -- add alice`.
 import { loadConfig } from '../src/config.ts';

@@ -35,7 +35,7 @@ export function createApp(deps: Deps): Koa {
     (ctx.state as { bodyLimit: number }).bodyLimit = deps.config.bodyLimit;
     await next();
   });
-  // Who is calling and may they (issue #7): before every router, after the body limit is known.
+  // Who is calling and may they: before every router, after the body limit is known.
   app.use(authMiddleware(deps));
   for (const make of ROUTERS) {
     const router = make(deps);

@@ -37,7 +37,7 @@ export interface Config {
   searchTimeoutMs: number;
   /** Worker threads for substructure matching. */
   searchWorkers: number;
-  /** Who may read public collections when auth is on (issue #7). */
+  /** Who may read public collections when auth is on. */
   authRead: 'public' | 'authenticated';
   /** Login attempts allowed per address within loginWindowSeconds (0 = unlimited). */
   loginRateLimit: number;

@@ -11,11 +11,11 @@ export interface Deps {
   store: TripleStore;
   /** Runs long operations as tasks (SPEC §4.3); see src/tasks/api.ts. */
   tasks: TaskEngine;
-  /** Structure search index (issue #8). */
+  /** Structure search index. */
   search: SearchEngine;
   /** Logs errors worth an operator's attention. */
   log: (message: unknown) => void;
-  /** Checks and issues tokens (issue #7); absent when AUTH_MODE=off. */
+  /** Checks and issues tokens; absent when AUTH_MODE=off. */
   identity?: IdentityService;
 }
 

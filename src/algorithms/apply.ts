@@ -27,7 +27,7 @@ export interface ApplyContext {
   runner?: (def: AlgorithmDef, input: RunInput) => Promise<RunResult>;
 }
 
-/** Kind under which model predictions are registered (issue #5 predictor registry). */
+/** Kind under which model predictions are registered. */
 export const MODEL_KIND = 'opentox-algorithms';
 
 /** What a model file holds: the trained model and the features its predictions fill. */

@@ -1,5 +1,5 @@
 // AlgorithmIO over this service's dataset, feature, compound and model resources
-// (issue #5 functions), and the predictor that applies our models at POST /model/{id}.
+// and the predictor that applies our models at POST /model/{id}.
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import { BadRequest, HttpError } from '../errors.ts';

@@ -1,5 +1,5 @@
 // What running an algorithm needs from the dataset, feature, compound and model resources
-// (issue #5 functions behind one small interface, so apply.ts reads as the algorithm flow
+// (behind one small interface, so apply.ts reads as the algorithm flow
 // and tests can drive it with in-memory tables).
 import type { Table } from './table.ts';
 

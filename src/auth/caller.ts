@@ -1,4 +1,4 @@
-// The caller's identity as the auth middleware leaves it in ctx.state (issue #7 §1, §4).
+// The caller's identity as the auth middleware leaves it in ctx.state.
 // Routes pass it on: into TaskMeta (a job acts with its creator's rights) and into remote
 // calls (the token travels to the services we call).
 import type Koa from 'koa';

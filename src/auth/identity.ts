@@ -1,4 +1,4 @@
-// Who holds a token (issue #7 §2): the built-in service (AUTH_MODE=local) or an external
+// Who holds a token: the built-in service (AUTH_MODE=local) or an external
 // OpenSSO/OpenAM (AUTH_MODE=opensso, see opensso.ts). The middleware and /auth routes
 // only see this interface.
 import type { Config } from '../config.ts';

@@ -1,4 +1,4 @@
-// The auth middleware (issue #7), mounted before every router: reads the token, checks it,
+// The auth middleware, mounted before every router: reads the token, checks it,
 // applies the policy table (policy.ts) and records owners of what a POST created. With
 // auth off it only keeps the token, so it can still be passed on to remote services.
 import type Koa from 'koa';

@@ -1,4 +1,4 @@
-// AUTH_MODE=opensso (issue #7 §2): tokens are issued and checked by an external
+// AUTH_MODE=opensso: tokens are issued and checked by an external
 // OpenSSO/OpenAM service at AUTH_SERVICE_URL, through the REST calls OpenTox clients use:
 // POST {url}/identity/authenticate, isTokenValid, attributes (uid) and logout. Answers are
 // cached briefly so that a busy client does not cost one remote call per request.

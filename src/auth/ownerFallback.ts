@@ -1,4 +1,4 @@
-// The generic way owners get recorded (issue #7 §3): after a successful POST, every URI of
+// The generic way owners get recorded: after a successful POST, every URI of
 // this service that the response names (Location header, text/uri-list body) and that has
 // no owner yet becomes the caller's. This covers new resources, and the task a POST
 // started (202 with the task URI), without each domain having to remember it.

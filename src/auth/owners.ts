@@ -1,4 +1,4 @@
-// Who owns a resource (issue #7 §3): one `<resource> ot:owner "user"` triple per resource
+// Who owns a resource: one `<resource> ot:owner "user"` triple per resource
 // in a single private ACL graph. Domains call recordOwner when they create a resource;
 // the auth middleware also records the caller for URIs a POST answered (ownerFallback.ts).
 import { DataFactory } from 'n3';

@@ -1,4 +1,4 @@
-// What a request needs when auth is on (issue #7 §3), as a pure table of method and
+// What a request needs when auth is on, as a pure table of method and
 // path. The middleware enforces it: 'public' lets anyone through, 'user' needs a valid
 // token (401), 'owner' needs a valid token and, if the resource or the nearest resource
 // above it has an owner, that owner's token (403).

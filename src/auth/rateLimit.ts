@@ -1,4 +1,4 @@
-// Login attempts per client address (issue #7: 429 with Retry-After). A sliding window
+// Login attempts per client address (429 with Retry-After). A sliding window
 // of attempt times per address; idle addresses are forgotten so the map stays small.
 import { TooManyRequests } from '../errors.ts';
 

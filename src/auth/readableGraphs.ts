@@ -1,4 +1,4 @@
-// The graphs a caller may query through /sparql (issue #7 §3): the SPARQL endpoint takes an
+// The graphs a caller may query through /sparql: the SPARQL endpoint takes an
 // allow-list (DatasetRequest.graphs). Everything readable over REST is in it; tasks only
 // for their owner (SPEC §4.3: access to tasks is restricted), and never the ACL graph.
 import { DataFactory } from 'n3';

@@ -1,4 +1,4 @@
-// Error reports never echo secrets (issue #7 §3): tokens and passwords in parameters, in
+// Error reports never echo secrets: tokens and passwords in parameters, in
 // Authorization headers, in OpenSSO-shaped tokens anywhere, and in a URI's user-info
 // (http://user:secret@host/). Applied to every report by reportOf (src/http/errorReport.ts).
 import type { ErrorReportData } from '../errors.ts';

@@ -1,4 +1,4 @@
-// Where a request carries its token (issue #7 §1, SPEC §1 rule 7): an Authorization
+// Where a request carries its token (SPEC §1 rule 7): an Authorization
 // Bearer header, a subjectid header, the subjectid query parameter, a subjectid cookie or
 // the subjectid form field. Values are URL-decoded: OpenSSO tokens contain # and =, and a
 // raw # in a query string would start the fragment, so clients send %23.

@@ -1,4 +1,4 @@
-// Tokens issued by the built-in authentication service (issue #7 §2). A token is 32
+// Tokens issued by the built-in authentication service. A token is 32
 // random bytes; only its SHA-256 is kept, in DATA_DIR/tokens.json written atomically, so
 // tokens survive a restart until they expire and a copy of the file grants nothing.
 import { createHash, randomBytes } from 'node:crypto';

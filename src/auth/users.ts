@@ -1,4 +1,4 @@
-// The local user file DATA_DIR/users.json (issue #7 §2): passwords only as salted scrypt
+// The local user file DATA_DIR/users.json: passwords only as salted scrypt
 // hashes, compared in constant time. Managed by `npm run user`; read at each login, so
 // users added while the service runs can log in at once.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';

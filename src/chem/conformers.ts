@@ -1,7 +1,7 @@
-// 3D conformers with openchemlib's ConformerGenerator and MMFF94s+ clean-up (issue #3 §3).
+// 3D conformers with openchemlib's ConformerGenerator and MMFF94s+ clean-up.
 // Runs inside a worker thread (conformerWorker.ts): generation can take seconds. Each
 // conformer is checked against the compound's standard InChI, so one whose stereo did not
-// survive is dropped (issue #3: measured pitfall).
+// survive is dropped (measured pitfall).
 import * as OCL from 'openchemlib';
 import { setChiralFlag } from './molfile.ts';
 import { inchiOfMolfile } from './write.ts';

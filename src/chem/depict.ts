@@ -1,4 +1,4 @@
-// Depiction (issue #3 §5): RDKit draws SVG with atom labels as paths, so resvg, which has
+// Depiction: RDKit draws SVG with atom labels as paths, so resvg, which has
 // no system fonts in WASM, renders the PNG without needing a font file.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,7 +17,7 @@ function loadResvg(): Promise<void> {
   return resvgReady;
 }
 
-/** Checks a w or h parameter (issue #3 §5: default 300). */
+/** Checks a w or h parameter (default 300). */
 export function imageSize(raw: unknown, name: 'w' | 'h'): number {
   if (raw === undefined || raw === '') return DEFAULT_SIZE;
   const n = Number(raw);

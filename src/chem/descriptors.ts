@@ -1,4 +1,4 @@
-// Physico-chemical and topological descriptors computed by RDKit (issue #6 table), each
+// Physico-chemical and topological descriptors computed by RDKit, each
 // with the Blue Obelisk descriptor ontology entry it corresponds to where one exists.
 import { rdkit, withMol } from './rdkitLazy.ts';
 import type { Mol } from '@rdkit/rdkit';

@@ -1,4 +1,4 @@
-// Fingerprints for structure search (issue #8), computed with RDKit: Morgan radius 2 /
+// Fingerprints for structure search, computed with RDKit: Morgan radius 2 /
 // 2048 bits for similarity, the pattern fingerprint for the substructure screen, and a
 // pickle so a match never re-parses SMILES. Every WASM object is freed after use.
 import initRDKitModule, { type MainModule, type Mol } from '@rdkit/rdkit';

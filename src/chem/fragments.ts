@@ -1,5 +1,5 @@
 // Linear substructures (paths of heavy atoms) of molecules, written as SMARTS, for
-// frequent substructure mining (issue #6). A path SMARTS matches exactly the molecules
+// frequent substructure mining. A path SMARTS matches exactly the molecules
 // that contain that path, so mined features can be re-matched by SMARTS later.
 import { oclMolecule } from './oclLazy.ts';
 

@@ -41,7 +41,7 @@ export function checkMolfile(text: string, offsetLine = 0): void {
 
 /**
  * Sets the chiral flag: RDKit writes 0, which other toolkits (openchemlib) read as
- * "racemic"; our stereo is absolute (issue #3, measured pitfall).
+ * "racemic"; our stereo is absolute (measured pitfall).
  */
 export function setChiralFlag(molfile: string, chiral: boolean): string {
   const lines = molfile.split('\n');

@@ -1,4 +1,4 @@
-// openchemlib's property set (issue #6): its cLogP and cLogS increments, polar surface
+// openchemlib's property set: its cLogP and cLogS increments, polar surface
 // area, drug-likeness score, donor/acceptor and rotatable bond counts.
 import { ocl, oclMolecule } from './oclLazy.ts';
 

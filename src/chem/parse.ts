@@ -1,6 +1,6 @@
 // parseStructure: any input format → one validated structure with its identity
 // (canonical SMILES, standard InChI and InChIKey) and a molfile. RDKit is the source of
-// truth (strict valence checks); Indigo reads InChI, CML and CDXML for it (issue #3).
+// truth (strict valence checks); Indigo reads InChI, CML and CDXML for it.
 import type { Mol } from '@rdkit/rdkit';
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
@@ -27,7 +27,7 @@ export interface ParsedStructure {
   hasCoords?: boolean;
 }
 
-/** Longest SMILES accepted: longer input is a mistake, not a molecule (issue #3: 10 MB). */
+/** Longest SMILES accepted: longer input is a mistake, not a molecule (10 MB). */
 export const MAX_SMILES_LENGTH = 100_000;
 
 const fail = (format: ChemFormat, message: string, details?: string) =>

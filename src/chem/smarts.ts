@@ -1,4 +1,4 @@
-// Substructure queries (issue #8 §3): a SMARTS pattern or a SMILES read as a query,
+// Substructure queries: a SMARTS pattern or a SMILES read as a query,
 // validated on the main thread (so bad input is a 400 naming the position) and screened
 // here; src/chem/substructWorker.mjs matches them exactly. Every WASM object is freed.
 import type { Mol } from '@rdkit/rdkit';

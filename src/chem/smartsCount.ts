@@ -1,4 +1,4 @@
-// SMARTS matching (issue #6: match and count a list of patterns), with RDKit.
+// SMARTS matching (match and count a list of patterns), with RDKit.
 import { rdkit, rdkitSync, withMol } from './rdkitLazy.ts';
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';

@@ -1,4 +1,4 @@
-// Structure standardisation for data cleanup (issue #6): keep the largest fragment and
+// Structure standardisation for data cleanup: keep the largest fragment and
 // neutralise charges that a proton can remove, with openchemlib.
 import { oclMolecule } from './oclLazy.ts';
 

@@ -1,4 +1,4 @@
-// Child process of the substructure search (issue #8 §3): exact RDKit matching runs here so
+// Child process of the substructure search: exact RDKit matching runs here so
 // a pathological SMARTS never blocks the event loop, and the service can kill it when a
 // search exceeds its time limit. A process, not a worker thread: on Node 20 a thread
 // terminated while V8 tiers up RDKit's WASM leaves sibling threads that share the compiled

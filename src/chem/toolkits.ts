@@ -1,6 +1,6 @@
 // Loads the WASM toolkits once per thread (main thread or worker) and hands them out
 // synchronously afterwards. Every object taken from them must be freed by the caller:
-// WASM memory never shrinks (issue #3).
+// WASM memory never shrinks.
 import initRDKitModule, { type MainModule as RDKitModule, type Mol } from '@rdkit/rdkit';
 import initIndigo from 'indigo-ketcher';
 import { ServiceUnavailable } from '../errors.ts';

@@ -1,6 +1,6 @@
 // Writers: one stored structure (a molfile plus its identity) in every output format of
 // SPEC §2.2. RDKit writes SMILES, InChI and molfiles; Indigo writes CML and CDXML; mol2
-// and xyz are written here (issue #3 §1: by hand only what no package does).
+// and xyz are written here (by hand only what no package does).
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { ChemOutput } from './formats.ts';
@@ -40,7 +40,7 @@ export function writeStructure(s: StructureRecord, format: TextOutput): string {
   }
 }
 
-/** The SD data items every compound carries (issue #3 §1: sdfile with data fields). */
+/** The SD data items every compound carries (sdfile with data fields). */
 export function identityFields(s: StructureRecord): Record<string, string> {
   const fields: Record<string, string> = { SMILES: s.smiles };
   if (s.inchi) Object.assign(fields, { InChI: s.inchi, InChIKey: s.inchiKey });

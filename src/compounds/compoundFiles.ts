@@ -1,4 +1,4 @@
-// Structure files under DATA_DIR/structures/<id>/ (issue #3 §4). Files are written
+// Structure files under DATA_DIR/structures/<id>/. Files are written
 // atomically (temp file, fsync, rename, fsync directory) before the triples that name
 // them are committed, and removed only after the triples are gone; start-up removes any
 // file no triple names, so a crash in between never shows a half-written compound.

@@ -1,4 +1,4 @@
-// The in-memory identity index of compounds (issue #3 §2): standard InChIKey plus
+// The in-memory identity index of compounds: standard InChIKey plus
 // canonical SMILES → compound number. Built from the store on first use (boot.ts does it
 // at start), kept up to date by the compound functions. Numbers, not URIs, are kept, so
 // the index survives a change of the public base URI.

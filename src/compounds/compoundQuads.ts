@@ -1,5 +1,5 @@
 // Triples of a compound: what is stored (identity, structure file, provenance) and what
-// GET answers as RDF (ot:Compound with its identifiers as feature values, issue #3 §1).
+// GET answers as RDF (ot:Compound with its identifiers as feature values).
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';

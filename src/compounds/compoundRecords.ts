@@ -1,5 +1,5 @@
 // Reading compounds and conformers: identity from the in-memory index (loaded from the
-// triples), structures from files (issue #3 §4), and each compound's default structure,
+// triples), structures from files, and each compound's default structure,
 // its first conformer (SPEC §2.3).
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';

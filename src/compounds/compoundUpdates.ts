@@ -1,4 +1,4 @@
-// PUT and DELETE of a compound (SPEC §4.2). Order of writes (issue #3 §4): new files,
+// PUT and DELETE of a compound (SPEC §4.2). Order of writes: new files,
 // then one commit, then old files removed, so a crash never leaves triples naming a
 // missing file; leftovers are removed at the next start.
 import type { Deps } from '../deps.ts';

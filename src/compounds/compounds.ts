@@ -1,4 +1,4 @@
-// Compound identity and creation (issue #3 §2): one compound per structure, identified
+// Compound identity and creation: one compound per structure, identified
 // by standard InChIKey plus canonical SMILES. Used by POST /compound and by dataset
 // uploads (ensureCompounds: many structures, one store commit).
 import type { Deps } from '../deps.ts';
@@ -96,7 +96,7 @@ async function create(deps: Deps, fresh: Array<{ id: number; key: string; s: Par
   for (const f of fresh) index.pending.set(f.key, { id: f.id, done } satisfies PendingCompound);
   const files = fresh.filter((f) => f.file).map((f) => ({ rel: f.file!, text: f.s.molfile }));
   try {
-    // Files first, then the triples naming them (issue #3 §4): a crash in between leaves
+    // Files first, then the triples naming them: a crash in between leaves
     // only unnamed files, which start-up removes.
     await writeStructureFiles(deps.config, files);
     const ops: WriteOp[] = featureOps(deps);

@@ -1,5 +1,5 @@
 // The compounds step of start-up (boot.ts): load the chemistry toolkits, build the
-// identity index, repair structure files left by a crash (issue #3 §4), and register the
+// identity index, repair structure files left by a crash, and register the
 // 3D generation job before the task engine starts.
 import type { Deps } from '../deps.ts';
 import { initChem } from '../chem/index.ts';

@@ -1,4 +1,4 @@
-// 3D generation (SPEC §4.2 create conformer, issue #3 §3): up to 20 distinct conformers
+// 3D generation (SPEC §4.2 create conformer): up to 20 distinct conformers
 // made by openchemlib in a worker thread under a time limit, run as a task (SPEC §4.3),
 // then stored like posted ones.
 import type { Deps } from '../deps.ts';
@@ -12,7 +12,7 @@ import { addConformers } from './conformers.ts';
 import { compoundUri } from './compounds.ts';
 
 export const MAX_GENERATED = 20;
-/** Time limit of one generation (issue #3: it can take seconds, on some molecules far more). */
+/** Time limit of one generation (it can take seconds, on some molecules far more). */
 export const GENERATION_TIMEOUT_MS = 300_000;
 export const GENERATE_JOB = 'compound-conformers';
 

@@ -29,7 +29,7 @@ function conformerQuads(compound: CompoundRecord, n: number, file: string, is3D:
   ];
 }
 
-/** 400 unless `s` is the compound's molecule (issue #3 §3: a conformer of another molecule). */
+/** 400 unless `s` is the compound's molecule (a conformer of another molecule). */
 export function checkSameMolecule(compound: CompoundRecord, s: ParsedStructure): void {
   const same = compound.inchiKey && s.inchiKey ? compound.inchiKey === s.inchiKey : compound.smiles === s.smiles;
   if (!same) {

@@ -1,4 +1,4 @@
-// text/csv uploads (issue #5 §2): a SMILES, InChI or compound URI column found by its
+// text/csv uploads: a SMILES, InChI or compound URI column found by its
 // header; every other column becomes a feature whose type is inferred from its values.
 import { parse } from 'csv-parse/sync';
 import { BadRequest } from '../errors.ts';

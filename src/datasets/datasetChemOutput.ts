@@ -1,4 +1,4 @@
-// Dataset output that needs the compounds' structures (issue #5 §2 "Read"): the SMILES
+// Dataset output that needs the compounds' structures: the SMILES
 // column of CSV and chemical/x-mdl-sdfile with the values as data fields. Compounds of
 // other services have no structure here: CSV leaves the cell empty, SDF skips the entry.
 import { DataFactory } from 'n3';

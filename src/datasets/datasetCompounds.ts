@@ -1,4 +1,4 @@
-// The compound of each upload row (issue #5 §2): structures are parsed in worker threads
+// The compound of each upload row: structures are parsed in worker threads
 // and stored as compounds in bulk; compound URIs of this service must exist; URIs of
 // other services are kept as they are (linked data: they are not fetched on upload).
 import { DataFactory } from 'n3';

@@ -1,4 +1,4 @@
-// From an upload read into an InputTable to a stored dataset (issue #5 §2): structures
+// From an upload read into an InputTable to a stored dataset: structures
 // become compounds, columns become features (reused where the source names ours), and
 // every row that cannot be stored, every duplicate and every unreadable value becomes a
 // warning on the dataset naming its row.

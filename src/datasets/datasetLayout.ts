@@ -1,4 +1,4 @@
-// How a dataset lies in the store (issue #5 §2, README "Dataset graphs"). One named graph
+// How a dataset lies in the store (README "Dataset graphs"). One named graph
 // per dataset, named by its URI; one node per data entry with its compound, and each value
 // as one direct triple from the entry, predicate = the feature URI:
 //

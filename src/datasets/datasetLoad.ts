@@ -1,4 +1,4 @@
-// loadDataset (issue #5 §4): any dataset_uri as an in-memory table for algorithms. A
+// loadDataset: any dataset_uri as an in-memory table for algorithms. A
 // dataset of this service is read straight from the store; any other is fetched as
 // RDF/XML with the caller's subjectid. A query string on the URI may restrict features
 // (feature_uris[], SPEC §2.1 dataset_uri).

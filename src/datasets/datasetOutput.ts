@@ -1,4 +1,4 @@
-// A dataset view as output (issue #5 §2 "Read"): the standard OpenTox structure
+// A dataset view as output: the standard OpenTox structure
 // (ot:Dataset → ot:dataEntry → ot:compound, ot:values → ot:FeatureValue) expanded from the
 // compact stored layout chunk by chunk, plus CSV and uri-list. Everything streams.
 import type * as RDF from '@rdfjs/types';
@@ -79,7 +79,7 @@ export interface CsvExtra {
   value: (compound: string) => string | undefined;
 }
 
-/** text/uri-list: the view's distinct compounds (issue #5 §2 "Read"). */
+/** text/uri-list: the view's distinct compounds. */
 export function datasetUriList(deps: Deps, view: DatasetView): string {
   return compoundsOf(deps, view).map((c) => c + '\r\n').join('');
 }

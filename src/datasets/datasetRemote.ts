@@ -1,4 +1,4 @@
-// Datasets of other OpenTox services (issue #5 §4): fetched as RDF/XML with the caller's
+// Datasets of other OpenTox services: fetched as RDF/XML with the caller's
 // subjectid, and algorithm outputs published to a dataset_service (SPEC §2.1). A remote
 // failure answers 502 carrying the remote report as its cause (SPEC §7.2 rule 1).
 import type * as RDF from '@rdfjs/types';

@@ -1,4 +1,4 @@
-// Starting an upload (issue #5 §2 "Large uploads run as tasks"): a small body is stored
+// Starting an upload: a small body is stored
 // while the client waits and answers the dataset URI; a large one is first written to a
 // file under DATA_DIR/uploads (so the job can run again after a restart) and runs as a
 // task whose result is the dataset URI.

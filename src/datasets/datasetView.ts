@@ -1,4 +1,4 @@
-// Which part of a dataset a request reads (issue #5 §2): entries restricted by repeated
+// Which part of a dataset a request reads: entries restricted by repeated
 // compound_uris[] and features by feature_uris[] (SPEC §1 rule 8), paged by page/pagesize.
 // Rows are read entry by entry from the store, so output can stream.
 import type * as RDF from '@rdfjs/types';

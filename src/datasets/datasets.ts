@@ -1,4 +1,4 @@
-// The dataset resource (issue #5 §2): upload (new or append), algorithm outputs, list,
+// The dataset resource: upload (new or append), algorithm outputs, list,
 // delete, metadata. Layout and reads are in datasetLayout.ts / datasetView.ts.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';

@@ -1,5 +1,5 @@
 // Runs in the task engine's worker threads (runInWorker): parses a batch of upload
-// structures so the event loop stays free and all cores parse at once (issue #5 §2).
+// structures so the event loop stays free and all cores parse at once.
 import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
 import type { StructureFormat } from './table.ts';
 import { checkCancelled } from '../tasks/cancellation.ts';

@@ -1,4 +1,4 @@
-// RDF dataset uploads (issue #5 §2): the OpenTox dataEntry structure as other services
+// RDF dataset uploads: the OpenTox dataEntry structure as other services
 // emit it (ot:Dataset → ot:dataEntry → ot:compound, ot:values → ot:feature, ot:value),
 // with the feature definitions, in any RDF syntax.
 import type * as RDF from '@rdfjs/types';

@@ -1,4 +1,4 @@
-// Upload media type → reader (issue #5 §2): CSV, SD files, text/uri-list and RDF in every
+// Upload media type → reader: CSV, SD files, text/uri-list and RDF in every
 // syntax of the format table. Multipart files sent as octet-stream are known by extension.
 import { BadRequest, UnsupportedMediaType } from '../errors.ts';
 import { RDF_MEDIA_TYPES, syntaxOf, type RdfSyntax } from '../rdf/formats.ts';

@@ -1,4 +1,4 @@
-// chemical/x-mdl-sdfile uploads (issue #5 §2): each record's molfile is a structure, its
+// chemical/x-mdl-sdfile uploads: each record's molfile is a structure, its
 // data fields (> <NAME>) become features. A record without an "M  END" line is skipped
 // with a warning naming it; the records around it still load.
 import { inferType, type InputTable } from './table.ts';

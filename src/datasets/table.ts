@@ -1,4 +1,4 @@
-// The common shape every upload format is read into (issue #5 §2): rows holding either a
+// The common shape every upload format is read into: rows holding either a
 // structure to parse or a compound URI, one raw value per column, and warnings for rows
 // that could not be read. Nothing is dropped without a warning naming its row.
 import type { FeatureSpec, FeatureType } from '../features/featureModel.ts';
@@ -45,7 +45,7 @@ export const isNumeric = (v: string): boolean => NUMBER.test(v.trim());
 const MAX_NOMINAL = 20;
 const BOOLEAN = /^(true|false|yes|no|active|inactive)$/i;
 
-/** Type of a column from its values: numeric when all are numbers (SPEC-free; issue #5 §2). */
+/** Type of a column from its values: numeric when all are numbers (SPEC-free). */
 export function inferType(values: Iterable<string | undefined>): FeatureType {
   let numeric = true;
   let count = 0;

@@ -1,4 +1,4 @@
-// What a feature is (issue #5 §1): ot:Feature plus one of ot:NumericFeature,
+// What a feature is: ot:Feature plus one of ot:NumericFeature,
 // ot:NominalFeature, ot:StringFeature, with title, units, sameAs, source and, for nominal
 // features, the accepted values. Converts between that record and its triples.
 import type * as RDF from '@rdfjs/types';

@@ -1,4 +1,4 @@
-// The feature resource (issue #5 §1): created from RDF or by algorithms and dataset
+// The feature resource: created from RDF or by algorithms and dataset
 // uploads, reused when the same source makes the same feature again.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';

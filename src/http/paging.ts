@@ -1,4 +1,4 @@
-// Lists and paging (issue #2 item 8; DESIGN: lists never truncate silently). Collections take
+// Lists and paging (DESIGN: lists never truncate silently). Collections take
 // `page` (0-based, as AMBIT and other OpenTox services count), `pagesize` and `max` (a cap on
 // the items returned over all pages). A page that is not the last says so with a
 // `Link: <…>; rel="next"` header, and `X-Total-Count` when the total is cheap to know.

@@ -1,4 +1,4 @@
-// POST /model/{id} (issue #5 §3): applies a model to a dataset_uri or one compound_uri as a
+// POST /model/{id}: applies a model to a dataset_uri or one compound_uri as a
 // task; the result is a new dataset with the predicted variables (confidence included
 // when the model predicts one), optionally published to a dataset_service.
 import type { Deps } from '../deps.ts';

@@ -1,4 +1,4 @@
-// The model resource (issue #5 §3): created by learning algorithms, listed, read and
+// The model resource: created by learning algorithms, listed, read and
 // deleted here. The graph holds what a client reads (ot:Model with algorithm, training
 // dataset, variables and parameters); the learned model itself is a JSON file under
 // DATA_DIR/models, read back when the model predicts.

@@ -1,4 +1,4 @@
-// The prediction registry (issue #5 §3): each learning algorithm registers how its models
+// The prediction registry: each learning algorithm registers how its models
 // predict, under the kind name it gave createModel. Models stay data (RDF + a JSON file);
 // the code that applies them lives with the algorithm.
 import type { Deps } from '../deps.ts';

@@ -1,4 +1,4 @@
-// Ontologies (issue #2 item 6): the built-in ones (API terms, algorithm types, error codes)
+// Ontologies: the built-in ones (API terms, algorithm types, error codes)
 // loaded from ontology/*.ttl at every start, and those an ontology maintainer uploads. Each is
 // a named graph `{base}/ontology/{id}`; the catalogue graph `{base}/ontology` describes them.
 import { randomBytes } from 'node:crypto';

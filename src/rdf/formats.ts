@@ -1,4 +1,4 @@
-// The one table of RDF media types (issue #2 §4): what we write and what we parse.
+// The one table of RDF media types: what we write and what we parse.
 import Negotiator from 'negotiator';
 
 export const RDF_XML = 'application/rdf+xml';

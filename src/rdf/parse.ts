@@ -1,5 +1,5 @@
 // Parses request bodies in every RDF syntax of the format table into quads, with parse
-// errors that name line and column (issue #2: bad input; STYLE §12).
+// errors that name line and column (bad input; STYLE §12).
 import type * as RDF from '@rdfjs/types';
 import { Parser, DataFactory } from 'n3';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';

@@ -74,14 +74,14 @@ export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
 export const VOID = vocabulary('http://rdfs.org/ns/void#', ['triples'] as const);
 
 /**
- * The job engine's private task fields (issue #4 §6: a Queued task must be runnable after a
+ * The job engine's private task fields (a Queued task must be runnable after a
  * restart). Never served: src/tasks/tasks.ts strips this namespace from every task answer.
  */
 export const JOB = vocabulary('urn:opentox-service:job#', ['kind', 'params', 'owner', 'idempotent', 'ended'] as const);
 
 /**
  * Terms of this service that the OpenTox ontology lacks (compound identity and the
- * structure files kept beside the triples, issue #3); never shown as API terms.
+ * structure files kept beside the triples); never shown as API terms.
  */
 export const SVC = vocabulary('urn:opentox-service:', [
   'smiles', 'inchi', 'inchiKey', 'formula', 'molecularWeight', 'structureFile', 'number', 'is3D',
@@ -90,7 +90,7 @@ export const SVC = vocabulary('urn:opentox-service:', [
 /** Blue Obelisk descriptor ontology, for owl:sameAs of descriptor algorithms. */
 export const BO_NS = 'http://www.blueobelisk.org/ontologies/chemoinformatics-algorithms/#';
 
-/** Prefixes every RDF serialiser writes (issue #2: readable prefixes). */
+/** Prefixes every RDF serialiser writes (readable prefixes). */
 export const PREFIXES: Record<string, string> = {
   ot: OT_NS,
   dc: DC.ns,

@@ -81,7 +81,7 @@ function describe(deps: Deps, id: string, hash?: string): Reply {
   };
 }
 
-/** The caller's token (SPEC §5), from every source the auth middleware reads (issue #7). */
+/** The caller's token (SPEC §5), from every source the auth middleware reads. */
 function subjectidOf(ctx: Koa.Context, form: Form): string | undefined {
   return callerOf(ctx).subjectid ?? form.get('subjectid');
 }

@@ -1,4 +1,4 @@
-// The built-in authentication service (issue #7 §2), speaking the OpenSSO REST calls that
+// The built-in authentication service, speaking the OpenSSO REST calls that
 // OpenTox clients make. Every call answers at /auth/NAME and at /opensso/identity/NAME, so
 // this service can itself be the AUTH_SERVICE_URL ({base}/opensso) of another instance.
 // With AUTH_MODE=opensso the same calls are forwarded to the external service.

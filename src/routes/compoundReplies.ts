@@ -1,5 +1,5 @@
-// Representations of compounds and conformers (SPEC §2.2, issue #3 §1): every chemical
-// format, PNG and SVG depictions, a URI list and RDF. SD file is the default (issue #3:
+// Representations of compounds and conformers (SPEC §2.2): every chemical
+// format, PNG and SVG depictions, a URI list and RDF. SD file is the default (
 // served when Accept names nothing we have).
 import type * as RDF from '@rdfjs/types';
 import { rdfVariants, uriListVariant, type Reply, type Variant } from '../http/reply.ts';

@@ -1,4 +1,4 @@
-// /dataset (issue #5 §2): list, upload (POST new, PUT append), read in every format with
+// /dataset: list, upload (POST new, PUT append), read in every format with
 // compound_uris[] / feature_uris[] restrictions and paging, parts, metadata, delete.
 import Router from '@koa/router';
 import type Koa from 'koa';

@@ -1,4 +1,4 @@
-// /model (issue #5 §3): list, get, delete; POST /model/{id} predicts as a task.
+// /model: list, get, delete; POST /model/{id} predicts as a task.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Deps } from '../deps.ts';

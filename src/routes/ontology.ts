@@ -1,4 +1,4 @@
-// /ontology: the loaded ontology graphs (issue #2 item 6). Lists page with page/pagesize/max.
+// /ontology: the loaded ontology graphs. Lists page with page/pagesize/max.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Deps } from '../deps.ts';

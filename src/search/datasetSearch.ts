@@ -1,4 +1,4 @@
-// GET /dataset/{id} with search parameters (issue #8 §4): the search runs over the
+// GET /dataset/{id} with search parameters: the search runs over the
 // dataset's compounds, then the request goes on to the dataset router restricted to the
 // hits with compound_uris[] (SPEC §1 rule 8), so the answer is that dataset with its
 // values, in every format the dataset service writes, usable as an algorithm's dataset_uri.

@@ -1,4 +1,4 @@
-// Structure search over the index (issue #8): exact, similarity and substructure. Scans run
+// Structure search over the index: exact, similarity and substructure. Scans run
 // in chunks of slots, yielding to the event loop between them, stop early once the page
 // is full, and stop when the caller's signal aborts (the client disconnected).
 import { setImmediate as yieldToLoop } from 'node:timers/promises';

@@ -1,4 +1,4 @@
-// The compact in-memory structure index (issue #8 §2): per compound slot, a Morgan and a
+// The compact in-memory structure index: per compound slot, a Morgan and a
 // pattern fingerprint of FP_WORDS 32-bit words each, packed into two growable
 // Uint32Arrays, the Morgan popcount, the pickle for exact matching and identity keys.
 // Slots are never reused while running, so slot order is the order compounds were stored.

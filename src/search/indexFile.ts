@@ -1,4 +1,4 @@
-// The index on disk (issue #8 §2: rebuilt fast at start): an append-only binary log of
+// The index on disk (rebuilt fast at start): an append-only binary log of
 // add and remove records under DATA_DIR/search, compacted at start. A torn last record
 // (crash mid-append) is dropped; start-up reconciles the index with the stored compounds,
 // so whatever the file lost is recomputed rather than trusted.

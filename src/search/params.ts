@@ -1,4 +1,4 @@
-// The query parameters of a structure search (issue #8), validated into typed values; a bad one is a 400 naming the parameter, its value and what is allowed.
+// The query parameters of a structure search, validated into typed values; a bad one is a 400 naming the parameter, its value and what is allowed.
 import { BadRequest } from '../errors.ts';
 import type { QueryKind } from '../chem/smarts.ts';
 import { ERR } from '../rdf/vocab.ts';

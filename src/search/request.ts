@@ -6,7 +6,7 @@ import { uriOf, type Deps } from '../deps.ts';
 /** Stable URI of the similarity feature every similarity hit carries a value of. */
 export const similarityFeatureUri = (deps: Pick<Deps, 'config'>): string => uriOf(deps.config, '/feature/similarity');
 
-/** Aborted when the client goes away before the response is complete (issue #8 §5). */
+/** Aborted when the client goes away before the response is complete. */
 export function disconnectSignal(ctx: Koa.Context): AbortSignal {
   const controller = new AbortController();
   ctx.res.once('close', () => {

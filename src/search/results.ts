@@ -1,4 +1,4 @@
-// Replies of a structure search (issue #8): RDF by default, text/uri-list and CSV streamed.
+// Replies of a structure search: RDF by default, text/uri-list and CSV streamed.
 // Similarity hits carry their Tanimoto value as the value of one similarity feature with a
 // stable URI, so the result reads like a dataset (RDF) or a two-column table (CSV).
 import { Readable } from 'node:stream';

@@ -1,5 +1,5 @@
 // GET /compound and GET /dataset/{id} with ?search=, ?similarity= or ?smarts= /
-// ?substructure= (issue #8). This router is mounted before the compound and dataset
+// ?substructure=. This router is mounted before the compound and dataset
 // routers and passes every other request on, so those resources stay in their own files.
 import Router from '@koa/router';
 import type Koa from 'koa';

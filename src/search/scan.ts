@@ -1,4 +1,4 @@
-// The two scans over the index (issue #8 §2-3), run in slot ranges so a long search can
+// The two scans over the index, run in slot ranges so a long search can
 // yield to the event loop between chunks and stop when its client has gone.
 import { FP_WORDS } from '../chem/fingerprints.ts';
 import { commonBits, containsBits, popcount } from './bits.ts';

@@ -1,4 +1,4 @@
-// Keeps the search index equal to the stored compounds across restarts (issue #8 §2): at
+// Keeps the search index equal to the stored compounds across restarts: at
 // start the index file is reconciled with the compounds in the triple store, so a lost
 // or stale file costs a recomputation, never a wrong answer.
 import type { Deps } from '../deps.ts';
@@ -8,7 +8,7 @@ import type { StoredStructure } from './engine.ts';
 
 /**
  * Every stored compound with the SMILES and InChIKey its identity was made of, named under
- * the current public base (graphs keep the base they were written under; issue #3 keeps
+ * the current public base (graphs keep the base they were written under; keeps
  * compound numbers, not URIs, for that reason).
  */
 export function storedStructures(deps: Pick<Deps, 'store' | 'config'>): StoredStructure[] {

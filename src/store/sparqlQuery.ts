@@ -1,4 +1,4 @@
-// Public SPARQL queries (issue #2 §7): parsed with sparqljs before anything runs, so a
+// Public SPARQL queries: parsed with sparqljs before anything runs, so a
 // syntax error answers 400 with its position and an update answers 403 without ever
 // reaching the store; the query's dataset is worked out here (SPARQL 1.1 Protocol §2.1.4).
 import sparqljs from 'sparqljs';

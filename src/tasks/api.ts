@@ -1,4 +1,4 @@
-// The job API every long operation uses (issue #4 §7): dataset upload, algorithm apply,
+// The job API every long operation uses: dataset upload, algorithm apply,
 // model prediction, 3D generation. Jobs are registered by kind and submitted with JSON
 // parameters, so a Queued task can be run again after a restart.
 import type { Reply } from '../http/reply.ts';
@@ -11,7 +11,7 @@ export interface JobContext {
   /** Reports progress in percent (0-100); writes are throttled by the engine. */
   progress: (percent: number) => void;
   taskUri: string;
-  /** The user the task runs for (issue #7: a job acts with its creator's rights). */
+  /** The user the task runs for (a job acts with its creator's rights). */
   owner?: string;
   /** The caller's token, passed on to remote services. */
   subjectid?: string;
@@ -74,7 +74,7 @@ export interface TaskEngine {
   reply(task: TaskInfo): Promise<Reply>;
   /**
    * The one call a route makes to run a long operation as a task: submit, then reply.
-   * Status codes and error reports are then the same for every resource (issue #4 §7).
+   * Status codes and error reports are then the same for every resource.
    */
   runAsTask<P>(kind: string, params: P, meta: TaskMeta): Promise<Reply>;
   /** Runs `fn(input)` exported by `module` in the worker pool, off the event loop. */

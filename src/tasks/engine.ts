@@ -1,4 +1,4 @@
-// The job engine (issue #4): a FIFO queue of tasks run at most `concurrency` at a time,
+// The job engine: a FIFO queue of tasks run at most `concurrency` at a time,
 // each job with an AbortSignal and throttled progress. The store holds every task
 // (src/tasks/tasks.ts); this holds only the live ones, so a restart loses nothing but
 // the jobs' in-flight work (src/tasks/recovery.ts).
@@ -32,7 +32,7 @@ const CLOSE_GRACE_MS = 2000;
 const RETRY_AFTER_S = 10;
 
 /**
- * Parameters as stored with the task: tokens are dropped wherever they sit (issue #4 §1:
+ * Parameters as stored with the task: tokens are dropped wherever they sit (
  * no subjectid in the store, whose SPARQL endpoint is public). The live job still gets them.
  */
 const storedParams = (params: unknown): string => JSON.stringify(params ?? null, (k, v: unknown) => (/^subjectid$/i.test(k) ? undefined : v));

@@ -1,11 +1,11 @@
 // A task while this process holds it (Queued or Running): its job, its parameters and
-// token (the token is never stored: SPEC §5, issue #4 §1), and what waits on it.
+// token (the token is never stored: SPEC §5), and what waits on it.
 import type { TaskRecord } from './tasks.ts';
 import type { JobContext, JobDefinition } from './api.ts';
 import type { WorkerPool } from './workerPool.ts';
 import { Throttle } from './throttle.ts';
 
-/** At most one progress write per task in this interval (issue #4 §5). */
+/** At most one progress write per task in this interval. */
 export const PROGRESS_INTERVAL_MS = 500;
 
 export class LiveJob {

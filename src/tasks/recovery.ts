@@ -1,4 +1,4 @@
-// Restarts and retention (issue #4 §6). At start-up, Queued tasks are handed back to the
+// Restarts and retention. At start-up, Queued tasks are handed back to the
 // engine; a task that was Running when the process died either runs again (its job is
 // idempotent) or ends as Error with a report saying it was interrupted. Finished tasks
 // are purged once older than the retention.

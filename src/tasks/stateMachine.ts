@@ -13,7 +13,7 @@ export type TaskEvent =
   | 'fail'
   /** DELETE /task/{id}. */
   | 'cancel'
-  /** Start-up re-runs an idempotent job that was Running when the process died (issue #4 §6). */
+  /** Start-up re-runs an idempotent job that was Running when the process died. */
   | 'requeue';
 
 export const STATUSES: readonly TaskStatus[] = ['Queued', 'Running', 'Completed', 'Cancelled', 'Error'];

@@ -127,7 +127,7 @@ export function infoOf(t: TaskRecord): TaskInfo {
   return { uri: t.uri, creator: t.creator, owner: t.owner, status: t.status, percentageCompleted: t.percentageCompleted, resultUris: [...t.resultUris] };
 }
 
-/** Whose tasks to list (issue #7): `owner` in the ACL graph `acl`. */
+/** Whose tasks to list: `owner` in the ACL graph `acl`. */
 export interface TaskOwnerFilter {
   acl: string;
   owner: string;

@@ -1,4 +1,4 @@
-// Progress writes are throttled (issue #4 §5): a job may report progress thousands of times
+// Progress writes are throttled: a job may report progress thousands of times
 // a second, but each store write is journaled and fsynced.
 
 /** Calls `flush` at most once per `intervalMs`, trailing: the last call is never lost. */

@@ -1,4 +1,4 @@
-// Worker threads for CPU-heavy jobs (issue #4 §5), so the API keeps answering while they
+// Worker threads for CPU-heavy jobs, so the API keeps answering while they
 // run. A cancelled call is rejected at once and asked to stop (cancellation.ts); its
 // thread is terminated (piscina's abort) only if it goes on past a grace period, since
 // terminating a thread in RDKit's WASM code can hang the other threads on Node 20.

@@ -1,4 +1,4 @@
-// Users and tokens for tests of AUTH_MODE=local (issue #7).
+// Users and tokens for tests of AUTH_MODE=local.
 import { UserFile } from '../../src/auth/users.ts';
 
 export const PASSWORDS: Record<string, string> = { alice: 'alice-secret-1', bob: 'bob-secret-22' };

@@ -1,5 +1,5 @@
 // The real error and auth middleware in front of a small fake resource router, so the
-// access policy (issue #7 §3) is tested on its own, whichever resource routers exist yet.
+// access policy is tested on its own, whichever resource routers exist yet.
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { AddressInfo } from 'node:net';

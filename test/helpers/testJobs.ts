@@ -1,4 +1,4 @@
-// Job kinds for tests only (issue #4 §7: never in the public catalogue), and a tiny app
+// Job kinds for tests only (never in the public catalogue), and a tiny app
 // that starts them the way a resource would (SPEC §4.3 "Creating a task").
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

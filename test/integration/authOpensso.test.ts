@@ -1,5 +1,5 @@
 // AUTH_MODE=opensso against a second instance of this service in local mode, acting as
-// the external OpenSSO at {base}/opensso (issue #7 §2), and the login rate limit.
+// the external OpenSSO at {base}/opensso, and the login rate limit.
 import { expect } from 'chai';
 import { startApp, tempDir, type TestApp } from '../helpers/app.ts';
 import { addUsers, form, login, PASSWORDS } from '../helpers/auth.ts';

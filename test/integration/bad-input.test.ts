@@ -1,4 +1,4 @@
-// Bad input gets a clear error and loses nothing (issue #2): malformed RDF in each syntax
+// Bad input gets a clear error and loses nothing: malformed RDF in each syntax
 // (line/column), wrong Content-Type, unknown Accept, invalid IRI, empty and huge bodies; each
 // answers its 4xx report and leaves the store as it was. Driven through POST /ontology.
 import { expect } from 'chai';

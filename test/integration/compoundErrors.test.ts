@@ -26,7 +26,7 @@ const CASES: Array<[string, string | Buffer, string, RegExp]> = [
   ['XYZ as a compound', '3\nwater\nO 0 0 0\nH 0 0 1\nH 0 1 0\n', 'chemical/x-xyz', /XYZ carries no bonds/],
 ];
 
-describe('compounds: bad input (issue #3)', function () {
+describe('compounds: bad input', function () {
   this.timeout(60_000);
   let app: TestApp;
   let ethanol: string;

@@ -1,4 +1,4 @@
-// /ontology (issue #2 item 6): built-ins listed with titles and counts, paging, upload of the
+// /ontology: built-ins listed with titles and counts, paging, upload of the
 // published ontologies, new subtypes visible to subClassesOf at once, replace and delete.
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';

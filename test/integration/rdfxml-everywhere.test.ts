@@ -1,5 +1,5 @@
 // Every RDF/XML the service emits parses in an independent parser (rdfxml-streaming-parser),
-// says the same as the N-Triples of the same resource, and survives the store (issue #2 §4).
+// says the same as the N-Triples of the same resource, and survives the store.
 // Walks the collections of GET / and the ontology graphs, errors included.
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';

@@ -1,4 +1,4 @@
-// /sparql (issue #2 §7): SPARQL 1.1 Protocol GET and POST, every results format, CONSTRUCT
+// /sparql: SPARQL 1.1 Protocol GET and POST, every results format, CONSTRUCT
 // in RDF syntaxes, read-only, positions of syntax errors, time limit, and the API staying
 // responsive while a heavy query runs.
 import { expect } from 'chai';

@@ -1,5 +1,5 @@
 // The engine keeps a queued job's kind, parameters and owner in the task graph so it can
-// run after a restart; researchers querying /sparql must never see them (issue #4, #7).
+// run after a restart; researchers querying /sparql must never see them.
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { defineTestJobs } from '../helpers/testJobs.ts';

@@ -1,5 +1,5 @@
 // Cancelling a task whose worker runs RDKit (WASM) must not hang the other threads that
-// use RDKit: on Node 20 terminating a thread in the middle of WASM code could (issue #4 §5:
+// use RDKit: on Node 20 terminating a thread in the middle of WASM code could (
 // cancelling really stops a job, and the service keeps working).
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';

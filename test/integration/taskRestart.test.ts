@@ -20,7 +20,7 @@ function record(id: string, status: TaskStatus, kind: string, idempotent: boolea
   };
 }
 
-describe('tasks across restarts (issue #4 §6)', () => {
+describe('tasks across restarts', () => {
   it('resumes what the last process left: Queued runs, Running is re-run or ends interrupted', async () => {
     const dataDir = tempDir();
     const left = {

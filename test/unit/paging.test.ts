@@ -1,4 +1,4 @@
-// parsePaging / fetchPage / pagingHeaders as tables (issue #2 item 8).
+// parsePaging / fetchPage / pagingHeaders as tables.
 import { expect } from 'chai';
 import { fetchPage, pagingHeaders, parsePaging } from '../../src/http/paging.ts';
 import { HttpError } from '../../src/errors.ts';

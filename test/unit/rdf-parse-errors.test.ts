@@ -1,5 +1,5 @@
 // Malformed RDF in each syntax answers 400 RDFSyntaxError naming line (and column where the
-// parser knows it); invalid IRIs answer 400 InvalidIRI naming the IRI (issue #2: bad input).
+// parser knows it); invalid IRIs answer 400 InvalidIRI naming the IRI (bad input).
 import { expect } from 'chai';
 import { parseRdf, positionOf } from '../../src/rdf/parse.ts';
 import { HttpError } from '../../src/errors.ts';

@@ -1,5 +1,5 @@
 // Queries are files (STYLE §5): values bound into a real query file cannot change its
-// shape, whatever SPARQL syntax they carry (issue #2 §3).
+// shape, whatever SPARQL syntax they carry.
 import { expect } from 'chai';
 import sparqljs from 'sparqljs';
 import { DataFactory } from 'n3';

@@ -1,5 +1,5 @@
 // The journal's framing and recovery: a torn last record is cut, earlier records survive,
-// and writing goes on after it (issue #2 §2).
+// and writing goes on after it.
 import { expect } from 'chai';
 import { appendFileSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { DataFactory } from 'n3';

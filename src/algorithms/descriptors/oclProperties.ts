@@ -1,4 +1,4 @@
-// openchemlib's property set (issue #6): cLogP, cLogS, polar surface area, drug-likeness.
+// openchemlib's property set: cLogP, cLogS, polar surface area, drug-likeness.
 import { ATYPE, ERR } from '../../rdf/vocab.ts';
 import { computeOclProperties, OCL_PROPERTIES } from '../../chem/oclProperties.ts';
 import { BadRequest } from '../../errors.ts';

@@ -1,4 +1,4 @@
-// Physico-chemical descriptors by RDKit (issue #6), each switched on or off by a
+// Physico-chemical descriptors by RDKit, each switched on or off by a
 // boolean parameter of its own name; all on by default.
 import { ATYPE, BO_NS } from '../../rdf/vocab.ts';
 import { computeDescriptors, DESCRIPTORS } from '../../chem/descriptors.ts';

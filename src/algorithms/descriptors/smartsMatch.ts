@@ -1,4 +1,4 @@
-// SMARTS match and count for a list of patterns (issue #6): one feature per pattern,
+// SMARTS match and count for a list of patterns: one feature per pattern,
 // either the number of unique matches or 1/0 for presence.
 import { ATYPE } from '../../rdf/vocab.ts';
 import { checkSmarts, countMatches } from '../../chem/smartsCount.ts';

@@ -1,4 +1,4 @@
-// The learning algorithms of the catalogue (issue #6): each trains a model whose
+// The learning algorithms of the catalogue: each trains a model whose
 // representation carries its cross-validated statistics.
 import { ATYPE } from '../../rdf/vocab.ts';
 import type { NamedNode } from 'n3';

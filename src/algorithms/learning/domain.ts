@@ -1,4 +1,4 @@
-// Applicability domain (issue #6): distance of a compound to the training set, as 1 minus
+// Applicability domain: distance of a compound to the training set, as 1 minus
 // the mean similarity to its k nearest training compounds; a compound is inside the
 // domain when that distance is within the given percentile of the training compounds'
 // own leave-one-out distances.

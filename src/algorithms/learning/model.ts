@@ -1,5 +1,5 @@
 // A trained model as plain JSON: what it was trained on and with, its learner's state,
-// and its cross-validated statistics (issue #6 "models are honest"). Predicting needs
+// and its cross-validated statistics. Predicting needs
 // nothing but this object and a table.
 import type { ParamValues } from '../params.ts';
 import type { ClassificationStats, RegressionStats } from '../ml/metrics.ts';

@@ -1,4 +1,4 @@
-// Trains a model on a table: builds vectors, cross-validates with seeded folds (issue #6:
+// Trains a model on a table: builds vectors, cross-validates with seeded folds (
 // statistics on the training set travel with the model), then fits on every row.
 import { BadRequest } from '../../errors.ts';
 import { ERR } from '../../rdf/vocab.ts';

@@ -1,4 +1,4 @@
-// A model's cross-validated statistics as triples of its representation (issue #6 "models
+// A model's cross-validated statistics as triples of its representation ("models
 // are honest"), in the terms the OpenTox validation service used.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';

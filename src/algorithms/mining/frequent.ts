@@ -1,4 +1,4 @@
-// Frequent substructure mining (issue #6): linear fragments found in at least
+// Frequent substructure mining: linear fragments found in at least
 // min_support of the compounds; the supervised variant keeps those whose presence is
 // significantly associated with prediction_feature (chi-square). Each output feature is a
 // fragment, titled by its SMARTS, with ot:hasSource the parameterised algorithm.

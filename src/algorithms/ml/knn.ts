@@ -1,6 +1,6 @@
 // k nearest neighbours (read-across): Tanimoto similarity on binary fingerprints,
 // 1 / (1 + Euclidean distance) on standardised numeric features otherwise. Each
-// prediction carries a confidence and an applicability-domain flag (issue #6).
+// prediction carries a confidence and an applicability-domain flag.
 
 export interface KnnModel {
   k: number;

@@ -1,4 +1,4 @@
-// Quality figures of predictions (issue #6 "models are honest"): classification gets
+// Quality figures of predictions: classification gets
 // accuracy, balanced accuracy, AUC and confusion counts; regression R², RMSE and MAE.
 
 export interface ClassificationStats {

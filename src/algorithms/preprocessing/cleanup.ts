@@ -1,4 +1,4 @@
-// Data cleanup (issue #6): structure standardisation, removal of duplicate structures and
+// Data cleanup: structure standardisation, removal of duplicate structures and
 // of rows with missing values. Each answers a new dataset; the input is left as it was.
 import { ATYPE } from '../../rdf/vocab.ts';
 import { standardise } from '../../chem/standardise.ts';

@@ -1,4 +1,4 @@
-// Feature selection (issue #6, SPEC §4.1): variance and correlation filters and the top k
+// Feature selection (SPEC §4.1): variance and correlation filters and the top k
 // by a univariate statistic. Each answers the URIs of the selected features.
 import { ATYPE } from '../../rdf/vocab.ts';
 import { numberOf, numericColumns, type Table } from '../table.ts';

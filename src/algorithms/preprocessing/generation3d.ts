@@ -1,4 +1,4 @@
-// 3D conformers for every compound of a dataset (issue #6 Generation3D), made by the
+// 3D conformers for every compound of a dataset, made by the
 // compound service's openchemlib conformer generator; the answer is a dataset of the
 // conformer URIs, each with its compound's values.
 import { ATYPE } from '../../rdf/vocab.ts';

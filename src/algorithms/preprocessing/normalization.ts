@@ -1,4 +1,4 @@
-// Normalisation (issue #6): numeric features scaled into a new dataset. Scaled values are
+// Normalisation: numeric features scaled into a new dataset. Scaled values are
 // new features (ot:hasSource the parameterised algorithm); other columns are copied.
 import { ATYPE } from '../../rdf/vocab.ts';
 import { numberOf, numericColumns, type Cell } from '../table.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { pathAndAncestors, requirement, type Requirement } from '../../../src/auth/policy.ts';
 
-describe('auth policy table (issue #7 §3)', () => {
+describe('auth policy table', () => {
   const table: Array<[string, string, 'public' | 'authenticated', Requirement]> = [
     ['GET', '/compound/1', 'public', 'public'],
     ['HEAD', '/dataset', 'public', 'public'],
