@@ -1,5 +1,5 @@
 // /feature: create (POST RDF), get, replace (PUT), delete, list with paging and ?sameas=
-//. Thin: parameters in, domain call, Reply out.
+// Thin: parameters in, domain call, Reply out.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Deps } from '../deps.ts';

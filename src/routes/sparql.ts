@@ -1,5 +1,5 @@
 // GET and POST /sparql: the SPARQL 1.1 Protocol query operation over the whole store
-//. Read-only: updates answer 403. Queries run on the store's read replica,
+// Read-only: updates answer 403. Queries run on the store's read replica,
 // off the event loop and within SPARQL_TIMEOUT_MS.
 import Router from '@koa/router';
 import type Koa from 'koa';

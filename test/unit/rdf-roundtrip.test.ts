@@ -1,5 +1,5 @@
 // Every syntax of the format table: serialise, parse back, compare isomorphic graphs
-//, and every RDF/XML we write parses independently and survives the store.
+// and every RDF/XML we write parses independently and survives the store.
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
 import type * as RDF from '@rdfjs/types';
