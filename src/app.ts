@@ -17,6 +17,7 @@ import { searchRouter } from './search/routes.ts';
 import { algorithmRouter } from './routes/algorithm.ts';
 import { authRouter } from './routes/auth.ts';
 import { authMiddleware } from './auth/middleware.ts';
+import { pagesMiddleware } from './pages/pages.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
@@ -31,6 +32,8 @@ export function createApp(deps: Deps): Koa {
   // Errors are answered as reports by errorMiddleware; Koa's own logging would repeat them.
   app.silent = true;
   app.use(errorMiddleware({ actor: uriOf(deps.config, '/'), debug: deps.config.debug, log: deps.log }));
+  // text/html for browsers (src/pages), error pages included: installed before anything can throw.
+  app.use(pagesMiddleware(deps));
   app.use(async (ctx, next) => {
     (ctx.state as { bodyLimit: number }).bodyLimit = deps.config.bodyLimit;
     await next();
