@@ -1,7 +1,7 @@
 // The edge: negotiates a Reply's representation (Accept, or ?media= for browsers) and
 // writes it. Every route goes through `handle`, so negotiation lives in one place.
 import type Koa from 'koa';
-import { negotiate } from '../rdf/formats.ts';
+import { N_TRIPLES, negotiate } from '../rdf/formats.ts';
 import type { Reply } from './reply.ts';
 
 /** Text/html is one more representation (src/pages): a renderer set per request in ctx.state. */
@@ -9,11 +9,12 @@ export type PageRenderer = (ctx: Koa.Context, reply: Reply) => Promise<string>;
 export const HTML = 'text/html';
 
 /**
- * HTML only when Accept ranks it above every variant the reply has: offered last, so that no
+ * HTML only for replies with triples (a page shows them; a PNG or a file stays itself), and
+ * only when Accept ranks it above every variant the reply has: offered last, so that no
  * Accept, `*\/*` and every type a resource already serves keep their answer (SPEC §1 rule 5).
  */
 export function prefersHtml(accept: string | undefined, offered: readonly string[]): boolean {
-  return !!accept && offered.length > 0 && negotiate(accept, [...offered, HTML]) === HTML;
+  return !!accept && offered.includes(N_TRIPLES) && negotiate(accept, [...offered, HTML]) === HTML;
 }
 
 /** Accept of a request: `?media=TYPE` overrides the header (browsers cannot set Accept). */
