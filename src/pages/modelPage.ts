@@ -7,6 +7,7 @@ import { DC, OT } from '../rdf/vocab.ts';
 import { readModel } from '../models/models.ts';
 import { predictorOf } from '../models/predictors.ts';
 import { loadDataset } from '../datasets/datasetLoad.ts';
+import { readFeature } from '../features/features.ts';
 import type { Graph } from './graph.ts';
 import { html, link, type Html } from './html.ts';
 import { formatLinks, layout } from './layout.ts';
@@ -74,7 +75,7 @@ async function regressionPlot(input: PageInput, title: string): Promise<Html> {
 export async function modelPage(input: PageInput): Promise<string> {
   const g = await input.graph();
   const { uri, base } = input;
-  const features = (p: typeof OT.dependentVariables) => g.values(uri, p).map((f) => link(f, base, g.value(f, DC.title)));
+  const features = (p: typeof OT.dependentVariables) => g.values(uri, p).map((f) => link(f, base, g.value(f, DC.title) ?? readFeature(input.deps, f)?.title));
   const cv = g.value(uri, OT.crossvalidationInfo);
   const classification = cv ? g.value(cv, OT.classificationStatistics) : undefined;
   const regression = cv ? g.value(cv, OT.regressionStatistics) : undefined;
@@ -88,7 +89,7 @@ export async function modelPage(input: PageInput): Promise<string> {
     plot = html`<div class="plots">${point ? html`<figure>${rocSpace([point], auc)}<figcaption>Cross-validated operating point; AUC ${fmt(auc)}.</figcaption></figure>` : ''}${cells.length ? confusionTable(cells) : ''}</div>`;
   } else {
     const target = g.values(uri, OT.dependentVariables)[0];
-    plot = await regressionPlot(input, target ? (g.value(target, DC.title) ?? 'value') : 'value').catch((e: Error) => html`<p>No plot: ${e.message}</p>`);
+    plot = await regressionPlot(input, target ? (g.value(target, DC.title) ?? readFeature(input.deps, target)?.title ?? 'value') : 'value').catch((e: Error) => html`<p>No plot: ${e.message}</p>`);
   }
   const params = g.values(uri, OT.parameters);
   const body = html`<dl><dt>Algorithm</dt><dd>${link(g.value(uri, OT.algorithm) ?? '', base)}</dd>
