@@ -11,9 +11,9 @@ h1{font-size:1.5em;margin:.3em 0}h2{font-size:1.15em;margin:1.2em 0 .4em}
 table{border-collapse:collapse;background:#fff}td,th{border:1px solid #ccd;padding:.25em .5em;text-align:left;vertical-align:top}
 th{background:#eef}th a{color:inherit}
 .num{text-align:right;font-variant-numeric:tabular-nums}
-.depiction{background:#fff;border:1px solid #ccd}
+.depiction{display:inline-block;background:#fff;border:1px solid #ccd;line-height:0}
 .plots{display:flex;flex-wrap:wrap;gap:1em}.plots figure{margin:0;background:#fff;border:1px solid #ccd;padding:.5em}
-figcaption{font-size:.9em;color:#444}
+figcaption{font-size:.9em;color:#444;max-width:320px}
 form.box{background:#fff;border:1px solid #ccd;padding:.8em;margin:.8em 0;max-width:45em}
 form.box label{display:block;margin:.3em 0}
 .error{background:#fee;border:1px solid #c66;padding:.8em}
@@ -38,7 +38,7 @@ export interface PageFrame {
 
 export function layout(frame: PageFrame): string {
   return '<!DOCTYPE html>\n' + html`<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <title>${frame.title} · OpenTox</title><style>${raw(STYLE)}</style></head>
 <body><header><nav aria-label="collections">${NAV.map(([p, t]) => html`<a href="${frame.base + p}">${t}</a>`)}</nav></header>
 <main><h1>${frame.title}</h1>${frame.body}${frame.formats ?? ''}</main></body></html>`.text;

@@ -37,9 +37,10 @@ function confusionTable(cells: Cell[]): Html {
   const label = (i: number) => cells.find((c) => c.a === i)?.actual ?? String(i);
   const count = (a: number, p: number) => cells.find((c) => c.a === a && c.p === p)?.count ?? 0;
   const idx = [...Array(n).keys()];
-  return html`<table class="confusion"><caption>Confusion matrix (cross-validated): rows actual, columns predicted</caption>
+  return html`<figure><table class="confusion">
 <thead><tr><th></th>${idx.map((p) => html`<th scope="col">${label(p)}</th>`)}</tr></thead>
-<tbody>${idx.map((a) => html`<tr><th scope="row">${label(a)}</th>${idx.map((p) => html`<td class="num">${count(a, p)}</td>`)}</tr>`)}</tbody></table>`;
+<tbody>${idx.map((a) => html`<tr><th scope="row">${label(a)}</th>${idx.map((p) => html`<td class="num">${count(a, p)}</td>`)}</tr>`)}</tbody></table>
+<figcaption>Confusion matrix (cross-validated): rows actual, columns predicted.</figcaption></figure>`;
 }
 
 /** The operating point of the positive (last) class, as the AUC is computed (metrics.ts). */

@@ -4,7 +4,7 @@ import { html, type Html } from './html.ts';
 
 const W = 320;
 const H = 220;
-const PAD = { l: 44, r: 12, t: 12, b: 36 };
+const PAD = { l: 50, r: 12, t: 12, b: 36 };
 const IW = W - PAD.l - PAD.r;
 const IH = H - PAD.t - PAD.b;
 
@@ -20,8 +20,10 @@ function frame(label: string, body: Html, xLabel: string, yLabel: string): Html 
 const sx = (v: number, lo: number, hi: number) => PAD.l + (hi === lo ? IW / 2 : ((v - lo) / (hi - lo)) * IW);
 const sy = (v: number, lo: number, hi: number) => PAD.t + IH - (hi === lo ? IH / 2 : ((v - lo) / (hi - lo)) * IH);
 
-function ticks(lo: number, hi: number, axis: 'x' | 'y'): Html {
-  return html`${[lo, (lo + hi) / 2, hi].map((v) => axis === 'x'
+/** Low, middle and high ticks; counts get no middle tick that is not a whole number. */
+function ticks(lo: number, hi: number, axis: 'x' | 'y', counts = false): Html {
+  const mid = (lo + hi) / 2;
+  return html`${(counts && !Number.isInteger(mid) ? [lo, hi] : [lo, mid, hi]).map((v) => axis === 'x'
     ? html`<text x="${sx(v, lo, hi)}" y="${PAD.t + IH + 13}" text-anchor="middle">${fmt(v)}</text>`
     : html`<text x="${PAD.l - 3}" y="${sy(v, lo, hi) + 4}" text-anchor="end">${fmt(v)}</text>`)}`;
 }
@@ -45,7 +47,7 @@ export function histogram(values: readonly number[], title: string): Html {
     const y = sy(c, 0, top);
     return html`<rect class="bar" x="${PAD.l + i * bw + 1}" y="${y}" width="${Math.max(bw - 2, 1)}" height="${PAD.t + IH - y}" fill="#4a7ab5"><title>${fmt(a)} to ${fmt(b)}: ${c}</title></rect>`;
   });
-  return frame(`Histogram of ${title} (${values.length} values)`, html`${bars}${ticks(lo, hi, 'x')}${ticks(0, top, 'y')}`, title, 'count');
+  return frame(`Histogram of ${title} (${values.length} values)`, html`${bars}${ticks(lo, hi, 'x')}${ticks(0, top, 'y', true)}`, title, 'count');
 }
 
 export function barCounts(counts: ReadonlyArray<[string, number]>, title: string): Html {
@@ -56,7 +58,7 @@ export function barCounts(counts: ReadonlyArray<[string, number]>, title: string
     return html`<rect class="bar" x="${PAD.l + i * bw + 2}" y="${y}" width="${Math.max(bw - 4, 1)}" height="${PAD.t + IH - y}" fill="#5a9a68"><title>${label}: ${c}</title></rect>
 <text x="${PAD.l + (i + 0.5) * bw}" y="${PAD.t + IH + 13}" text-anchor="middle">${label.length > 10 ? label.slice(0, 9) + '…' : label}</text>`;
   });
-  return frame(`Counts of ${title}`, html`${bars}${ticks(0, top, 'y')}`, title, 'count');
+  return frame(`Counts of ${title}`, html`${bars}${ticks(0, top, 'y', true)}`, title, 'count');
 }
 
 /** ROC space: the chance diagonal and the cross-validated operating point(s) (FPR, TPR). */
