@@ -86,6 +86,25 @@ describe('pages in chromium', function () {
     await page.close();
   });
 
+  it('applies an algorithm from its form and follows the task page to the result', async () => {
+    const page = await browser.newPage();
+    await page.goto(app.url + '/algorithm/physchem');
+    await page.fill('#apply input[name=dataset_uri]', dataset);
+    await page.fill('#apply input[name=MW]', 'true');
+    await page.click('#apply button[type=submit]');
+    const result = page.locator('#apply-job a.result-link');
+    await result.waitFor({ timeout: 120_000 });
+    const described = (await result.getAttribute('href'))!;
+    expect((await lines(described, 'text/csv'))[0]).to.match(/MW|molecular weight/i);
+    // A task page opened while the job runs updates itself until the result link shows.
+    const res = await fetch(app.url + '/dataset', { method: 'POST', headers: { 'Content-Type': 'chemical/x-mdl-sdfile', Accept: 'text/uri-list' }, body: readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.sdf')) });
+    const task = (await res.text()).trim();
+    await page.goto(task);
+    await page.locator('.job a.result-link').waitFor({ timeout: 120_000 });
+    expect(await page.locator('.job .status').textContent()).to.match(/Completed/);
+    await page.close();
+  });
+
   it('searches by substructure from the form', async () => {
     const page = await browser.newPage();
     await page.goto(app.url + '/compound');

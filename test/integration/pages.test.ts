@@ -160,6 +160,19 @@ describe('pages (text/html)', function () {
     expect(body).to.contain('Completed').and.contain(`<a class="result-link" href="${done.body}">`).and.not.contain('data-follow');
   });
 
+  it('a failed task shows its error report', async () => {
+    // One class only: the learner refuses it while the task runs, so the task ends in Error.
+    const one = (await uploadDataset(app, 'SMILES,y\nCCO,a\nCCCO,a\nCCCCO,a\n', 'text/csv')).body;
+    const target = (await lines(one + '/features'))[0];
+    const res = await fetch(app.url + '/algorithm/knn', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: one, prediction_feature: target }) });
+    expect(res.status).to.equal(202);
+    const task = (await res.text()).trim();
+    const done = await followTask(task);
+    expect(done.status).to.be.at.least(400);
+    const body = await page(task, done.status);
+    expect(body).to.contain('<h1>Task Error</h1>').and.match(/<span class="message">[^<]*single class[^<]*<\/span>/);
+  });
+
   it('errors are HTML pages for browsers with the report\'s message, plain text for programs', async () => {
     const body = await page(app.url + '/dataset/999', 404);
     expect(body).to.match(/<span class="message">dataset [^<]*\/dataset\/999 not found<\/span>/);
