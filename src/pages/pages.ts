@@ -13,6 +13,7 @@ import { datasetPage } from './datasetPage.ts';
 import { algorithmPage } from './algorithmPage.ts';
 import { modelPage } from './modelPage.ts';
 import { taskPage } from './taskPage.ts';
+import { answerPage } from './answerPage.ts';
 
 const ROUTES: ReadonlyArray<[RegExp, Renderer]> = [
   [/^\/$/, rootPage],
@@ -36,6 +37,7 @@ export const renderPage = (deps: Deps): PageRenderer => async (ctx, reply) => {
   const route = renderer(ctx.path);
   // A task in the Error state answers its error's status, yet is a task: its page says so.
   if (reply.status >= 400 && route?.render !== taskPage) return errorPage(pageInput(ctx, reply, deps, {}));
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return answerPage(pageInput(ctx, reply, deps, {}));
   return (route?.render ?? resourcePage)(pageInput(ctx, reply, deps, route?.params ?? {}));
 };
 

@@ -173,6 +173,18 @@ describe('pages (text/html)', function () {
     expect(body).to.contain('<h1>Task Error</h1>').and.match(/<span class="message">[^<]*single class[^<]*<\/span>/);
   });
 
+  it('a form posted without script gets a page that follows its task', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.sdf'))]), 'hamster.sdf');
+    const res = await fetch(app.url + '/dataset', { method: 'POST', headers: { Accept: BROWSER }, body: form });
+    const body = await res.text();
+    expect(res.status).to.equal(202);
+    expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    const task = /data-follow="([^"]+)"/.exec(body)![1];
+    expect(task).to.equal(res.headers.get('location'));
+    expect((await followTask(task)).status).to.equal(200);
+  });
+
   it('errors are HTML pages for browsers with the report\'s message, plain text for programs', async () => {
     const body = await page(app.url + '/dataset/999', 404);
     expect(body).to.match(/<span class="message">dataset [^<]*\/dataset\/999 not found<\/span>/);
