@@ -3,7 +3,7 @@
 // translated to the interface's own search parameters, and the page links that search URI.
 import { parsePaging } from '../http/paging.ts';
 import { URI_LIST } from '../rdf/formats.ts';
-import { searchQueryOf } from '../search/params.ts';
+import { searchQueryOf, type SearchQuery } from '../search/params.ts';
 import { describeQuery, searchReply } from '../search/results.ts';
 import { runSearch } from '../search/run.ts';
 import { similarityFeatureUri } from '../search/request.ts';
@@ -30,7 +30,7 @@ export function searchForm(input: PageInput, current: { q?: string; mode?: strin
 }
 
 /** The search of the form's fields, run like GET /compound?{param}=... would run it. */
-async function formSearch(input: PageInput): Promise<{ reply: Reply; resultUri: string }> {
+async function formSearch(input: PageInput): Promise<{ reply: Reply; resultUri: string; query: SearchQuery }> {
   const q = queryText(input.ctx, 'q');
   const param = PARAM[queryText(input.ctx, 'mode') || 'exact'] ?? 'search';
   const threshold = queryText(input.ctx, 'threshold');
@@ -44,17 +44,16 @@ async function formSearch(input: PageInput): Promise<{ reply: Reply; resultUri: 
     next.searchParams.set('page', String(paging.page + 1));
     reply.headers.Link = `<${next.href}>; rel="next"`;
   }
-  return { reply, resultUri };
+  return { reply, resultUri, query };
 }
 
 export async function searchResults(input: PageInput): Promise<string> {
   const fromForm = input.ctx.query.q !== undefined;
-  const found = fromForm ? await formSearch(input) : { reply: input.reply, resultUri: input.base + input.ctx.url };
-  const { reply, resultUri } = found;
+  const found = fromForm ? await formSearch(input) : { reply: input.reply, resultUri: input.base + input.ctx.url, query: searchQueryOf(input.ctx.query) };
+  const { reply, resultUri, query } = found;
   const uris = ((await variantText(reply, URI_LIST)) ?? '').split(/\r?\n/).filter(Boolean);
   const csv = ((await variantText(reply, 'text/csv')) ?? '').split(/\r?\n/).slice(1).filter(Boolean);
   const similarity = new Map(csv.map((l) => [l.slice(0, l.lastIndexOf(',')), l.slice(l.lastIndexOf(',') + 1)]));
-  const query = fromForm ? searchQueryOf({ [PARAM[queryText(input.ctx, 'mode') || 'exact'] ?? 'search']: queryText(input.ctx, 'q') }) : searchQueryOf(input.ctx.query);
   const body = html`${searchForm(input, { q: queryText(input.ctx, 'q'), mode: queryText(input.ctx, 'mode'), threshold: queryText(input.ctx, 'threshold') })}
 <h2>Hits: ${describeQuery(query)}</h2>
 ${uris.length === 0 ? html`<p class="no-hits">No compound matches.</p>` : html`<table class="hits"><thead><tr><th>Structure</th><th>Compound</th>${query.mode === 'similarity' ? html`<th>Tanimoto</th>` : ''}</tr></thead><tbody>

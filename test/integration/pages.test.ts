@@ -87,6 +87,7 @@ describe('pages (text/html)', function () {
     const smarts = await page(`${app.url}/compound?q=${encodeURIComponent('[CH2][OH]')}&mode=smarts`);
     expect(all(smarts, /<td><a href="([^"]+)">/g).map((m) => m[0]).sort()).to.deep.equal([1, 2, 4].map((n) => `${app.url}/compound/${n}`));
     const similar = await page(`${app.url}/compound?q=CCO&mode=similarity&threshold=1`);
+    expect(similar).to.contain('Tanimoto similarity &gt;= 1 to CCO');
     expect(all(similar, /<td class="num">([^<]*)<\/td>/g).map((m) => m[0])).to.deep.equal(['1.0000']);
     const rest = await page(`${app.url}/compound?search=CCCO`);
     expect(all(rest, /<td><a href="([^"]+)">/g).map((m) => m[0])).to.deep.equal([`${app.url}/compound/2`]);
