@@ -10,11 +10,12 @@
 //   free port, whose BASE_URL is what `http://localhost:8080` in the text is rewritten to,
 //   so the URIs it mints are the ones the text pastes.
 // - Every curl call is checked: a curl answering outside 2xx (or not answering) fails the
-//   test unless the line holding that curl ends with `# expect NNN`, and then it must
-//   answer exactly NNN. A call that sets its own `-w` is not recorded (the README's
+//   test unless its command ends with `# expect NNN` (on its last line, after any
+//   backslash continuations), and then it must answer exactly NNN. A call that sets its own `-w` is not recorded (the README's
 //   wait_task reads the status itself and fails on an error).
+// - EXAMPLES_LOG=dir keeps each document's stdout and stderr (with block start times) there.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,12 +33,23 @@ export function shellBlocks(markdown: string): string[] {
   return blocks;
 }
 
-/** A line ending in `# expect NNN` runs its curl with that expectation. */
+/**
+ * A command whose last line ends in `# expect NNN` runs its curl with that expectation
+ * (lines ending in a backslash continue the command).
+ */
 function markExpectations(script: string): string {
-  return script.split('\n').map((line) => {
+  const out: string[] = [];
+  let command: string[] = [];
+  for (const line of script.split('\n')) {
+    command.push(line);
+    if (line.endsWith('\\')) continue;
     const m = /#\s*expect\s+(\d{3})\s*$/.exec(line);
-    return m ? line.replace(/(^|[\s(|;&])curl /, `$1OT_EXPECT=${m[1]} curl `) : line;
-  }).join('\n');
+    const text = command.join('\n');
+    out.push(m ? text.replace(/(^|[\s(|;&])curl /, `$1OT_EXPECT=${m[1]} curl `) : text);
+    command = [];
+  }
+  out.push(...command);
+  return out.join('\n');
 }
 
 // Records each call's status on stderr; the user's own -w (given later) replaces it.
@@ -77,6 +89,7 @@ describe('shell examples of the README and docs/', function () {
     expect(documents).to.include('docs/endpoints.md');
     expect(shellBlocks('a\n```sh\necho 1\n```\n```console\nno\n```\n```sh\necho 2\n```\n')).to.deep.equal(['echo 1\n', 'echo 2\n']);
     expect(markExpectations('x=$(curl -s u) # expect 404')).to.equal('x=$(OT_EXPECT=404 curl -s u) # expect 404');
+    expect(markExpectations('curl -d a \\\n  u  # expect 400\ncurl v')).to.equal('OT_EXPECT=400 curl -d a \\\n  u  # expect 400\ncurl v');
   });
 
   for (const doc of documents) {
@@ -95,8 +108,14 @@ describe('shell examples of the README and docs/', function () {
 
       it('runs every sh block in order, each curl answering as the text says', async () => {
         const text = readFileSync(path.join(ROOT, doc), 'utf8');
-        const script = shellBlocks(text).map(markExpectations).join('\n').replaceAll(DOC_BASE, app.url);
+        const blocks = shellBlocks(text).map((b, i) => `echo "@@block ${i + 1} $(date +%s.%N)" >&2\n${markExpectations(b)}`);
+        const script = blocks.join('\n').replaceAll(DOC_BASE, app.url);
         const run = await runBash(PRELUDE + script, dir, 100_000);
+        if (process.env.EXAMPLES_LOG) {
+          const base = path.join(process.env.EXAMPLES_LOG, doc.replaceAll('/', '_'));
+          writeFileSync(`${base}.out`, run.stdout);
+          writeFileSync(`${base}.err`, run.stderr);
+        }
         const tail = `\n--- stdout (end) ---\n${run.stdout.slice(-3000)}\n--- stderr (end) ---\n${run.stderr.slice(-3000)}`;
         expect(unexpected(run.stderr), `unexpected answers${tail}`).to.deep.equal([]);
         expect(run.code, `bash exit status${tail}`).to.equal(0);
