@@ -8,7 +8,10 @@
 //   commands that need another configuration (say so beside them).
 // - Each file gets its own fresh server: the real app on a temporary data directory, on a
 //   free port, whose BASE_URL is what `http://localhost:8080` in the text is rewritten to,
-//   so the URIs it mints are the ones the text pastes.
+//   so the URIs it mints are the ones the text pastes. A file may configure its server
+//   with a comment `<!-- examples-config: {JSON of src/config.ts Config fields} -->`;
+//   DATA_DIR names the server's directory (for `npm run user`), and package.json,
+//   scripts/ and node_modules/ are reachable from the working directory (for npm run).
 // - Every curl call is checked: a curl answering outside 2xx (or not answering) fails the
 //   test unless its command ends with `# expect NNN` (on its last line, after any
 //   backslash continuations), and then it must answer exactly NNN. A call that sets its own `-w` is not recorded (the README's
@@ -20,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import type { Config } from '../../src/config.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -59,9 +63,9 @@ curl() { command curl --no-progress-meter -w "%{stderr}\\n@@curl \${OT_EXPECT:-2
 
 interface Run { code: number | null; stdout: string; stderr: string }
 
-function runBash(script: string, cwd: string, timeoutMs: number): Promise<Run> {
+function runBash(script: string, cwd: string, timeoutMs: number, env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', script], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
@@ -69,6 +73,12 @@ function runBash(script: string, cwd: string, timeoutMs: number): Promise<Run> {
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
   });
+}
+
+/** The server settings a document asks for in an `examples-config` comment. */
+function serverConfig(markdown: string): Partial<Config> {
+  const m = /<!--\s*examples-config:\s*(\{.*?\})\s*-->/.exec(markdown);
+  return m ? (JSON.parse(m[1]) as Partial<Config>) : {};
 }
 
 /** Curl calls whose status is not what the text expects. */
@@ -97,9 +107,9 @@ describe('shell examples of the README and docs/', function () {
       let app: TestApp;
       let dir: string;
       before(async () => {
-        app = await startApp();
+        app = await startApp(serverConfig(readFileSync(path.join(ROOT, doc), 'utf8')));
         dir = mkdtempSync(path.join(os.tmpdir(), 'opentox-examples-'));
-        symlinkSync(path.join(ROOT, 'examples'), path.join(dir, 'examples'));
+        for (const f of ['examples', 'package.json', 'scripts', 'node_modules']) symlinkSync(path.join(ROOT, f), path.join(dir, f));
       });
       after(async () => {
         await app?.close();
@@ -110,7 +120,7 @@ describe('shell examples of the README and docs/', function () {
         const text = readFileSync(path.join(ROOT, doc), 'utf8');
         const blocks = shellBlocks(text).map((b, i) => `echo "@@block ${i + 1} $(date +%s.%N)" >&2\n${markExpectations(b)}`);
         const script = blocks.join('\n').replaceAll(DOC_BASE, app.url);
-        const run = await runBash(PRELUDE + script, dir, 100_000);
+        const run = await runBash(PRELUDE + script, dir, 100_000, { DATA_DIR: app.dataDir });
         if (process.env.EXAMPLES_LOG) {
           const base = path.join(process.env.EXAMPLES_LOG, doc.replaceAll('/', '_'));
           writeFileSync(`${base}.out`, run.stdout);
