@@ -88,6 +88,29 @@ function unexpected(stderr: string): string[] {
     .map(([, want, got, url]) => `${url}: ${got}, expected ${want}`);
 }
 
+interface DocumentRun { result: Run; cleanup: () => Promise<void> }
+
+/** Starts a fresh server for `doc`, runs its blocks in one bash session, stops the server. */
+async function runDocument(doc: string): Promise<DocumentRun> {
+  const text = readFileSync(path.join(ROOT, doc), 'utf8');
+  const app: TestApp = await startApp(serverConfig(text));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'opentox-examples-'));
+  const cleanup = async () => {
+    await app.close();
+    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const f of ['examples', 'package.json', 'scripts', 'node_modules']) symlinkSync(path.join(ROOT, f), path.join(dir, f));
+    const blocks = shellBlocks(text).map((b, i) => `echo "@@block ${i + 1} $(date +%s.%N)" >&2\n${markExpectations(b)}`);
+    const script = blocks.join('\n').replaceAll(DOC_BASE, app.url);
+    const result = await runBash(PRELUDE + script, dir, 100_000, { DATA_DIR: app.dataDir });
+    return { result, cleanup };
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+}
+
 const documents = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)]
   .filter((f) => shellBlocks(readFileSync(path.join(ROOT, f), 'utf8')).length > 0);
 
@@ -102,35 +125,32 @@ describe('shell examples of the README and docs/', function () {
     expect(markExpectations('curl -d a \\\n  u  # expect 400\ncurl v')).to.equal('OT_EXPECT=400 curl -d a \\\n  u  # expect 400\ncurl v');
   });
 
-  for (const doc of documents) {
-    describe(doc, () => {
-      let app: TestApp;
-      let dir: string;
-      before(async () => {
-        app = await startApp(serverConfig(readFileSync(path.join(ROOT, doc), 'utf8')));
-        dir = mkdtempSync(path.join(os.tmpdir(), 'opentox-examples-'));
-        for (const f of ['examples', 'package.json', 'scripts', 'node_modules']) symlinkSync(path.join(ROOT, f), path.join(dir, f));
-      });
-      after(async () => {
-        await app?.close();
-        if (dir && existsSync(dir)) rmSync(dir, { recursive: true, force: true });
-      });
+  // The documents run at the same time, each on its own server: most of their time is
+  // spent waiting for tasks, so together they take about as long as the longest one.
+  const started = new Map<string, Promise<DocumentRun>>();
+  before(() => {
+    for (const doc of documents) {
+      const running = runDocument(doc);
+      running.catch(() => {}); // reported by the document's own test
+      started.set(doc, running);
+    }
+  });
+  after(async () => {
+    for (const running of started.values()) await running.then((r) => r.cleanup(), () => {});
+  });
 
-      it('runs every sh block in order, each curl answering as the text says', async () => {
-        const text = readFileSync(path.join(ROOT, doc), 'utf8');
-        const blocks = shellBlocks(text).map((b, i) => `echo "@@block ${i + 1} $(date +%s.%N)" >&2\n${markExpectations(b)}`);
-        const script = blocks.join('\n').replaceAll(DOC_BASE, app.url);
-        const run = await runBash(PRELUDE + script, dir, 100_000, { DATA_DIR: app.dataDir });
-        if (process.env.EXAMPLES_LOG) {
-          const base = path.join(process.env.EXAMPLES_LOG, doc.replaceAll('/', '_'));
-          writeFileSync(`${base}.out`, run.stdout);
-          writeFileSync(`${base}.err`, run.stderr);
-        }
-        const tail = `\n--- stdout (end) ---\n${run.stdout.slice(-3000)}\n--- stderr (end) ---\n${run.stderr.slice(-3000)}`;
-        expect(unexpected(run.stderr), `unexpected answers${tail}`).to.deep.equal([]);
-        expect(run.code, `bash exit status${tail}`).to.equal(0);
-        expect(run.stderr, 'no curl call was recorded').to.match(/@@curl /);
-      });
+  for (const doc of documents) {
+    it(`${doc}: runs every sh block in order, each curl answering as the text says`, async () => {
+      const run = (await started.get(doc)!).result;
+      if (process.env.EXAMPLES_LOG) {
+        const base = path.join(process.env.EXAMPLES_LOG, doc.replaceAll('/', '_'));
+        writeFileSync(`${base}.out`, run.stdout);
+        writeFileSync(`${base}.err`, run.stderr);
+      }
+      const tail = `\n--- stdout (end) ---\n${run.stdout.slice(-3000)}\n--- stderr (end) ---\n${run.stderr.slice(-3000)}`;
+      expect(unexpected(run.stderr), `unexpected answers${tail}`).to.deep.equal([]);
+      expect(run.code, `bash exit status${tail}`).to.equal(0);
+      expect(run.stderr, 'no curl call was recorded').to.match(/@@curl /);
     });
   }
 });
