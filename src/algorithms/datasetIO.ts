@@ -60,7 +60,7 @@ export async function tableOf(deps: Deps, d: LoadedDataset, subjectid?: string):
     datasetUri: d.uri,
     compounds: d.compounds,
     smiles: d.compounds.map((c) => smiles.get(c) ?? ''),
-    columns: d.features.map((f) => ({ uri: f.uri, title: f.title, numeric: f.type === 'numeric', units: f.units, sameAs: f.sameAs })),
+    columns: d.features.map((f) => ({ uri: f.uri, title: f.title, numeric: f.type === 'numeric', units: f.units, sameAs: f.sameAs, nominal: f.type === 'nominal', acceptValues: f.acceptValues, source: f.source })),
     values: d.values.map((r) => r.map((v) => (v === undefined ? null : v))),
   };
 }
