@@ -8,7 +8,7 @@ import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
 import { isDataset } from '../datasets/datasetLayout.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { ensureFeatures } from '../features/features.ts';
-import { createModel } from '../models/models.ts';
+import { createModel, newModelUri } from '../models/models.ts';
 import { publishDataset, remoteFetch } from '../datasets/datasetRemote.ts';
 import { threeDMolfiles } from '../compounds/conformerGeneration.ts';
 import { addConformers } from '../compounds/conformers.ts';
@@ -119,6 +119,7 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
       return parsed.map((p) => (p ? uris[k++] : undefined));
     },
     dataset: (r) => createDataset(deps, { ...r, values: r.values, warnings: r.warnings }),
+    newModelUri: () => newModelUri(deps),
     model: (m) => createModel(deps, { ...m, kind: MODEL_KIND }),
     annotateModel: (uri, quads) => deps.store.addToGraph(uri, quads),
     conformers: async (compoundUri, count, signal) => {

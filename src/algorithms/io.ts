@@ -23,6 +23,8 @@ export interface DatasetRequest {
 }
 
 export interface ModelRequest {
+  /** Minted by newModelUri, so that the model's own features can name it as their source. */
+  uri?: string;
   title: string;
   algorithm: string;
   trainingDataset: string;
@@ -48,6 +50,8 @@ export interface AlgorithmIO {
   /** Compound URIs of new structures (undefined where one cannot be read). */
   compounds: (smiles: readonly string[]) => Promise<Array<string | undefined>>;
   dataset: (request: DatasetRequest) => Promise<string>;
+  /** A fresh model URI (the model is stored later by `model`). */
+  newModelUri: () => string;
   model: (request: ModelRequest) => Promise<string>;
   /** Adds triples describing a model (its validation statistics) to its graph. */
   annotateModel: (modelUri: string, quads: import('@rdfjs/types').Quad[]) => Promise<void>;

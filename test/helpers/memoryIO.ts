@@ -34,8 +34,9 @@ export function memoryIO(tables: Table[]): MemoryIO {
       created.datasets.push({ ...r, uri });
       return uri;
     },
+    newModelUri: () => `http://example.org/model/${++n}`,
     model: async (m) => {
-      const uri = `http://example.org/model/${++n}`;
+      const uri = m.uri ?? `http://example.org/model/${++n}`;
       created.models.push({ ...m, uri });
       return uri;
     },

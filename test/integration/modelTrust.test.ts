@@ -110,4 +110,22 @@ describe('models a toxicologist can trust', function () {
       expect(cells).to.have.length(9);
     });
   });
+
+  it('each model has its own predicted and confidence features, with ot:hasSource the model', async () => {
+    const a = (await uploadDataset(app, CODED, 'text/csv', `${app.url}/dataset?nominal=Activity`)).body;
+    const b = (await uploadDataset(app, CODED.split('\n').slice(0, 12).join('\n') + '\n', 'text/csv', `${app.url}/dataset?nominal=Activity`)).body;
+    const models: string[] = [];
+    const predicted: string[][] = [];
+    for (const d of [a, b]) {
+      const built = await apply(`${app.url}/algorithm/knn`, { dataset_uri: d, prediction_feature: await featureOf(d, 'Activity'), folds: '2' });
+      expect(built.status, built.body).to.equal(200);
+      models.push(built.body);
+      predicted.push(objects(await nt(built.body), built.body, '#predictedVariables'));
+    }
+    expect(predicted[0]).to.have.length(3);
+    expect(predicted[0].filter((f) => predicted[1].includes(f))).to.deep.equal([]);
+    for (const [k, features] of predicted.entries()) {
+      for (const f of features) expect(objects(await nt(f), f, '#hasSource'), f).to.deep.equal([models[k]]);
+    }
+  });
 });
