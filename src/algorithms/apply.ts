@@ -55,7 +55,7 @@ export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: Appl
     case 'selection': return result.featureUris;
     case 'features': return publish(await featuresDataset(io, def, p, table, result));
     case 'table': return publish(await tableDataset(io, def, p, result));
-    case 'model': return [await storeModel(io, def, p, result)];
+    case 'model': return [await storeModel(io, def, p, table, result)];
     case 'conformers': return publish(await conformersDataset(io, def, p, table, result.count, ctx));
   }
 }
@@ -134,8 +134,8 @@ async function conformersDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
  * Stores a model with features of its own: the predicted value, confidence and domain flag
  * have ot:hasSource the model (SPEC §2.2), so every prediction names the model that made it.
  */
-async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, result: ModelResult): Promise<string> {
-  const model = result.model;
+async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, table: Table, result: ModelResult): Promise<string> {
+  const model = withCalculations(io, table, result.model);
   const modelUri = io.newModelUri();
   const title = model.task === 'domain' ? 'distance to the training set' : `${model.target.title} predicted by ${def.title}`;
   const specs: FeatureRequest[] = [
@@ -165,4 +165,15 @@ async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, re
   });
   await io.annotateModel(uri, validationQuads(uri, model));
   return uri;
+}
+
+/** The model with the feature calculation chain of its independent features (chain.ts). */
+function withCalculations(io: AlgorithmIO, table: Table, model: TrainedModel): TrainedModel {
+  const rep = model.representation;
+  if (rep.kind !== 'features') return model;
+  const calculations = rep.uris.map((uri) => {
+    const source = table.columns.find((c) => c.uri === uri)?.source;
+    return (source && io.featureCalculation(source)) || null;
+  });
+  return { ...model, representation: { ...rep, calculations } };
 }

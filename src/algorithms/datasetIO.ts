@@ -20,6 +20,10 @@ import type { AlgorithmIO } from './io.ts';
 import type { Table } from './table.ts';
 import { MODEL_KIND, type ModelData } from './apply.ts';
 import type { Prediction } from './learning/model.ts';
+import { checkComputable, type FeatureCalculation } from './learning/chain.ts';
+import { algorithmById } from './catalogue.ts';
+import { algorithmUri, HASH, storedValues } from './parameterised.ts';
+import { withDefaults } from './params.ts';
 
 const WORKER = new URL('./worker.ts', import.meta.url);
 
@@ -65,15 +69,28 @@ export async function tableOf(deps: Deps, d: LoadedDataset, subjectid?: string):
   };
 }
 
+/** The descriptor algorithm and parameters behind an ot:hasSource URI of this service. */
+function featureCalculation(deps: Deps, source: string): FeatureCalculation | undefined {
+  const prefix = algorithmUri(deps, '');
+  if (!source.startsWith(prefix)) return undefined;
+  const [id, hash, ...rest] = source.slice(prefix.length).split('/');
+  const def = algorithmById(id);
+  if (!def?.perRow || rest.length > 0 || (hash !== undefined && !HASH.test(hash))) return undefined;
+  if (hash !== undefined && !deps.store.hasGraph(source)) return undefined;
+  const params = withDefaults(def.params, hash === undefined ? {} : storedValues(deps, def, source));
+  return { algorithm: def.id, algorithmUri: source, params };
+}
+
 export function algorithmIO(deps: Deps): AlgorithmIO {
   registerPredictor(MODEL_KIND, async (_deps, input) => {
     const { model, predicted } = input.data as ModelData;
     const table = await tableOf(deps, input.dataset, input.subjectid);
+    checkComputable(model, table, input.model.uri);
     const predictions = await deps.tasks.runInWorker<Prediction[]>(WORKER, 'predictInWorker', { model, table }, { signal: input.signal });
     const order = input.model.predictedVariables;
     const warnings: string[] = [];
     const values = predictions.map((p, i) => {
-      if (p.value === null) warnings.push(`no prediction for ${input.dataset.compounds[i]}: no structure or values to build its ${model.representation.kind} vector`);
+      if (p.value === null) warnings.push(`no prediction for ${input.dataset.compounds[i]}: ${p.reason ?? `no structure or values to build its ${model.representation.kind} vector`}`);
       return order.map((f) => {
         if (f === predicted.value) return p.value;
         if (f === predicted.confidence) return p.confidence ?? null;
@@ -119,6 +136,7 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
       return parsed.map((p) => (p ? uris[k++] : undefined));
     },
     dataset: (r) => createDataset(deps, { ...r, values: r.values, warnings: r.warnings }),
+    featureCalculation: (source) => featureCalculation(deps, source),
     newModelUri: () => newModelUri(deps),
     model: (m) => createModel(deps, { ...m, kind: MODEL_KIND }),
     annotateModel: (uri, quads) => deps.store.addToGraph(uri, quads),

@@ -2,6 +2,7 @@
 // (behind one small interface, so apply.ts reads as the algorithm flow
 // and tests can drive it with in-memory tables).
 import type { Table } from './table.ts';
+import type { FeatureCalculation } from './learning/chain.ts';
 
 export interface FeatureRequest {
   title: string;
@@ -50,6 +51,11 @@ export interface AlgorithmIO {
   /** Compound URIs of new structures (undefined where one cannot be read). */
   compounds: (smiles: readonly string[]) => Promise<Array<string | undefined>>;
   dataset: (request: DatasetRequest) => Promise<string>;
+  /**
+   * How a feature with ot:hasSource `source` is computed for new compounds: a per-row
+   * descriptor algorithm of this service and its parameters; undefined for anything else.
+   */
+  featureCalculation: (source: string) => FeatureCalculation | undefined;
   /** A fresh model URI (the model is stored later by `model`). */
   newModelUri: () => string;
   model: (request: ModelRequest) => Promise<string>;

@@ -34,6 +34,7 @@ export function memoryIO(tables: Table[]): MemoryIO {
       created.datasets.push({ ...r, uri });
       return uri;
     },
+    featureCalculation: () => undefined,
     newModelUri: () => `http://example.org/model/${++n}`,
     model: async (m) => {
       const uri = m.uri ?? `http://example.org/model/${++n}`;

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { readFileSync } from 'node:fs';
 import { followTask, lines, uploadDataset } from '../helpers/datasets.ts';
+import { sharedData } from '../helpers/data.ts';
 
 const form = (f: Record<string, string | string[]>) => {
   const body = new URLSearchParams();
@@ -127,5 +129,45 @@ describe('models a toxicologist can trust', function () {
     for (const [k, features] of predicted.entries()) {
       for (const f of features) expect(objects(await nt(f), f, '#hasSource'), f).to.deep.equal([models[k]]);
     }
+  });
+
+  describe('the feature calculation chain', () => {
+    // The first 30 rows of EPAFHM: structures and measured LC50 (mmol/l).
+    const epa = readFileSync(sharedData('opentox-test', 'EPAFHM.csv'), 'utf8').trim().split(/\r?\n/).slice(0, 31).join('\n') + '\n';
+    const measured = epa.trim().split('\n').slice(1).map((l) => l.slice(l.lastIndexOf(',') + 1));
+    let structures: string;
+    let lc50: string;
+    before(async () => {
+      structures = (await uploadDataset(app, epa, 'text/csv')).body;
+      lc50 = await featureOf(structures, 'LC50_mmol');
+    });
+
+    it('a model trained on physchem descriptors computes them for a dataset of structures only', async () => {
+      const described = await apply(`${app.url}/algorithm/physchem`, { dataset_uri: structures, Kappa1: 'false' });
+      expect(described.status, described.body).to.equal(200);
+      const built = await apply(`${app.url}/algorithm/knn`, { dataset_uri: described.body, prediction_feature: lc50, representation: 'features', k: '1', folds: '2' });
+      expect(built.status, built.body).to.equal(200);
+      const predicted = await apply(built.body, { dataset_uri: structures });
+      expect(predicted.status, predicted.body).to.equal(200);
+      const csv = (await lines(predicted.body, 'text/csv')).slice(1).map((l) => l.split(','));
+      const value = (await lines(predicted.body, 'text/csv'))[0].split(',').findIndex((t) => t.endsWith('predicted by k-nearest neighbours read-across'));
+      // k=1 on the training compounds: each one's nearest neighbour is itself, so the
+      // prediction is its own measured value, as it is only when the descriptors are computed.
+      const rows = measured.flatMap((m, i) => (m === '' ? [] : [i]));
+      expect(rows.length).to.be.greaterThan(20);
+      expect(rows.map((i) => Number(csv[i][value]))).to.deep.equal(rows.map((i) => Number(measured[i])));
+    });
+
+    it('a model on features no algorithm of this service computes answers 400 naming them', async () => {
+      const withX = epa.replace('"STRUCTURE_SMILES","LC50_mmol"', '"STRUCTURE_SMILES","LC50_mmol","x"').split('\n').map((l, i) => (i === 0 || !l ? l : `${l},${i % 7}`)).join('\n');
+      const training = (await uploadDataset(app, withX, 'text/csv')).body;
+      const built = await apply(`${app.url}/algorithm/knn`, { dataset_uri: training, prediction_feature: await featureOf(training, 'LC50_mmol'), representation: 'features', folds: '2' });
+      expect(built.status, `${built.body}: ${await (await fetch(built.body, { headers: { Accept: 'text/plain' } })).text()}`).to.equal(200);
+      const x = await featureOf(training, 'x');
+      const res = await apply(built.body, { dataset_uri: structures });
+      expect(res.status, res.body).to.equal(400);
+      const report = await (await fetch(res.body, { headers: { Accept: 'text/plain' } })).text();
+      expect(report).to.contain('FeatureNotInDataset').and.contain(`x <${x}>`);
+    });
   });
 });

@@ -4,6 +4,7 @@ import { algorithmById } from '../../src/algorithms/catalogue.ts';
 import { withDefaults, type ParamValues } from '../../src/algorithms/params.ts';
 import type { RegressionStats } from '../../src/algorithms/ml/metrics.ts';
 import type { Table } from '../../src/algorithms/table.ts';
+import { predictModel } from '../../src/algorithms/learning/predict.ts';
 import { csvTable } from '../helpers/csvTable.ts';
 import { memoryIO, type MemoryIO } from '../helpers/memoryIO.ts';
 
@@ -36,5 +37,22 @@ describe('models a toxicologist can trust', function () {
     const stats = lastModel(io).validation!.stats as RegressionStats;
     expect(stats.n).to.be.greaterThan(500);
     for (const v of [stats.r2, stats.rmse, stats.mae]) expect(Number.isFinite(v)).to.equal(true);
+  });
+
+  it('a row without a value of an independent feature gets no prediction and the reason, not the training mean', async () => {
+    const table: Table = {
+      datasetUri: 'http://example.org/dataset/x', compounds: ['a', 'b', 'c', 'd'], smiles: ['C', 'CC', 'CCC', 'CCCC'],
+      columns: [{ uri: 'http://example.org/feature/y', title: 'y', numeric: true }, { uri: 'http://example.org/feature/x', title: 'x', numeric: true }],
+      values: [[1, 1], [2, 2], [3, 3], [4, 4]],
+    };
+    const io = memoryIO([table]);
+    await run(io, 'knn', table.datasetUri, { k: 1, folds: 2 }, table.columns[0].uri);
+    const model = lastModel(io);
+    const probe = { ...table, values: [[null, 2.1], [null, null]] };
+    const [near, gap] = await predictModel(model, probe);
+    // k=1: the nearest training row to x=2.1 is x=2, whose y is 2.
+    expect(near.value).to.equal(2);
+    expect(gap.value).to.equal(null);
+    expect(gap.reason).to.equal('no value of x');
   });
 });

@@ -135,11 +135,21 @@ export function crossValidate(learnerId: string, X: number[][], y: number[], cla
 
 /** Predictions of `model` for every row of `table` (null where no vector can be built). */
 export async function predictWith(model: TrainedModel, table: Table): Promise<Prediction[]> {
-  const vecs = await vectors(table, model.representation);
-  const rows = vecs.flatMap((v, i) => (v ? [i] : []));
-  const X = impute(rows.map((i) => vecs[i]!), model.means);
-  const raw = LEARNERS[model.learner].predict(model.state, X);
+  const rep = model.representation;
+  const vecs = await vectors(table, rep);
   const out: Prediction[] = table.values.map(() => ({ value: null }));
+  // A row without a value of some feature gets no prediction rather than a training mean.
+  const rows = vecs.flatMap((v, i) => {
+    if (!v) {
+      out[i].reason = rep.kind === 'features' ? 'no values' : 'no structure to compute its vector from';
+      return [];
+    }
+    const gaps = v.flatMap((x, j) => (Number.isFinite(x) ? [] : [rep.kind === 'features' ? rep.titles[j] : rep.kind === 'descriptors' ? rep.names[j] : `bit ${j}`]));
+    if (gaps.length > 0) out[i].reason = `no value of ${gaps.join(', ')}`;
+    return gaps.length > 0 ? [] : [i];
+  });
+  const X = rows.map((i) => vecs[i]!);
+  const raw = X.length > 0 ? LEARNERS[model.learner].predict(model.state, X) : [];
   rows.forEach((i, t) => {
     const p = raw[t];
     out[i] = {
