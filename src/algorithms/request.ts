@@ -24,7 +24,7 @@ export async function readApplyRequest(deps: Deps, def: AlgorithmDef, form: Form
   if (predictionFeature) checkIri(predictionFeature, 'prediction_feature');
   const datasetService = form.get('dataset_service')?.trim() || undefined;
   if (datasetService) checkIri(datasetService, 'dataset_service');
-  const explicit = readParams(def.params, (name) => form.all(name));
+  const explicit = readParams(def.params, (name) => form.all(name), form.names());
   let uri: string;
   let values;
   if (child) {

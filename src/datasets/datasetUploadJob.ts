@@ -24,6 +24,7 @@ interface UploadJobParams {
   kind: UploadKind;
   file: string;
   meta: DatasetMeta;
+  nominal?: string[];
 }
 
 const tasksOf = (deps: Deps): TaskEngine | undefined => (deps as Deps & { tasks?: TaskEngine }).tasks;
@@ -39,7 +40,7 @@ export function defineUploadJob(deps: Deps): void {
 }
 
 async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext): Promise<string> {
-  await uploadDatasetFile(deps, params.file, { kind: params.kind, dataset: params.dataset, meta: params.meta, signal: ctx.signal, progress: ctx.progress });
+  await uploadDatasetFile(deps, params.file, { kind: params.kind, dataset: params.dataset, meta: params.meta, nominal: params.nominal, signal: ctx.signal, progress: ctx.progress });
   await fsp.rm(params.file, { force: true });
   return params.dataset;
 }
@@ -52,14 +53,16 @@ function precheck(kind: UploadKind, data: Buffer): void {
   readCsv(cut.split(/\r?\n/).slice(0, 3).join('\n'));
 }
 
-export async function startUpload(deps: Deps, upload: Upload, options: { dataset?: string; owner?: string; subjectid?: string }): Promise<Reply> {
+export async function startUpload(deps: Deps, upload: Upload, options: { dataset?: string; owner?: string; subjectid?: string; nominal?: string[] }): Promise<Reply> {
   const kind = uploadKind(upload.type, upload.filename);
   precheck(kind, upload.data);
   const dataset = options.dataset ?? newDatasetUri(deps);
   const meta: DatasetMeta = { title: upload.form.get('title') ?? upload.filename, creator: options.owner, source: upload.filename, date: new Date().toISOString() };
+  // Columns declared nominal, as form fields beside a multipart file or in the query.
+  const nominal = [...(options.nominal ?? []), ...upload.form.all('nominal')];
   const tasks = tasksOf(deps);
   if (!tasks || upload.data.length <= INLINE_UPLOAD_BYTES) {
-    await uploadDataset(deps, { kind, data: upload.data, dataset, meta });
+    await uploadDataset(deps, { kind, data: upload.data, dataset, meta, nominal });
     return uriListReply([dataset], { uriListFirst: true });
   }
   const dir = path.join(deps.config.dataDir, 'uploads');
@@ -69,7 +72,7 @@ export async function startUpload(deps: Deps, upload: Upload, options: { dataset
   // The new dataset's graph is created now (with the date its metadata will carry), so its
   // id stays taken across a restart while the job waits; it is invisible until complete.
   if (!options.dataset) await deps.store.addToGraph(dataset, metadataQuads(dataset, meta).filter((q) => q.predicate.equals(DC.date)));
-  const task = await tasks.submit<UploadJobParams>(UPLOAD_JOB, { dataset, kind, file, meta }, {
+  const task = await tasks.submit<UploadJobParams>(UPLOAD_JOB, { dataset, kind, file, meta, nominal }, {
     title: `Upload of ${upload.filename ?? kind} to ${dataset}`,
     creator: dataset,
     owner: options.owner,

@@ -6,7 +6,7 @@ import type { Deps } from '../deps.ts';
 import { BadRequest } from '../errors.ts';
 import { DC, ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { readTable, type UploadKind } from './readTable.ts';
-import type { InputTable } from './table.ts';
+import { declareNominal, type InputTable } from './table.ts';
 import { requireDataset } from './datasetLayout.ts';
 import { importTable, type ImportResult } from './datasetImport.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta } from './datasetWrite.ts';
@@ -24,6 +24,8 @@ export interface UploadParams {
   meta: DatasetMeta;
   signal?: AbortSignal;
   progress?: (percent: number) => void;
+  /** Titles of columns to store as nominal features (declareNominal). */
+  nominal?: string[];
 }
 
 export const newDatasetUri = (deps: Deps): string => mintUri(deps, 'dataset');
@@ -42,6 +44,7 @@ export async function uploadDatasetFile(deps: Deps, file: string, params: Omit<U
 const READER = new URL('./readTableWorker.ts', import.meta.url);
 
 function importUpload(deps: Deps, table: InputTable, params: Omit<UploadParams, 'data'>): Promise<ImportResult> {
+  if (params.nominal?.length) declareNominal(table, params.nominal);
   const meta = { ...params.meta, title: params.meta.title ?? table.title };
   return importTable(deps, table, { dataset: params.dataset, meta, signal: params.signal, progress: params.progress });
 }

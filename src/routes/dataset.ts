@@ -40,12 +40,12 @@ export function datasetRouter(deps: Deps): Router {
     return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => uris.flatMap((u) => metadataOf(deps, u)) });
   }));
 
-  router.post('/dataset', handle(async (ctx) => startUpload(deps, await readUpload(ctx), callerOf(ctx))));
+  router.post('/dataset', handle(async (ctx) => startUpload(deps, await readUpload(ctx), { ...callerOf(ctx), nominal: listParam(ctx.query, 'nominal') })));
 
   router.put('/dataset/:id', handle(async (ctx) => {
     const dataset = datasetUri(ctx);
     requireDataset(deps, dataset);
-    return startUpload(deps, await readUpload(ctx), { dataset, ...callerOf(ctx) });
+    return startUpload(deps, await readUpload(ctx), { dataset, ...callerOf(ctx), nominal: listParam(ctx.query, 'nominal') });
   }));
 
   router.get('/dataset/:id', handle((ctx) => {
