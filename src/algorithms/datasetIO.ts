@@ -17,6 +17,7 @@ import { registerPredictor } from '../models/predictors.ts';
 import { ensureCompounds } from '../compounds/compounds.ts';
 import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
 import type { AlgorithmIO } from './io.ts';
+import { redact } from '../auth/redact.ts';
 import type { Table } from './table.ts';
 import { MODEL_KIND, type ModelData } from './apply.ts';
 import type { Prediction } from './learning/model.ts';
@@ -90,6 +91,9 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
       return tableOf(deps, await loadDataset(deps, datasetUri, { subjectid, featureUris }), subjectid);
     },
     check: async (datasetUri, predictionFeature, subjectid) => {
+      // Only http(s) datasets are read (SPEC §2.1: a dataset service's URI); anything else
+      // would fail inside the task.
+      if (!/^https?:\/\//i.test(datasetUri)) throw new BadRequest(`dataset_uri must be an http(s) URI of a dataset: ${JSON.stringify(redact(datasetUri).slice(0, 200))}`, { code: ERR.InvalidIRI });
       const base = new URL(datasetUri);
       base.search = '';
       const local = base.href.startsWith(uriOf(deps.config, '/dataset/'));

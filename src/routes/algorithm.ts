@@ -10,6 +10,7 @@ import { readForm, type Form } from '../http/body.ts';
 import { BadRequest, HttpError, NotFound } from '../errors.ts';
 import { parsePaging, pagingHeaders, fetchPage } from '../http/paging.ts';
 import { checkIri } from '../store/binder.ts';
+import { readUriParam } from '../http/uriParam.ts';
 import { algorithmById } from '../algorithms/catalogue.ts';
 import { algorithmJson, algorithmQuads, type DescribeOptions } from '../algorithms/describe.ts';
 import { algorithmUri, HASH, storedValues } from '../algorithms/parameterised.ts';
@@ -21,6 +22,7 @@ import type { AlgorithmDef } from '../algorithms/types.ts';
 import { ATYPE, DC, ERR } from '../rdf/vocab.ts';
 import type { Quad } from '@rdfjs/types';
 import { callerOf } from '../auth/caller.ts';
+import { redact } from '../auth/redact.ts';
 
 const { namedNode } = DataFactory;
 
@@ -106,7 +108,7 @@ export function algorithmRouter(deps: Deps): Router {
     const subjectid = subjectidOf(ctx, form);
     await io.check(params.datasetUri, params.predictionFeature, subjectid);
     const task = await deps.tasks.submit<ApplyJobParams>(APPLY_JOB, { id: def.id, ...params }, {
-      title: `Apply ${def.title} to ${params.datasetUri}`,
+      title: `Apply ${def.title} to ${redact(params.datasetUri)}`,
       creator: params.algorithmUri,
       owner: ownerOf(ctx),
       subjectid,
@@ -123,7 +125,7 @@ export function algorithmRouter(deps: Deps): Router {
     if (!def.types.some((t) => t.equals(ATYPE.FeatureSelection))) throw new NotFound(`${ctx.params.id} is not a feature selection algorithm`);
     const form = await readForm(ctx);
     const params = await readApplyRequest(deps, def, form);
-    const candidates = form.all('feature_definition').map((f) => checkIri(f.trim(), 'feature_definition'));
+    const candidates = form.all('feature_definition').map((f) => readUriParam(f, 'feature_definition'));
     if (candidates.length > 0) {
       const url = new URL(params.datasetUri);
       for (const f of candidates) url.searchParams.append('feature_uris[]', f);
