@@ -19,12 +19,30 @@ import { APPLY_JOB, defineApplyJob, type ApplyJobParams } from '../algorithms/jo
 import { applyAlgorithm } from '../algorithms/apply.ts';
 import { algorithmIO } from '../algorithms/datasetIO.ts';
 import type { AlgorithmDef } from '../algorithms/types.ts';
-import { ATYPE, DC, ERR } from '../rdf/vocab.ts';
+import { ATYPE, DC, ERR, PREFIXES } from '../rdf/vocab.ts';
 import type { Quad } from '@rdfjs/types';
 import { callerOf } from '../auth/caller.ts';
 import { redact } from '../auth/redact.ts';
 
 const { namedNode } = DataFactory;
+
+/**
+ * The ?type= class: a full IRI or a prefixed name with a prefix of the service's own RDF
+ * (`ota:Classification`). An IRI that stops where a namespace ends in `#` was cut at the
+ * fragment by the client (RFC 3986 §3.5: `#` ends the query), so the 400 says how to send it.
+ */
+export function typeIri(value: string): string {
+  const colon = value.indexOf(':');
+  const ns = colon > 0 ? PREFIXES[value.slice(0, colon)] : undefined;
+  if (ns !== undefined && !value.slice(colon + 1).startsWith('//')) return checkIri(ns + value.slice(colon + 1), 'type');
+  if (Object.values(PREFIXES).some((n) => n.endsWith('#') && (n === value + '#' || n === value))) {
+    throw new BadRequest(`type ${JSON.stringify(value)} names a namespace, not a class: was the IRI cut at "#"?`, {
+      code: ERR.InvalidParameter,
+      details: `Write "#" as %23 in a query string (e.g. type=${encodeURIComponent(value.replace(/#$/, '') + '#Classification')}), or use a prefixed name such as ota:Classification.`,
+    });
+  }
+  return checkIri(value, 'type');
+}
 
 function list(deps: Deps, ctx: Koa.Context): Reply {
   const paging = parsePaging(ctx.query, deps.config);
@@ -35,13 +53,14 @@ function list(deps: Deps, ctx: Koa.Context): Reply {
     const text = sameas
       ? deps.store.queries.text('algorithm-list-by-sameas', { sameas: namedNode(checkIri(sameas, 'sameas')), ...page })
       : type
-        ? deps.store.queries.text('algorithm-list-by-type', { type: namedNode(checkIri(type, 'type')), ...page })
+        ? deps.store.queries.text('algorithm-list-by-type', { type: namedNode(typeIri(type)), ...page })
         : deps.store.queries.text('algorithm-list', page);
     const rows = deps.store.queryText(text, { union: true });
     return Array.isArray(rows) ? (rows as Array<Record<string, { value: string }>>).map((r) => r.a.value) : [];
   });
-  // SPEC §7.1: 404 when no algorithm is in the category asked for.
-  if (items.length === 0 && (sameas || type) && paging.page === 0) throw new NotFound(`no algorithm ${sameas ? `with owl:sameAs ${sameas}` : `of type ${type}`}`);
+  // SPEC §7.1: 404 when no algorithm has the owl:sameAs asked for; a type filter with no
+  // match is an empty list, as /task?query= answers.
+  if (items.length === 0 && sameas && paging.page === 0) throw new NotFound(`no algorithm ${sameas ? `with owl:sameAs ${sameas}` : `of type ${type}`}`);
   return uriListReply(items, {
     quads: () => items.flatMap((u) => quadsOf(deps, u)),
     headers: pagingHeaders(ctx.href, paging, hasMore),
