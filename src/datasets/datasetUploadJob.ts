@@ -6,7 +6,9 @@ import { mkdirSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../deps.ts';
 import type { Upload } from '../http/body.ts';
-import { uriListReply, type Reply } from '../http/reply.ts';
+import type { Reply } from '../http/reply.ts';
+import { uriOf } from '../deps.ts';
+import { directReply } from '../tasks/taskReply.ts';
 import type { JobContext, TaskEngine } from '../tasks/api.ts';
 import { readCsv } from './csv.ts';
 import { uploadKind, type UploadKind } from './readTable.ts';
@@ -52,6 +54,8 @@ function precheck(kind: UploadKind, data: Buffer): void {
   readCsv(cut.split(/\r?\n/).slice(0, 3).join('\n'));
 }
 
+const uploadTitle = (upload: Upload, kind: UploadKind, dataset: string) => `Upload of ${upload.filename ?? kind} to ${dataset}`;
+
 export async function startUpload(deps: Deps, upload: Upload, options: { dataset?: string; owner?: string; subjectid?: string }): Promise<Reply> {
   const kind = uploadKind(upload.type, upload.filename);
   precheck(kind, upload.data);
@@ -60,7 +64,7 @@ export async function startUpload(deps: Deps, upload: Upload, options: { dataset
   const tasks = tasksOf(deps);
   if (!tasks || upload.data.length <= INLINE_UPLOAD_BYTES) {
     await uploadDataset(deps, { kind, data: upload.data, dataset, meta });
-    return uriListReply([dataset], { uriListFirst: true });
+    return directReply(deps, [dataset], { title: uploadTitle(upload, kind, dataset), creator: options.dataset ?? uriOf(deps.config, '/dataset'), owner: options.owner });
   }
   const dir = path.join(deps.config.dataDir, 'uploads');
   mkdirSync(dir, { recursive: true });
@@ -70,7 +74,7 @@ export async function startUpload(deps: Deps, upload: Upload, options: { dataset
   // id stays taken across a restart while the job waits; it is invisible until complete.
   if (!options.dataset) await deps.store.addToGraph(dataset, metadataQuads(dataset, meta).filter((q) => q.predicate.equals(DC.date)));
   const task = await tasks.submit<UploadJobParams>(UPLOAD_JOB, { dataset, kind, file, meta }, {
-    title: `Upload of ${upload.filename ?? kind} to ${dataset}`,
+    title: uploadTitle(upload, kind, dataset),
     creator: dataset,
     owner: options.owner,
     subjectid: options.subjectid,

@@ -5,7 +5,7 @@ import type Koa from 'koa';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { handle } from '../http/send.ts';
-import { uriListReply, rdfVariants, bodyReply, type Reply } from '../http/reply.ts';
+import { uriListReply, rdfVariants, type Reply } from '../http/reply.ts';
 import { readForm, type Form } from '../http/body.ts';
 import { BadRequest, HttpError, NotFound } from '../errors.ts';
 import { parsePaging, pagingHeaders, fetchPage } from '../http/paging.ts';
@@ -22,6 +22,7 @@ import type { AlgorithmDef } from '../algorithms/types.ts';
 import { ATYPE, DC, ERR, PREFIXES } from '../rdf/vocab.ts';
 import type { Quad } from '@rdfjs/types';
 import { callerOf } from '../auth/caller.ts';
+import { directReply } from '../tasks/taskReply.ts';
 import { redact } from '../auth/redact.ts';
 
 const { namedNode } = DataFactory;
@@ -162,7 +163,7 @@ export function algorithmRouter(deps: Deps): Router {
       }
       throw e;
     }
-    return bodyReply('text/uri-list', selected.map((u) => u + '\r\n').join(''));
+    return directReply(deps, selected, { title: `Apply ${def.title} to ${params.datasetUri}`, creator: params.algorithmUri, owner: ownerOf(ctx) });
   }));
   return router;
 }

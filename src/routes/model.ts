@@ -7,6 +7,7 @@ import { handle } from '../http/send.ts';
 import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
 import { readForm } from '../http/body.ts';
 import type { TaskEngine } from '../tasks/api.ts';
+import { directReply } from '../tasks/taskReply.ts';
 import { deleteModel, listModels, modelGraph } from '../models/models.ts';
 import { checkPredictInput, checkPredictParams, definePredictJob, predict, PREDICT_JOB, type PredictParams } from '../models/modelPredict.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
@@ -48,8 +49,9 @@ export function modelRouter(deps: Deps): Router {
     // Issue #7: the token travels in TaskMeta (kept in memory), never in the job parameters,
     // which are stored with the task; the owner makes the task and its result the caller's.
     const caller = callerOf(ctx);
-    if (!tasks) return uriListReply([await predict(deps, { ...params, subjectid: caller.subjectid })], { uriListFirst: true });
-    const task = await tasks.submit(PREDICT_JOB, params, { title: `Prediction by ${model}`, creator: model, ...caller });
+    const meta = { title: `Prediction by ${model}`, creator: model, ...caller };
+    if (!tasks) return directReply(deps, [await predict(deps, { ...params, subjectid: caller.subjectid })], meta);
+    const task = await tasks.submit(PREDICT_JOB, params, meta);
     return tasks.reply(task);
   }));
   return router;
