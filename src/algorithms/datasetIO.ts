@@ -9,7 +9,7 @@ import { isDataset } from '../datasets/datasetLayout.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { ensureFeatures } from '../features/features.ts';
 import { createModel } from '../models/models.ts';
-import { publishDataset, remoteFetch } from '../datasets/datasetRemote.ts';
+import { publishResult, remoteFetch } from '../datasets/datasetRemote.ts';
 import { threeDMolfiles } from '../compounds/conformerGeneration.ts';
 import { addConformers } from '../compounds/conformers.ts';
 import { compoundNumber } from '../compounds/compoundIndex.ts';
@@ -131,6 +131,6 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
       const molfiles = await threeDMolfiles(deps, id, count, undefined, signal);
       return addConformers(deps, id, molfiles.map((molfile) => ({ molfile, is3D: true })));
     },
-    publish: (uri, service, subjectid) => publishDataset(deps, uri, service, subjectid),
+    publish: (uri, service, subjectid) => publishResult(deps, uri, service, subjectid),
   };
 }

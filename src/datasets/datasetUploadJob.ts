@@ -15,6 +15,7 @@ import { uploadKind, type UploadKind } from './readTable.ts';
 import { newDatasetUri, uploadDataset, uploadDatasetFile } from './datasets.ts';
 import { metadataQuads, type DatasetMeta } from './datasetWrite.ts';
 import { DC } from '../rdf/vocab.ts';
+import { isDataset } from './datasetLayout.ts';
 
 /** Bodies up to this size are stored within the request. */
 export const INLINE_UPLOAD_BYTES = 64 * 1024;
@@ -41,7 +42,18 @@ export function defineUploadJob(deps: Deps): void {
 }
 
 async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext): Promise<string> {
-  await uploadDatasetFile(deps, params.file, { kind: params.kind, dataset: params.dataset, meta: params.meta, signal: ctx.signal, progress: ctx.progress });
+  const appending = isDataset(deps, params.dataset);
+  try {
+    await uploadDatasetFile(deps, params.file, { kind: params.kind, dataset: params.dataset, meta: params.meta, signal: ctx.signal, progress: ctx.progress });
+  } catch (e) {
+    // A failed upload leaves nothing behind: the new dataset's graph (its reserved id and
+    // any entries written) and the saved body go. An aborted run is kept for recovery.
+    if (!ctx.signal.aborted) {
+      if (!appending) await deps.store.dropGraph(params.dataset);
+      await fsp.rm(params.file, { force: true });
+    }
+    throw e;
+  }
   await fsp.rm(params.file, { force: true });
   return params.dataset;
 }

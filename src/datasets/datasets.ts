@@ -80,4 +80,3 @@ export async function deleteDataset(deps: Deps, dataset: string): Promise<void> 
   await deps.store.dropGraph(dataset);
 }
 
-/** Metadata predicates a client may set (PUT /dataset/{id}/metadata). */

@@ -11,7 +11,7 @@ import { ERR } from '../rdf/vocab.ts';
 import { readUriParam } from '../http/uriParam.ts';
 import type { JobContext, TaskEngine } from '../tasks/api.ts';
 import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
-import { publishDataset } from '../datasets/datasetRemote.ts';
+import { publishResult } from '../datasets/datasetRemote.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { readModel } from './models.ts';
 import { predictorOf } from './predictors.ts';
@@ -77,7 +77,7 @@ export async function predict(deps: Deps, p: PredictParams, signal?: AbortSignal
     values: out.values,
     warnings: out.warnings,
   });
-  return p.datasetService ? publishDataset(deps, result, p.datasetService, p.subjectid) : result;
+  return p.datasetService ? publishResult(deps, result, p.datasetService, p.subjectid) : result;
 }
 
 /** Registers the prediction job kind with the task engine (once per app). */
