@@ -122,7 +122,8 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
       let k = 0;
       return parsed.map((p) => (p ? uris[k++] : undefined));
     },
-    dataset: (r) => createDataset(deps, { ...r, values: r.values, warnings: r.warnings }),
+    // Titles name the input dataset: without the user-info or token its URI may carry.
+    dataset: (r) => createDataset(deps, { ...r, title: redact(r.title), values: r.values, warnings: r.warnings }),
     model: (m) => createModel(deps, { ...m, kind: MODEL_KIND }),
     annotateModel: (uri, quads) => deps.store.addToGraph(uri, quads),
     conformers: async (compoundUri, count, signal) => {

@@ -107,4 +107,13 @@ describe('job parameters', function () {
       expect(text, url).to.contain('Apply').and.not.contain('s3cret').and.not.contain('AQICtoken12345');
     }
   });
+
+  it('a subjectid in dataset_uri is masked in the result dataset\'s title', async () => {
+    const res = await fetch(app.url + '/algorithm/physchem', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: `${dataset}?subjectid=AQICtoken12345`, MW: 'true' }) });
+    expect(res.status).to.equal(202);
+    const done = await followTask((await res.text()).trim());
+    expect(done.status, done.body).to.equal(200);
+    const meta = await (await fetch(done.body + '/metadata', { headers: { Accept: 'text/turtle' } })).text();
+    expect(meta).to.contain(dataset).and.not.contain('AQICtoken12345');
+  });
 });
