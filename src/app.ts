@@ -17,6 +17,7 @@ import { searchRouter } from './search/routes.ts';
 import { algorithmRouter } from './routes/algorithm.ts';
 import { authRouter } from './routes/auth.ts';
 import { authMiddleware } from './auth/middleware.ts';
+import { corsMiddleware } from './http/cors.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
@@ -30,6 +31,9 @@ export function createApp(deps: Deps): Koa {
   app.proxy = deps.config.trustProxy;
   // Errors are answered as reports by errorMiddleware; Koa's own logging would repeat them.
   app.silent = true;
+  // CORS first: preflights are answered before anything else, and every answer (errors too) carries its headers.
+  const cors = corsMiddleware(deps.config);
+  if (cors) app.use(cors);
   app.use(errorMiddleware({ actor: uriOf(deps.config, '/'), debug: deps.config.debug, log: deps.log }));
   app.use(async (ctx, next) => {
     (ctx.state as { bodyLimit: number }).bodyLimit = deps.config.bodyLimit;

@@ -10,7 +10,7 @@ import type { Reply } from '../http/reply.ts';
 import { uriOf } from '../deps.ts';
 import { directReply } from '../tasks/taskReply.ts';
 import type { JobContext, TaskEngine } from '../tasks/api.ts';
-import { readCsv } from './csv.ts';
+import { detectDelimiter, readCsv } from './csv.ts';
 import { uploadKind, type UploadKind } from './readTable.ts';
 import { newDatasetUri, uploadDataset, uploadDatasetFile } from './datasets.ts';
 import { metadataQuads, type DatasetMeta } from './datasetWrite.ts';
@@ -61,10 +61,11 @@ async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext
 
 /** A CSV without a structure column is refused before any task starts. */
 function precheck(kind: UploadKind, data: Buffer): void {
-  if (kind !== 'csv') return;
+  if (kind !== 'csv' && kind !== 'tsv') return;
   const head = data.subarray(0, 64 * 1024).toString('utf8');
   const cut = head.length === data.length ? head : head.slice(0, head.lastIndexOf('\n') + 1);
-  readCsv(cut.split(/\r?\n/).slice(0, 3).join('\n'));
+  const first = cut.split(/\r?\n/).slice(0, 3).join('\n');
+  readCsv(first, kind === 'tsv' ? '\t' : detectDelimiter(first));
 }
 
 const uploadTitle = (upload: Upload, kind: UploadKind, dataset: string) => `Upload of ${upload.filename ?? kind} to ${dataset}`;

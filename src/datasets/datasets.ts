@@ -8,6 +8,7 @@ import { importTable, type ImportResult } from './datasetImport.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta } from './datasetWrite.ts';
 import { readFeature } from '../features/features.ts';
 import { mintUri } from '../ids/mint.ts';
+import { datasetReferrers, refuseIfReferenced } from '../integrity/referrers.ts';
 import type { Paging as Page } from '../http/paging.ts';
 
 export interface UploadParams {
@@ -77,9 +78,13 @@ export function listDatasets(deps: Deps, page: Page): { uris: string[]; more: bo
   return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
 }
 
-/** DELETE /dataset/{id}: the dataset graph goes; its compounds and features stay. */
-export async function deleteDataset(deps: Deps, dataset: string): Promise<void> {
+/**
+ * DELETE /dataset/{id}: the dataset graph goes; its compounds and features stay. 409 while
+ * models name it as their training dataset, unless forced (docs/integrity.md).
+ */
+export async function deleteDataset(deps: Deps, dataset: string, force = false): Promise<void> {
   requireDataset(deps, dataset);
+  refuseIfReferenced(dataset, 'delete', datasetReferrers(deps, dataset), force);
   await deps.store.dropGraph(dataset);
 }
 

@@ -17,6 +17,7 @@ import { datasetCsv, datasetQuadChunks, datasetUriList, featureDefinitions, meta
 import { datasetSdf, smilesColumn } from '../datasets/datasetChemOutput.ts';
 import { deleteDataset, listDatasets } from '../datasets/datasets.ts';
 import { replaceMetadata } from '../datasets/datasetMetadata.ts';
+import { forceOf } from '../integrity/referrers.ts';
 import { defineUploadJob, startUpload } from '../datasets/datasetUploadJob.ts';
 import { requireDataset } from '../datasets/datasetLayout.ts';
 import { parsePaging, pagingHeaders, type Paging } from '../http/paging.ts';
@@ -61,7 +62,7 @@ export function datasetRouter(deps: Deps): Router {
   }));
 
   router.delete('/dataset/:id', handle(async (ctx) => {
-    await deleteDataset(deps, datasetUri(ctx));
+    await deleteDataset(deps, datasetUri(ctx), forceOf(ctx.query));
     return emptyReply();
   }));
 
