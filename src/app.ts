@@ -18,6 +18,7 @@ import { algorithmRouter } from './routes/algorithm.ts';
 import { authRouter } from './routes/auth.ts';
 import { authMiddleware } from './auth/middleware.ts';
 import { corsMiddleware } from './http/cors.ts';
+import { pagesMiddleware } from './pages/pages.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
@@ -35,6 +36,8 @@ export function createApp(deps: Deps): Koa {
   const cors = corsMiddleware(deps.config);
   if (cors) app.use(cors);
   app.use(errorMiddleware({ actor: uriOf(deps.config, '/'), debug: deps.config.debug, log: deps.log }));
+  // text/html for browsers (src/pages), error pages included: installed before anything can throw.
+  app.use(pagesMiddleware(deps));
   app.use(async (ctx, next) => {
     (ctx.state as { bodyLimit: number }).bodyLimit = deps.config.bodyLimit;
     await next();
