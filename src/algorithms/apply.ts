@@ -129,7 +129,7 @@ async function conformersDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
   return io.dataset({ title: `${def.title} of ${p.datasetUri}`, source: p.algorithmUri, compounds, features: table.columns.map((c) => c.uri), values, warnings });
 }
 
-async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, result: ModelResult): Promise<string> {
+export async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, result: ModelResult): Promise<string> {
   const model = result.model;
   const title = model.task === 'domain' ? 'distance to the training set' : `${model.target.title} predicted by ${def.title}`;
   const specs: FeatureRequest[] = [
