@@ -8,6 +8,10 @@ import { followTask, lines, uploadDataset } from '../helpers/datasets.ts';
 import { sharedData } from '../helpers/data.ts';
 import { turtle } from '../helpers/tasks.ts';
 import { OT, RDF } from '../../src/rdf/vocab.ts';
+import { algorithmById } from '../../src/algorithms/catalogue.ts';
+import { ensureParameterised } from '../../src/algorithms/parameterised.ts';
+import { withDefaults } from '../../src/algorithms/params.ts';
+import { sleep } from '../helpers/tasks.ts';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
 const post = (url: string, fields: Record<string, string>) =>
@@ -171,6 +175,40 @@ describe('/validation', function () {
     const mismatch = await fetch(`${app.url}/validation/report/algorithm_comparison`, { method: 'POST', body: form({ validation_uris: `${first} ${other}` }) });
     expect(mismatch.status).to.equal(400);
     expect(await mismatch.text()).to.contain('other folds');
+  });
+
+  it('a parameterised algorithm URI builds every fold model with its values', async () => {
+    const def = algorithmById('random-forest')!;
+    const forest = await ensureParameterised(app.deps, def, withDefaults(def.params, { trees: 3 }));
+    const v = await run(`${app.url}/validation/crossvalidation`, cv({ algorithm_uri: forest, num_folds: '2' }));
+    const g = await ttl(v);
+    expect(g.value(v, OT.algorithm)).to.equal(forest);
+    const model = await ttl(g.value(`${v}#fold-1`, OT.model)!);
+    expect(model.store.getObjects(null, OT.algorithm, null).map((o) => o.value)).to.deep.equal([forest]);
+  });
+
+  it('shows progress per fold, and a cancelled validation stops and creates nothing', async () => {
+    const full = (await uploadDataset(app, readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.csv'), 'utf8'), 'text/csv')).body;
+    const nt = await (await fetch(full, { headers: { Accept: 'application/n-triples' } })).text();
+    const line = nt.split('\n').find((l) => l.includes('#NominalFeature>') || l.includes('#NumericFeature>'))!;
+    const def = algorithmById('random-forest')!;
+    const slow = await ensureParameterised(app.deps, def, withDefaults(def.params, { trees: 300, folds: 10 }));
+    const before = await lines(`${app.url}/validation`);
+    const res = await post(`${app.url}/validation/crossvalidation`, { algorithm_uri: slow, dataset_uri: full, prediction_feature: line.slice(1, line.indexOf('>')), num_folds: '10' });
+    expect(res.status).to.equal(202);
+    const task = (await res.text()).trim();
+    // 10 folds: each finished fold adds 8.5 points between 5 and 90.
+    let seen = 0;
+    for (const until = Date.now() + 240_000; Date.now() < until; await sleep(50)) {
+      seen = app.deps.tasks.get(task)!.percentageCompleted;
+      if (seen > 5) break;
+    }
+    expect(seen).to.be.greaterThan(5).and.lessThan(90);
+    expect((await fetch(task, { method: 'DELETE' })).status).to.be.oneOf([200, 202]);
+    expect((await followTask(task)).status).to.not.equal(200);
+    expect(app.deps.tasks.get(task)!.status).to.equal('Cancelled');
+    await sleep(500);
+    expect(await lines(`${app.url}/validation`)).to.deep.equal(before);
   });
 
   it('DELETE removes a validation; then 404', async () => {
