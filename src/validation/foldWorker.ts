@@ -4,6 +4,8 @@
 // POST /algorithm/{id} would build from the same rows.
 import { algorithmById } from '../algorithms/catalogue.ts';
 import { predictModel } from '../algorithms/learning/predict.ts';
+import { LEARNERS } from '../algorithms/learning/learners.ts';
+import { vectors } from '../algorithms/learning/representation.ts';
 import type { Prediction, TrainedModel } from '../algorithms/learning/model.ts';
 import type { ParamValues } from '../algorithms/params.ts';
 import type { Table } from '../algorithms/table.ts';
@@ -20,9 +22,31 @@ export interface FoldInput {
   test: Table;
 }
 
+export interface ScoredPrediction extends Prediction {
+  /** Probability of the positive (last) class, from the learner itself (classification). */
+  score?: number;
+}
+
 export interface FoldOutput {
   model: TrainedModel;
-  predictions: Prediction[];
+  predictions: ScoredPrediction[];
+}
+
+/**
+ * The model's predictions, each with the learner's probability of the positive class: the
+ * ROC curve needs that score, and a Prediction's confidence is not one (kNN weighs it by
+ * similarity). Vectors and missing values are built as the trainer builds them.
+ */
+export async function predictScored(input: { model: TrainedModel; table: Table }): Promise<ScoredPrediction[]> {
+  const { model, table } = input;
+  const out: ScoredPrediction[] = await predictModel(model, table);
+  const learner = LEARNERS[model.learner];
+  if (model.task !== 'classification' || !learner) return out;
+  const vecs = await vectors(table, model.representation);
+  const rows = vecs.flatMap((v, i) => (v ? [i] : []));
+  const raw = learner.predict(model.state, rows.map((i) => vecs[i]!.map((v, j) => (Number.isFinite(v) ? v : model.means[j]))));
+  rows.forEach((i, t) => { if (raw[t].score !== undefined) out[i] = { ...out[i], score: raw[t].score }; });
+  return out;
 }
 
 export async function trainAndPredict(input: FoldInput, tools?: WorkerTools): Promise<FoldOutput> {
@@ -31,5 +55,5 @@ export async function trainAndPredict(input: FoldInput, tools?: WorkerTools): Pr
   const result = await def.run({ table: input.train, params: input.params, target: input.target, algorithmUri: input.algorithmUri });
   if (result.kind !== 'model') throw new Error(`${input.algorithmId} built no model`);
   tools?.checkCancelled();
-  return { model: result.model, predictions: await predictModel(result.model, input.test) };
+  return { model: result.model, predictions: await predictScored({ model: result.model, table: input.test }) };
 }

@@ -4,7 +4,7 @@
 // set and for the compounds inside and outside the model's applicability domain.
 import type { AlgorithmIO } from '../algorithms/io.ts';
 import type { ModelData } from '../algorithms/apply.ts';
-import type { Prediction } from '../algorithms/learning/model.ts';
+import type { ScoredPrediction } from './foldWorker.ts';
 import { columnIndex, numberOf } from '../algorithms/table.ts';
 import type { Deps } from '../deps.ts';
 import { BadRequest } from '../errors.ts';
@@ -14,7 +14,7 @@ import type { JobContext } from '../tasks/api.ts';
 import { actualOf } from './learningValidation.ts';
 import { figuresOfHeldOut, heldOut, type HeldOut, type Task, type ValidationResult } from './validation.ts';
 
-const PREDICT_WORKER = new URL('../algorithms/worker.ts', import.meta.url);
+const PREDICT_WORKER = new URL('./foldWorker.ts', import.meta.url);
 
 export interface TestSetParams {
   model: string;
@@ -37,7 +37,7 @@ export async function runTestSetValidation(deps: Deps, io: AlgorithmIO, p: TestS
   measured.compounds.forEach((c, i) => { if (!byCompound.has(c)) byCompound.set(c, measured.values[i][column]); });
   ctx.progress(20);
 
-  const predictions = await ctx.runInWorker<Prediction[]>(PREDICT_WORKER, 'predictInWorker', { model, table });
+  const predictions = await ctx.runInWorker<ScoredPrediction[]>(PREDICT_WORKER, 'predictScored', { model, table });
   ctx.signal.throwIfAborted();
   ctx.progress(90);
   const rows: HeldOut[] = [];
@@ -49,7 +49,7 @@ export async function runTestSetValidation(deps: Deps, io: AlgorithmIO, p: TestS
       withoutClass++;
       return;
     }
-    rows.push(heldOut(i, c, 0, actualOf(v, task), predictions[i], task, model.classes));
+    rows.push(heldOut(i, c, 0, actualOf(v, task), predictions[i], model.classes, model.classes));
   });
   const judged = rows.filter((h) => h.predicted !== null && h.inDomain !== undefined);
   const inside = judged.filter((h) => h.inDomain);

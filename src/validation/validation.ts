@@ -1,7 +1,7 @@
 // What a validation resource holds (/validation/{id}): how it was made, its folds with the
 // model built per fold, every compound's held-out prediction, and the figures per fold,
 // pooled and (for an external set) inside and outside the applicability domain.
-import type { Prediction } from '../algorithms/learning/model.ts';
+import type { ScoredPrediction } from './foldWorker.ts';
 import { figuresOf, type Figures, type Outcome } from './statistics.ts';
 
 export type ValidationType = 'crossvalidation' | 'training_test_split' | 'test_set_validation';
@@ -52,14 +52,14 @@ export interface ValidationResult {
   domain?: { share: number; inside: Figures; outside: Figures };
 }
 
-/** The held-out record of one prediction of the learners' predict functions. */
-export function heldOut(row: number, compound: string, fold: number, actual: string | number, p: Prediction, task: Task, classes: readonly string[]): HeldOut {
+/**
+ * The held-out record of one prediction. `modelClasses` are the classes of the model that
+ * predicted: its score is for its last class, the positive one only when they are `classes`.
+ */
+export function heldOut(row: number, compound: string, fold: number, actual: string | number, p: ScoredPrediction, classes: readonly string[], modelClasses: readonly string[]): HeldOut {
   const out: HeldOut = { row, compound, fold, actual, predicted: p.value };
-  if (task === 'classification' && p.value !== null && classes.length === 2 && p.probability !== undefined) {
-    // The predict functions give the probability of the predicted class: with two classes
-    // the positive class's is that or its complement.
-    out.score = classes.indexOf(String(p.value)) === 1 ? p.probability : 1 - p.probability;
-  }
+  const same = classes.length === modelClasses.length && classes.every((c, i) => c === modelClasses[i]);
+  if (classes.length > 0 && p.value !== null && p.score !== undefined && same) out.score = p.score;
   if (p.confidence !== undefined) out.confidence = p.confidence;
   if (p.inDomain !== undefined) out.inDomain = p.inDomain;
   return out;

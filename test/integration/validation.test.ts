@@ -80,6 +80,13 @@ describe('/validation', function () {
     });
   }
 
+  it('no task is created for a bad request', async () => {
+    const tasks = async () => (await fetch(`${app.url}/task`, { headers: { Accept: 'text/uri-list' } })).text();
+    const before = await tasks();
+    for (const [, path, fields] of bad) await fetch(`${app.url}/validation/${path}`, { method: 'POST', body: form(fields()) });
+    expect(await tasks()).to.equal(before);
+  });
+
   let first: string;
   it('cross-validates kNN: folds, a model per fold, every held-out prediction, figures per fold and pooled', async () => {
     first = await run(`${app.url}/validation/crossvalidation`, cv({ num_folds: '3', random_seed: '5' }));
@@ -104,6 +111,14 @@ describe('/validation', function () {
     const stats = g.value(first, OT.classificationStatistics)!;
     expect(Number(g.value(stats, OT.percentCorrect))).to.be.closeTo((100 * correct) / rows.filter((r) => r.predicted !== '').length, 1e-9);
     expect(g.store.getObjects(null, OT.matthewsCorrelationCoefficient, null)).to.have.length(4);
+    // The ROC score is the probability of the positive class ("true"): above 0.5 exactly when
+    // that class is predicted; the AUC counts the (positive, negative) pairs it ranks right.
+    const scored = rows.filter((r) => r.predicted !== '');
+    for (const r of scored) expect(Number(r.positive_class_score) > 0.5, JSON.stringify(r)).to.equal(r.predicted === 'true');
+    const pos = scored.filter((r) => r.actual === 'true').map((r) => Number(r.positive_class_score));
+    const neg = scored.filter((r) => r.actual === 'false').map((r) => Number(r.positive_class_score));
+    const pairs = pos.reduce((s, p) => s + neg.reduce((t, n) => t + (p > n ? 1 : p === n ? 0.5 : 0), 0), 0);
+    expect(Number(g.value(stats, OT.areaUnderRoc))).to.be.closeTo(pairs / (pos.length * neg.length), 1e-9);
     const literal = g.store.getObjects(stats, OT.areaUnderRoc, null)[0] as { datatype: { value: string } };
     expect(literal.datatype.value).to.equal('http://www.w3.org/2001/XMLSchema#double');
   });
@@ -123,6 +138,27 @@ describe('/validation', function () {
       expect(res.headers.get('content-type')).to.contain(accept);
       expect(await res.text()).to.contain(marker);
     }
+  });
+
+  it('regression: R², Q², RMSE and MAE match the held-out predictions; compounds without a value are not tested', async () => {
+    const epa = (await uploadDataset(app, readFileSync(sharedData('opentox-test', 'EPAFHM.mini.csv'), 'utf8'), 'text/csv')).body;
+    const nt = await (await fetch(epa, { headers: { Accept: 'application/n-triples' } })).text();
+    const line = nt.split('\n').find((l) => l.includes('#NumericFeature>'))!;
+    const v = await run(`${app.url}/validation/crossvalidation`, { algorithm_uri: `${app.url}/algorithm/knn`, dataset_uri: epa, prediction_feature: line.slice(1, line.indexOf('>')), num_folds: '4' });
+    const g = await ttl(v);
+    expect(g.value(v, OT.stratified)).to.equal('false');
+    const rows = csvRows(await (await fetch(`${v}?media=text/csv`)).text()).filter((r) => r.predicted !== '');
+    expect(Number(g.value(v, OT.numWithoutClass))).to.be.greaterThan(0);
+    const y = rows.map((r) => Number(r.actual));
+    const f = rows.map((r) => Number(r.predicted));
+    const mean = y.reduce((s, x) => s + x, 0) / y.length;
+    const press = y.reduce((s, x, i) => s + (x - f[i]) ** 2, 0);
+    const ss = y.reduce((s, x) => s + (x - mean) ** 2, 0);
+    const stats = g.value(v, OT.regressionStatistics)!;
+    expect(Number(g.value(stats, OT.qSquare))).to.be.closeTo(1 - press / ss, 1e-9);
+    expect(Number(g.value(stats, OT.rootMeanSquaredError))).to.be.closeTo(Math.sqrt(press / y.length), 1e-9);
+    expect(Number(g.value(stats, OT.meanAbsoluteError))).to.be.closeTo(y.reduce((s, x, i) => s + Math.abs(x - f[i]), 0) / y.length, 1e-9);
+    expect(Number(g.value(stats, OT.rSquare))).to.be.within(0, 1);
   });
 
   it('training/test split: one model, about 1 − split_ratio of the compounds tested', async () => {
@@ -147,17 +183,30 @@ describe('/validation', function () {
     expect(g.value(v, OT.insideDomainStatistics)).to.be.a('string');
   });
 
+  it('external test set with the measured values in test_target_dataset_uri', async () => {
+    const smiles = readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.mini.bool_string.csv'), 'utf8').trim().split('\n').map((l) => l.split(',')[0]);
+    const structures = (await uploadDataset(app, smiles.join('\n') + '\n', 'text/csv')).body;
+    const v = await run(`${app.url}/validation/test_set_validation`, { model_uri: model, test_dataset_uri: structures, test_target_dataset_uri: hamster });
+    const g = await ttl(v);
+    expect(g.value(v, OT.testTargetDataset)).to.equal(hamster);
+    expect(csvRows(await (await fetch(`${v}?media=text/csv`)).text())).to.have.length(10);
+    const alone = await fetch(`${app.url}/validation/test_set_validation`, { method: 'POST', body: form({ model_uri: model, test_dataset_uri: structures }) });
+    expect(alone.status).to.equal(400);
+    expect(await alone.text()).to.contain('test_dataset_uri');
+  });
+
   it('lists validations, filtered by model, algorithm and dataset, with paging', async () => {
     const all = await lines(`${app.url}/validation`);
     expect(all).to.include(first);
     expect(all.length).to.be.at.least(5);
     expect(await lines(`${app.url}/validation?pagesize=2`)).to.have.length(2);
+    // The two external-set validations of `model`.
     const byModel = await lines(`${app.url}/validation?model=${encodeURIComponent(model)}`);
-    expect(byModel).to.have.length(1);
+    expect(byModel).to.have.length(2);
     const foldModel = (await ttl(first)).value(`${first}#fold-1`, OT.model)!;
     expect(await lines(`${app.url}/validation?model=${encodeURIComponent(foldModel)}`)).to.deep.equal([first]);
     expect(await lines(`${app.url}/validation?algorithm=${encodeURIComponent(`${app.url}/algorithm/random-forest`)}`)).to.deep.equal([]);
-    expect((await lines(`${app.url}/validation?dataset=${encodeURIComponent(hamster)}`)).length).to.equal(all.length);
+    expect((await lines(`${app.url}/validation?dataset=${encodeURIComponent(hamster)}`)).length).to.equal(all.length - 1);
   });
 
   it('compares two learners on the same folds with a paired t-test', async () => {
