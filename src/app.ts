@@ -16,6 +16,7 @@ import { compoundRouter } from './routes/compound.ts';
 import { searchRouter } from './search/routes.ts';
 import { algorithmRouter } from './routes/algorithm.ts';
 import { authRouter } from './routes/auth.ts';
+import { validationRouter } from './routes/validation.ts';
 import { authMiddleware } from './auth/middleware.ts';
 import { corsMiddleware } from './http/cors.ts';
 import { pagesMiddleware } from './pages/pages.ts';
@@ -23,7 +24,7 @@ import { pagesMiddleware } from './pages/pages.ts';
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
 // parameters and passes every other request on.
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter, authRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter, validationRouter, authRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();
