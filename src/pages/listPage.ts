@@ -13,7 +13,7 @@ import { uploadForm } from './uploadForm.ts';
 import type { PageInput } from './page.ts';
 
 const TITLES: Record<string, string> = {
-  compound: 'Compounds', dataset: 'Datasets', feature: 'Features', algorithm: 'Algorithms', model: 'Models', task: 'Tasks',
+  compound: 'Compounds', dataset: 'Datasets', feature: 'Features', algorithm: 'Algorithms', model: 'Models', task: 'Tasks', validation: 'Validations',
 };
 
 export async function listPage(input: PageInput): Promise<string> {

@@ -14,15 +14,17 @@ import { algorithmPage } from './algorithmPage.ts';
 import { modelPage } from './modelPage.ts';
 import { taskPage } from './taskPage.ts';
 import { answerPage } from './answerPage.ts';
+import { validationPage } from './validationPage.ts';
 
 const ROUTES: ReadonlyArray<[RegExp, Renderer]> = [
   [/^\/$/, rootPage],
-  [/^\/(?<kind>compound|dataset|feature|algorithm|model|task)\/?$/, listPage],
+  [/^\/(?<kind>compound|dataset|feature|algorithm|model|task|validation)\/?$/, listPage],
   [/^\/compound\/(?<id>\d+)$/, compoundPage],
   [/^\/dataset\/(?<id>[^/]+)$/, datasetPage],
   [/^\/algorithm\/(?<id>[^/]+)$/, algorithmPage],
   [/^\/model\/(?<id>[^/]+)$/, modelPage],
   [/^\/task\/(?<id>[^/]+)$/, taskPage],
+  [/^\/validation\/(?<id>[^/]+)$/, validationPage],
 ];
 
 function renderer(path: string): { render: Renderer; params: Record<string, string> } | undefined {
