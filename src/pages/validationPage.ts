@@ -11,14 +11,14 @@ import type { PageInput } from './page.ts';
 
 interface Held { compound: string; actual?: string; predicted?: string; score?: number }
 
-function heldOut(g: Graph, v: string): Held[] {
+export function heldOut(g: Graph, v: string): Held[] {
   return g.values(v, OT.prediction).map((p) => {
     const score = g.value(p, OT.positiveClassScore);
     return { compound: g.value(p, OT.compound) ?? '', actual: g.value(p, OT.actualValue), predicted: g.value(p, OT.predictedValue), score: score === undefined ? undefined : Number(score) };
   });
 }
 
-function classificationPlots(g: Graph, statistics: string, held: Held[]): Html {
+export function classificationPlots(g: Graph, statistics: string, held: Held[]): Html {
   const cells = confusionCells(g, statistics);
   const n = cells.length ? Math.max(...cells.map((c) => c.a)) + 1 : 0;
   // The positive class is the last class, the one whose score the learners give (docs/validation.md).
@@ -29,7 +29,7 @@ function classificationPlots(g: Graph, statistics: string, held: Held[]): Html {
   return html`<div class="plots">${curve.length ? html`<figure>${rocSpace([], auc, curve)}<figcaption>ROC curve of the held-out scores for class ${positive} (${scored.length} compounds).</figcaption></figure>` : ''}${cells.length ? confusionTable(cells) : ''}</div>`;
 }
 
-function regressionPlot(held: Held[], title: string): Html {
+export function regressionPlot(held: Held[], title: string): Html {
   const pairs = held.flatMap((h) => {
     const observed = Number(h.actual);
     const predicted = Number(h.predicted);

@@ -172,6 +172,12 @@ describe('pages (text/html)', function () {
     expect(area).to.be.closeTo(auc, 1e-9);
     expect(body).to.contain('<table class="confusion">').and.contain('Fold 3');
     expect(await page(app.url + '/validation')).to.contain(`<a href="${validation}">`);
+    // A model of the same algorithm on the same data shows that cross-validation's curve.
+    const res = await fetch(app.url + '/algorithm/random-forest', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: hamster, prediction_feature: target }) });
+    const model = res.status === 202 ? (await followTask((await res.text()).trim())).body : (await res.text()).trim();
+    const modelPage = await page(model);
+    expect(modelPage).to.contain(`From <a href="${validation}">`);
+    expect(/<polyline class="roc" points="([^"]+)"/.exec(modelPage)![1]).to.equal(/<polyline class="roc" points="([^"]+)"/.exec(svg)![1]);
   });
 
   it('a regression validation page: observed vs predicted for every held-out compound', async () => {
