@@ -89,6 +89,11 @@ describe('pages (text/html)', function () {
     const similar = await page(`${app.url}/compound?q=CCO&mode=similarity&threshold=1`);
     expect(similar).to.contain('Tanimoto similarity &gt;= 1 to CCO');
     expect(all(similar, /<td class="num">([^<]*)<\/td>/g).map((m) => m[0])).to.deep.equal(['1.0000']);
+    // Within a dataset: the dataset's page restricted to the hits.
+    const within = await page(`${dataset}?substructure=${encodeURIComponent('c1ccccc1')}`);
+    expect(all(within, /aria-label="structure ([^"]+)"/g).map((m) => m[0])).to.deep.equal(['Oc1ccccc1']);
+    const none = await page(`${dataset}?substructure=${encodeURIComponent('C#N')}`);
+    expect(none).to.contain('No compound matches.');
     const rest = await page(`${app.url}/compound?search=CCCO`);
     expect(all(rest, /<td><a href="([^"]+)">/g).map((m) => m[0])).to.deep.equal([`${app.url}/compound/2`]);
   });
