@@ -117,6 +117,20 @@ const documents = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((
 describe('shell examples of the README and docs/', function () {
   this.timeout(120_000);
 
+  it('keeps the README a first page, and every relative link of README and docs/ resolves', () => {
+    expect(readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').length).to.be.below(250);
+    const broken: string[] = [];
+    for (const doc of ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]) {
+      // Code (fenced or inline) is not prose: SMILES such as C[C@H](N)C look like links.
+      const text = readFileSync(path.join(ROOT, doc), 'utf8').replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target)) continue;
+        if (!existsSync(path.resolve(ROOT, path.dirname(doc), target))) broken.push(`${doc}: ${target}`);
+      }
+    }
+    expect(broken).to.deep.equal([]);
+  });
+
   it('finds the examples: the README tour and the reference', () => {
     expect(documents).to.include('README.md');
     expect(documents).to.include('docs/endpoints.md');
@@ -125,6 +139,11 @@ describe('shell examples of the README and docs/', function () {
     expect(markExpectations('curl -d a \\\n  u  # expect 400\ncurl v')).to.equal('OT_EXPECT=400 curl -d a \\\n  u  # expect 400\ncurl v');
   });
 
+  describe('runs the examples of each document', runExamples);
+});
+
+function runExamples(this: Mocha.Suite): void {
+  this.timeout(120_000);
   // The documents run at the same time, each on its own server: most of their time is
   // spent waiting for tasks, so together they take about as long as the longest one.
   const started = new Map<string, Promise<DocumentRun>>();
@@ -153,4 +172,4 @@ describe('shell examples of the README and docs/', function () {
       expect(run.stderr, 'no curl call was recorded').to.match(/@@curl /);
     });
   }
-});
+}
