@@ -14,8 +14,11 @@
 //   scripts/ and node_modules/ are reachable from the working directory (for npm run).
 // - Every curl call is checked: a curl answering outside 2xx (or not answering) fails the
 //   test unless its command ends with `# expect NNN` (on its last line, after any
-//   backslash continuations), and then it must answer exactly NNN. A call that sets its own `-w` is not recorded (the README's
-//   wait_task reads the status itself and fails on an error).
+//   backslash continuations), and then it must answer exactly NNN. A call that sets its
+//   own `-w` is not recorded (the README's wait_task reads the status itself and fails on
+//   an error). A claim worth checking is checked in the text itself (`test "$a" = "$b"`),
+//   which `set -e` turns into a failure.
+// - The documents run at the same time, each in its own session against its own server.
 // - EXAMPLES_LOG=dir keeps each document's stdout and stderr (with block start times) there.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
