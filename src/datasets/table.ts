@@ -2,6 +2,8 @@
 // structure to parse or a compound URI, one raw value per column, and warnings for rows
 // that could not be read. Nothing is dropped without a warning naming its row.
 import type { FeatureSpec, FeatureType } from '../features/featureModel.ts';
+import { BadRequest } from '../errors.ts';
+import { ERR } from '../rdf/vocab.ts';
 
 export type StructureFormat = 'smiles' | 'inchi' | 'molfile';
 
@@ -75,4 +77,19 @@ export function inferType(values: Iterable<string | undefined>): FeatureType {
 /** The values of column `i` over all rows. */
 export function* columnValues(table: InputTable, i: number): Generator<string | undefined> {
   for (const r of table.rows) yield r.values[i];
+}
+
+/**
+ * Columns the client declared nominal (form or query field `nominal`, one title each): their
+ * values are classes even when they read as numbers, e.g. activity coded 0/1/2 (SPEC §2.2
+ * ot:NominalFeature). A title that is no column answers 400 naming it.
+ */
+export function declareNominal(table: InputTable, titles: readonly string[]): void {
+  for (const title of titles) {
+    const column = table.columns.find((c) => c.title === title);
+    if (!column) {
+      throw new BadRequest(`nominal=${JSON.stringify(title)} names no column of the upload; its columns are ${table.columns.map((c) => JSON.stringify(c.title)).join(', ')}`, { code: ERR.InvalidParameter });
+    }
+    column.type = 'nominal';
+  }
 }
