@@ -236,6 +236,17 @@ describe('/validation', function () {
     expect(model.store.getObjects(null, OT.algorithm, null).map((o) => o.value)).to.deep.equal([forest]);
   });
 
+  it('a fold whose model cannot be built fails the task, naming the fold and the reason', async () => {
+    const def = algorithmById('knn')!;
+    const features = await ensureParameterised(app.deps, def, withDefaults(def.params, { representation: 'features' }));
+    const res = await post(`${app.url}/validation/crossvalidation`, cv({ algorithm_uri: features, num_folds: '2' }));
+    expect(res.status).to.equal(202);
+    const task = (await res.text()).trim();
+    expect((await followTask(task)).status).to.equal(400);
+    const report = await (await fetch(task, { headers: { Accept: 'text/plain' } })).text();
+    expect(report).to.match(/fold [12] of 2/).and.contain('representation=features');
+  });
+
   it('shows progress per fold, and a cancelled validation stops and creates nothing', async () => {
     const full = (await uploadDataset(app, readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.csv'), 'utf8'), 'text/csv')).body;
     const nt = await (await fetch(full, { headers: { Accept: 'application/n-triples' } })).text();
