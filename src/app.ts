@@ -18,6 +18,8 @@ import { algorithmRouter } from './routes/algorithm.ts';
 import { authRouter } from './routes/auth.ts';
 import { validationRouter } from './routes/validation.ts';
 import { authMiddleware } from './auth/middleware.ts';
+import { corsMiddleware } from './http/cors.ts';
+import { pagesMiddleware } from './pages/pages.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
@@ -31,7 +33,12 @@ export function createApp(deps: Deps): Koa {
   app.proxy = deps.config.trustProxy;
   // Errors are answered as reports by errorMiddleware; Koa's own logging would repeat them.
   app.silent = true;
+  // CORS first: preflights are answered before anything else, and every answer (errors too) carries its headers.
+  const cors = corsMiddleware(deps.config);
+  if (cors) app.use(cors);
   app.use(errorMiddleware({ actor: uriOf(deps.config, '/'), debug: deps.config.debug, log: deps.log }));
+  // text/html for browsers (src/pages), error pages included: installed before anything can throw.
+  app.use(pagesMiddleware(deps));
   app.use(async (ctx, next) => {
     (ctx.state as { bodyLimit: number }).bodyLimit = deps.config.bodyLimit;
     await next();

@@ -76,6 +76,7 @@ export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
   'TaskInterrupted', 'TaskFailed', 'RemoteServiceError', 'ParameterisedAlgorithm', 'InvalidToken',
   'InvalidCredentials', 'InvalidSmarts',
   'NoStructureColumn', 'FeatureNotInDataset', 'NotAModelRepresentation',
+  'ResourceInUse',
 ] as const);
 
 /** VoID, for the triple counts of listed ontology graphs. */

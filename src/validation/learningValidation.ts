@@ -98,7 +98,7 @@ export async function runLearningValidation(io: AlgorithmIO, p: LearningValidati
   const folds: FoldResult[] = [];
   const predictions: HeldOut[] = [];
   for (const [f, { test, out }] of outputs.entries()) {
-    const model = await storeModel(io, def, { algorithmUri: p.algorithmUri, values: p.values, datasetUri: p.datasetUri, predictionFeature: p.predictionFeature }, { kind: 'model', model: out.model });
+    const model = await storeModel(io, def, { algorithmUri: p.algorithmUri, values: p.values, datasetUri: p.datasetUri, predictionFeature: p.predictionFeature }, table, { kind: 'model', model: out.model });
     const held = test.map((i, t) => heldOut(i, table.compounds[i], f, actualOf(table.values[i][target], task), out.predictions[t], classes, out.model.classes));
     predictions.push(...held);
     folds.push({ fold: f, model, figures: figuresOfHeldOut(held, task, classes) });
