@@ -200,6 +200,8 @@ describe('/validation', function () {
     expect(all).to.include(first);
     expect(all.length).to.be.at.least(5);
     expect(await lines(`${app.url}/validation?pagesize=2`)).to.have.length(2);
+    const listed = await ttl(`${app.url}/validation?pagesize=2`);
+    expect(listed.store.getSubjects(RDF.type, OT.Crossvalidation, null).map((s) => s.value)).to.include(first);
     // The two external-set validations of `model`.
     const byModel = await lines(`${app.url}/validation?model=${encodeURIComponent(model)}`);
     expect(byModel).to.have.length(2);
