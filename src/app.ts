@@ -19,6 +19,8 @@ import { authRouter } from './routes/auth.ts';
 import { validationRouter } from './routes/validation.ts';
 import { authMiddleware } from './auth/middleware.ts';
 import { corsMiddleware } from './http/cors.ts';
+import { accessLog } from './http/accessLog.ts';
+import { logSink } from './logger.ts';
 import { pagesMiddleware } from './pages/pages.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
@@ -33,10 +35,12 @@ export function createApp(deps: Deps): Koa {
   app.proxy = deps.config.trustProxy;
   // Errors are answered as reports by errorMiddleware; Koa's own logging would repeat them.
   app.silent = true;
-  // CORS first: preflights are answered before anything else, and every answer (errors too) carries its headers.
+  // The access log is outermost, so it sees every answer as sent (errors and preflights too).
+  app.use(accessLog(deps.logger));
+  // CORS next: preflights are answered before anything else, and every answer (errors too) carries its headers.
   const cors = corsMiddleware(deps.config);
   if (cors) app.use(cors);
-  app.use(errorMiddleware({ actor: uriOf(deps.config, '/'), debug: deps.config.debug, log: deps.log }));
+  app.use(errorMiddleware({ actor: uriOf(deps.config, '/'), debug: deps.config.debug, log: logSink(deps.logger) }));
   // text/html for browsers (src/pages), error pages included: installed before anything can throw.
   app.use(pagesMiddleware(deps));
   app.use(async (ctx, next) => {
