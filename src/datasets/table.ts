@@ -3,7 +3,7 @@
 // that could not be read. Nothing is dropped without a warning naming its row.
 import type { FeatureSpec, FeatureType } from '../features/featureModel.ts';
 
-export type StructureFormat = 'smiles' | 'inchi' | 'molfile';
+export type StructureFormat = 'smiles' | 'inchi' | 'molfile' | 'cml' | 'mol2';
 
 export interface InputRow {
   /** 1-based line (CSV) or record (SDF, RDF entry) number in the upload. */
