@@ -41,7 +41,10 @@ export function readCsv(text: string): InputTable {
   if (records.length === 0) throw new BadRequest('empty CSV: expected a header line and rows', { code: ERR.NoStructureColumn });
   const header = records[0].record;
   const key = keyColumn(header, records[1]?.record);
-  const featureIndexes = header.map((_, i) => i).filter((i) => i !== key.index);
+  // The service's own CSV (GET /dataset/{id} as text/csv) is "Compound,SMILES,...": the
+  // SMILES there is the compound's structure, not a feature, so a re-upload adds none.
+  const smiles = key.kind === 'uri' ? header.indexOf('SMILES') : -1;
+  const featureIndexes = header.map((_, i) => i).filter((i) => i !== key.index && i !== smiles);
   const table: InputTable = { columns: featureIndexes.map((i) => ({ title: header[i] || `column ${i + 1}` })), rows: [], warnings: [] };
   for (const { record, info } of records.slice(1)) {
     const line = info.lines;
@@ -50,13 +53,17 @@ export function readCsv(text: string): InputTable {
       continue;
     }
     const keyValue = unquote(record[key.index] ?? '');
-    if (!keyValue) {
+    const structure = smiles >= 0 ? record[smiles] ?? '' : '';
+    if (!keyValue && !structure) {
       table.warnings.push({ row: line, message: `no ${key.kind === 'uri' ? 'compound URI' : key.kind.toUpperCase()} in column "${header[key.index]}"; row skipped` });
       continue;
     }
     const row: InputRow = { row: line, values: featureIndexes.map((i) => (record[i] === undefined || record[i] === '' ? undefined : record[i])) };
-    if (key.kind === 'uri') row.compoundUri = keyValue;
-    else row.structure = { text: keyValue, format: key.kind };
+    if (key.kind !== 'uri') row.structure = { text: keyValue, format: key.kind };
+    else {
+      if (keyValue) row.compoundUri = keyValue;
+      if (structure) row.structure = { text: structure, format: 'smiles' };
+    }
     table.rows.push(row);
   }
   table.columns.forEach((c, i) => {

@@ -10,6 +10,7 @@ import { readStructureFile } from '../compounds/compoundFiles.ts';
 import { rowsOf, type DatasetView } from './datasetView.ts';
 import { readFeature } from '../features/features.ts';
 import type { CsvExtra } from './datasetOutput.ts';
+import { COMPOUND_FIELD } from './sdf.ts';
 
 const { namedNode } = DataFactory;
 
@@ -36,7 +37,7 @@ export async function* datasetSdf(deps: Deps, view: DatasetView): AsyncGenerator
   for (const row of rowsOf(deps, view)) {
     const molfile = await molfileOf(deps, row.compound);
     if (!molfile) continue;
-    const fields: Record<string, string> = { compound_uri: row.compound };
+    const fields: Record<string, string> = { [COMPOUND_FIELD]: row.compound };
     row.values.forEach((v, j) => {
       if (v !== undefined) fields[titles[j]] = v.value;
     });
