@@ -86,6 +86,14 @@ describe('job parameters', function () {
     expect(await taskCount()).to.equal(before);
   });
 
+  it('POST /algorithm/{id} answers 400 InvalidIRI for a dataset_service that is not http(s), before any task exists', async () => {
+    const before = await taskCount();
+    const res = await fetch(app.url + '/algorithm/physchem', { method: 'POST', body: new URLSearchParams({ dataset_uri: dataset, dataset_service: 'ftp://example.org/dataset' }) });
+    expect(res.status).to.equal(400);
+    expect(await res.text()).to.contain('dataset_service');
+    expect(await taskCount()).to.equal(before);
+  });
+
   it('POST /model/{id} with a deleted dataset answers 400 before any task exists', async () => {
     const gone = (await uploadDataset(app, 'SMILES,a\nCCO,1\n', 'text/csv')).body;
     expect((await fetch(gone, { method: 'DELETE' })).status).to.equal(200);
