@@ -124,4 +124,13 @@ describe('job parameters', function () {
     const meta = await (await fetch(done.body + '/metadata', { headers: { Accept: 'text/turtle' } })).text();
     expect(meta).to.contain(dataset).and.not.contain('AQICtoken12345');
   });
+
+  it('a request that fails on a dataset_uri with user-info and subjectid logs neither', async () => {
+    const secret = 'http://alice:s3cret@127.0.0.1:9/dataset/1?subjectid=AQICtoken12345';
+    const res = await fetch(`${app.url}/algorithm/preprocessing/featureselection/fs-variance`, { method: 'POST', body: new URLSearchParams({ dataset_uri: secret, threshold: '0' }) });
+    expect(res.status).to.equal(502);
+    expect(await res.text()).to.not.contain('s3cret');
+    const logged = app.logged.map((l) => (l instanceof Error ? [l.message, l.stack, (l.cause as Error | undefined)?.message].join('\n') : String(l))).join('\n');
+    expect(logged).to.contain('127.0.0.1:9').and.not.contain('s3cret').and.not.contain('AQICtoken12345');
+  });
 });
