@@ -39,6 +39,12 @@ describe('dataset upload of multi-structure chemical files', function () {
     expect(csv).to.deep.equal(['Compound,SMILES,name', ...['CCO,ethanol', 'c1ccccc1,benzene', 'CC(=O)O,acetic acid'].map((r, i) => `${csv[i + 1].split(',')[0]},${r}`)]);
   });
 
+  it('chemical/x-inchi: one InChI per line', async () => {
+    const { status, body } = await uploadDataset(app, 'InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3 ethanol\nInChI=1S/C6H6/c1-2-4-6-5-3-1/h1-6H benzene\n', 'chemical/x-inchi');
+    expect(status, body).to.equal(200);
+    expect((await lines(body, 'text/csv')).slice(1).map((l) => l.split(',').slice(1).join(','))).to.deep.equal(['CCO,ethanol', 'c1ccccc1,benzene']);
+  });
+
   it('chemical/x-mol2: the three diamantane.cml molecules, as one mol2 file', async () => {
     const parts = await Promise.all(cmlCompounds.map(async (c) => (await fetch(c, { headers: { Accept: 'chemical/x-mol2' } })).text()));
     expect(parts.every((p) => p.startsWith('@<TRIPOS>MOLECULE'))).to.equal(true);
