@@ -8,7 +8,7 @@ import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
 import { isDataset } from '../datasets/datasetLayout.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { ensureFeatures } from '../features/features.ts';
-import { createModel } from '../models/models.ts';
+import { createModel, newModelUri } from '../models/models.ts';
 import { publishResult, remoteFetch } from '../datasets/datasetRemote.ts';
 import { threeDMolfiles } from '../compounds/conformerGeneration.ts';
 import { addConformers } from '../compounds/conformers.ts';
@@ -21,6 +21,10 @@ import { redact } from '../auth/redact.ts';
 import type { Table } from './table.ts';
 import { MODEL_KIND, type ModelData } from './apply.ts';
 import type { Prediction } from './learning/model.ts';
+import { checkComputable, type FeatureCalculation } from './learning/chain.ts';
+import { algorithmById } from './catalogue.ts';
+import { algorithmUri, HASH, storedValues } from './parameterised.ts';
+import { withDefaults } from './params.ts';
 
 const WORKER = new URL('./worker.ts', import.meta.url);
 
@@ -61,20 +65,33 @@ export async function tableOf(deps: Deps, d: LoadedDataset, subjectid?: string):
     datasetUri: d.uri,
     compounds: d.compounds,
     smiles: d.compounds.map((c) => smiles.get(c) ?? ''),
-    columns: d.features.map((f) => ({ uri: f.uri, title: f.title, numeric: f.type === 'numeric', units: f.units, sameAs: f.sameAs })),
+    columns: d.features.map((f) => ({ uri: f.uri, title: f.title, numeric: f.type === 'numeric', units: f.units, sameAs: f.sameAs, nominal: f.type === 'nominal', acceptValues: f.acceptValues, source: f.source })),
     values: d.values.map((r) => r.map((v) => (v === undefined ? null : v))),
   };
+}
+
+/** The descriptor algorithm and parameters behind an ot:hasSource URI of this service. */
+function featureCalculation(deps: Deps, source: string): FeatureCalculation | undefined {
+  const prefix = algorithmUri(deps, '');
+  if (!source.startsWith(prefix)) return undefined;
+  const [id, hash, ...rest] = source.slice(prefix.length).split('/');
+  const def = algorithmById(id);
+  if (!def?.perRow || rest.length > 0 || (hash !== undefined && !HASH.test(hash))) return undefined;
+  if (hash !== undefined && !deps.store.hasGraph(source)) return undefined;
+  const params = withDefaults(def.params, hash === undefined ? {} : storedValues(deps, def, source));
+  return { algorithm: def.id, algorithmUri: source, params };
 }
 
 export function algorithmIO(deps: Deps): AlgorithmIO {
   registerPredictor(MODEL_KIND, async (_deps, input) => {
     const { model, predicted } = input.data as ModelData;
     const table = await tableOf(deps, input.dataset, input.subjectid);
+    checkComputable(model, table, input.model.uri);
     const predictions = await deps.tasks.runInWorker<Prediction[]>(WORKER, 'predictInWorker', { model, table }, { signal: input.signal });
     const order = input.model.predictedVariables;
     const warnings: string[] = [];
     const values = predictions.map((p, i) => {
-      if (p.value === null) warnings.push(`no prediction for ${input.dataset.compounds[i]}: no structure or values to build its ${model.representation.kind} vector`);
+      if (p.value === null) warnings.push(`no prediction for ${input.dataset.compounds[i]}: ${p.reason ?? `no structure or values to build its ${model.representation.kind} vector`}`);
       return order.map((f) => {
         if (f === predicted.value) return p.value;
         if (f === predicted.confidence) return p.confidence ?? null;
@@ -124,6 +141,8 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
     },
     // Titles name the input dataset: without the user-info or token its URI may carry.
     dataset: (r) => createDataset(deps, { ...r, title: redact(r.title), values: r.values, warnings: r.warnings }),
+    featureCalculation: (source) => featureCalculation(deps, source),
+    newModelUri: () => newModelUri(deps),
     model: (m) => createModel(deps, { ...m, kind: MODEL_KIND }),
     annotateModel: (uri, quads) => deps.store.addToGraph(uri, quads),
     conformers: async (compoundUri, count, signal) => {

@@ -29,7 +29,7 @@ export async function readApplyRequest(deps: Deps, def: AlgorithmDef, form: Form
   if (datasetService && !/^https?:\/\//i.test(datasetService)) {
     throw new BadRequest(`dataset_service must be the http(s) URI of a dataset service: ${JSON.stringify(redact(datasetService).slice(0, 200))}`, { code: ERR.InvalidIRI });
   }
-  const explicit = readParams(def.params, (name) => form.all(name));
+  const explicit = readParams(def.params, (name) => form.all(name), form.names());
   let uri: string;
   let values;
   if (child) {

@@ -2,12 +2,13 @@
 // delete (metadata edits: datasetMetadata.ts). Layout and reads are in datasetLayout.ts / datasetView.ts.
 import type { Deps } from '../deps.ts';
 import { readTable, type UploadKind } from './readTable.ts';
-import type { InputTable } from './table.ts';
+import { declareNominal, type InputTable } from './table.ts';
 import { requireDataset } from './datasetLayout.ts';
 import { importTable, type ImportResult } from './datasetImport.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta } from './datasetWrite.ts';
 import { readFeature } from '../features/features.ts';
 import { mintUri } from '../ids/mint.ts';
+import { datasetReferrers, refuseIfReferenced } from '../integrity/referrers.ts';
 import type { Paging as Page } from '../http/paging.ts';
 
 export interface UploadParams {
@@ -18,6 +19,8 @@ export interface UploadParams {
   meta: DatasetMeta;
   signal?: AbortSignal;
   progress?: (percent: number) => void;
+  /** Titles of columns to store as nominal features (declareNominal). */
+  nominal?: string[];
 }
 
 export const newDatasetUri = (deps: Deps): string => mintUri(deps, 'dataset');
@@ -36,6 +39,7 @@ export async function uploadDatasetFile(deps: Deps, file: string, params: Omit<U
 const READER = new URL('./readTableWorker.ts', import.meta.url);
 
 function importUpload(deps: Deps, table: InputTable, params: Omit<UploadParams, 'data'>): Promise<ImportResult> {
+  if (params.nominal?.length) declareNominal(table, params.nominal);
   const meta = { ...params.meta, title: params.meta.title ?? table.title };
   return importTable(deps, table, { dataset: params.dataset, meta, signal: params.signal, progress: params.progress });
 }
@@ -74,9 +78,13 @@ export function listDatasets(deps: Deps, page: Page): { uris: string[]; more: bo
   return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
 }
 
-/** DELETE /dataset/{id}: the dataset graph goes; its compounds and features stay. */
-export async function deleteDataset(deps: Deps, dataset: string): Promise<void> {
+/**
+ * DELETE /dataset/{id}: the dataset graph goes; its compounds and features stay. 409 while
+ * models name it as their training dataset, unless forced (docs/integrity.md).
+ */
+export async function deleteDataset(deps: Deps, dataset: string, force = false): Promise<void> {
   requireDataset(deps, dataset);
+  refuseIfReferenced(dataset, 'delete', datasetReferrers(deps, dataset), force);
   await deps.store.dropGraph(dataset);
 }
 

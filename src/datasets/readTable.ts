@@ -11,12 +11,14 @@ import type { InputTable } from './table.ts';
 import { readUriList } from './uriList.ts';
 import { readCml, readLines, readMol2 } from './chemFiles.ts';
 
-export type UploadKind = 'csv' | 'sdf' | 'urilist' | 'cml' | 'smiles' | 'inchi' | 'mol2' | RdfSyntax;
+export type UploadKind = 'csv' | 'tsv' | 'sdf' | 'urilist' | 'cml' | 'smiles' | 'inchi' | 'mol2' | RdfSyntax;
 
 const BY_TYPE: Record<string, UploadKind> = {
   'text/csv': 'csv',
   'application/csv': 'csv',
   'text/comma-separated-values': 'csv',
+  // IANA text/tab-separated-values: the tab is the delimiter, whatever the header holds.
+  'text/tab-separated-values': 'tsv',
   'chemical/x-mdl-sdfile': 'sdf',
   'chemical/x-sdf': 'sdf',
   'text/uri-list': 'urilist',
@@ -27,12 +29,12 @@ const BY_TYPE: Record<string, UploadKind> = {
 };
 
 const BY_EXTENSION: Record<string, UploadKind> = {
-  csv: 'csv', sdf: 'sdf', sd: 'sdf', uri: 'urilist', uris: 'urilist', rdf: 'rdfxml', owl: 'rdfxml', xml: 'rdfxml',
+  csv: 'csv', tsv: 'tsv', tab: 'tsv', sdf: 'sdf', sd: 'sdf', uri: 'urilist', uris: 'urilist', rdf: 'rdfxml', owl: 'rdfxml', xml: 'rdfxml',
   ttl: 'turtle', nt: 'ntriples', ntriples: 'ntriples', n3: 'n3', jsonld: 'jsonld',
   cml: 'cml', smi: 'smiles', smiles: 'smiles', inchi: 'inchi', mol2: 'mol2',
 };
 
-export const UPLOAD_MEDIA_TYPES = ['text/csv', 'chemical/x-mdl-sdfile', 'chemical/x-cml', 'chemical/x-daylight-smiles', 'chemical/x-inchi', 'chemical/x-mol2', 'text/uri-list', ...RDF_MEDIA_TYPES];
+export const UPLOAD_MEDIA_TYPES = ['text/csv', 'text/tab-separated-values', 'chemical/x-mdl-sdfile', 'chemical/x-cml', 'chemical/x-daylight-smiles', 'chemical/x-inchi', 'chemical/x-mol2', 'text/uri-list', ...RDF_MEDIA_TYPES];
 
 export function uploadKind(type: string, filename?: string): UploadKind {
   const kind = BY_TYPE[type] ?? syntaxOf(type) ?? (filename ? BY_EXTENSION[filename.toLowerCase().split('.').pop() ?? ''] : undefined);
@@ -46,6 +48,8 @@ export async function readTable(kind: UploadKind, data: Buffer, baseIri: string)
   switch (kind) {
     case 'csv':
       return readCsv(text);
+    case 'tsv':
+      return readCsv(text, '\t');
     case 'sdf':
       return readSdf(text);
     case 'urilist':

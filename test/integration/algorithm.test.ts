@@ -111,6 +111,20 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
     });
   }
 
+  it('an unknown parameter answers 400 naming it and listing the known ones, for every algorithm', async () => {
+    const ids = await lines(app.url + '/algorithm');
+    expect(ids.length).to.be.greaterThan(10);
+    for (const uri of ids) {
+      const res = await fetch(uri, { method: 'POST', body: new URLSearchParams({ dataset_uri: hamster, prediction_feature: target, kk: '3' }) });
+      const text = await res.text();
+      expect(res.status, `${uri}: ${text}`).to.equal(400);
+      expect(res.headers.get('content-type'), uri).to.match(/^(text\/plain|application\/rdf\+xml)/);
+      expect(text, uri).to.contain('unknown parameter kk').and.to.contain('InvalidParameter');
+    }
+    const knn = await (await fetch(app.url + '/algorithm/knn', { method: 'POST', body: new URLSearchParams({ dataset_uri: hamster, prediction_feature: target, kk: '3' }) })).text();
+    expect(knn).to.contain('k, min_similarity');
+  });
+
   it('parameterised URIs: created, reused, repeated, and closed to new parameters (rules 1-6)', async () => {
     const first = await apply(app.url + '/algorithm/physchem', { dataset_uri: hamster, MW: 'true', LogP: 'false' });
     expect(first.status, first.body).to.equal(200);

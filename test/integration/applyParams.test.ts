@@ -130,7 +130,7 @@ describe('job parameters', function () {
     const res = await fetch(`${app.url}/algorithm/preprocessing/featureselection/fs-variance`, { method: 'POST', body: new URLSearchParams({ dataset_uri: secret, threshold: '0' }) });
     expect(res.status).to.equal(502);
     expect(await res.text()).to.not.contain('s3cret');
-    const logged = app.logged.map((l) => (l instanceof Error ? [l.message, l.stack, (l.cause as Error | undefined)?.message].join('\n') : String(l))).join('\n');
+    const logged = JSON.stringify(app.logged);
     expect(logged).to.contain('127.0.0.1:9').and.not.contain('s3cret').and.not.contain('AQICtoken12345');
   });
 });
