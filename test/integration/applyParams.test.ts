@@ -114,6 +114,7 @@ describe('job parameters', function () {
       const text = await (await fetch(url, { headers: { Accept: 'text/turtle' } })).text();
       expect(text, url).to.contain('Apply').and.not.contain('s3cret').and.not.contain('AQICtoken12345');
     }
+    expect(JSON.stringify(app.logged)).to.not.contain('s3cret').and.not.contain('AQICtoken12345');
   });
 
   it('a subjectid in dataset_uri is masked in the result dataset\'s title', async () => {
