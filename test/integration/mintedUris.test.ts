@@ -62,6 +62,30 @@ describe('minted URIs dereference', function () {
     expect((await get(model + '/parameter/9')).status).to.equal(404);
   });
 
+  it('every URI of this service in a dataset, its compounds, a model and a task answers GET with 200', async () => {
+    const [feature] = await lines(dataset + '/features');
+    const model = await createModel(app.deps, {
+      title: 'm2', creator: 'test', algorithm: app.url + '/algorithm/knn', trainingDataset: dataset, independentVariables: [feature],
+      dependentVariables: [feature], predictedVariables: [feature], parameters: [{ name: 'k', value: 1 }], kind: 'none', data: {},
+    });
+    const task = (await (await fetch(app.url + '/algorithm/physchem', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: dataset, MW: 'true' }) })).text()).trim();
+    const compounds = await lines(dataset + '/compounds');
+    const seen = new Set<string>();
+    for (const doc of [dataset, model, task, ...compounds]) {
+      const t = turtle(await (await get(doc)).text());
+      for (const q of t.store.getQuads(null, null, null, null)) {
+        for (const term of [q.subject, q.object]) if (term.termType === 'NamedNode' && term.value.startsWith(app.url)) seen.add(term.value.split('#')[0]);
+      }
+    }
+    expect(seen.size).to.be.above(10);
+    const failed: string[] = [];
+    for (const uri of seen) {
+      const res = await fetch(uri, { headers: { Accept: 'text/turtle, text/uri-list;q=0.5, */*;q=0.1' } });
+      if (res.status !== 200 && res.status !== 202) failed.push(`${uri}: ${res.status}`);
+    }
+    expect(failed).to.deep.equal([]);
+  });
+
   it('compound identity is stored with schema.org terms, not urn:opentox-service: ones', async () => {
     const [compound] = await lines(dataset + '/compounds');
     const graph = app.deps.store.graph(compound);
