@@ -4,24 +4,29 @@
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { parseStructure, sdfRecord } from '../chem/index.ts';
-import { SVC } from '../rdf/vocab.ts';
+import type * as RDF from '@rdfjs/types';
+import { SCHEMA, SVC } from '../rdf/vocab.ts';
 import { readStructureFile } from '../compounds/compoundFiles.ts';
 import { rowsOf, type DatasetView } from './datasetView.ts';
 import { readFeature } from '../features/features.ts';
 import type { CsvExtra } from './datasetOutput.ts';
+import { COMPOUND_FIELD } from './sdf.ts';
 
 const { namedNode } = DataFactory;
 
-const stored = (deps: Deps, compound: string, p: typeof SVC.smiles): string | undefined =>
+const stored = (deps: Deps, compound: string, p: RDF.NamedNode): string | undefined =>
   deps.store.match(namedNode(compound), p, null, compound)[0]?.object.value;
 
+/** schema:smiles, or svc:smiles in data written before it (docs/graph-layout.md). */
+const smilesOf = (deps: Deps, compound: string): string | undefined => stored(deps, compound, SCHEMA.smiles) ?? stored(deps, compound, SVC.smiles);
+
 /** The SMILES column of CSV output. */
-export const smilesColumn = (deps: Deps): CsvExtra => ({ title: 'SMILES', value: (c) => stored(deps, c, SVC.smiles) });
+export const smilesColumn = (deps: Deps): CsvExtra => ({ title: 'SMILES', value: (c) => smilesOf(deps, c) });
 
 async function molfileOf(deps: Deps, compound: string): Promise<string | undefined> {
   const file = stored(deps, compound, SVC.structureFile);
   if (file) return readStructureFile(deps.config, file);
-  const smiles = stored(deps, compound, SVC.smiles);
+  const smiles = smilesOf(deps, compound);
   return smiles ? parseStructure(smiles, 'smiles').molfile : undefined;
 }
 
@@ -32,7 +37,7 @@ export async function* datasetSdf(deps: Deps, view: DatasetView): AsyncGenerator
   for (const row of rowsOf(deps, view)) {
     const molfile = await molfileOf(deps, row.compound);
     if (!molfile) continue;
-    const fields: Record<string, string> = { compound_uri: row.compound };
+    const fields: Record<string, string> = { [COMPOUND_FIELD]: row.compound };
     row.values.forEach((v, j) => {
       if (v !== undefined) fields[titles[j]] = v.value;
     });
