@@ -5,6 +5,7 @@ import { withDefaults, type ParamValues } from '../../src/algorithms/params.ts';
 import type { RegressionStats } from '../../src/algorithms/ml/metrics.ts';
 import type { Table } from '../../src/algorithms/table.ts';
 import { predictModel } from '../../src/algorithms/learning/predict.ts';
+import { trainModel } from '../../src/algorithms/learning/trainer.ts';
 import { csvTable } from '../helpers/csvTable.ts';
 import { memoryIO, type MemoryIO } from '../helpers/memoryIO.ts';
 
@@ -54,5 +55,18 @@ describe('models a toxicologist can trust', function () {
     expect(near.value).to.equal(2);
     expect(gap.value).to.equal(null);
     expect(gap.reason).to.equal('no value of x');
+  });
+
+  it('training reports progress that moves: after the vectors, then per tree of every fold and of the final fit', async () => {
+    const hamster = csvTable('hamster_carcinogenicity.csv');
+    const def = algorithmById('random-forest')!;
+    const seen: number[] = [];
+    await trainModel({ learner: 'randomForest', table: hamster, target: 0, params: withDefaults(def.params, { trees: 4, folds: 2 }), algorithmUri: 'http://example.org/algorithm/random-forest', fallback: 'morgan', progress: (p) => seen.push(p) });
+    // 2 folds and the final fit, 4 trees each: at least 12 steps, rising to 100.
+    expect(seen.length).to.be.at.least(12);
+    expect(seen[0]).to.equal(5);
+    expect(seen[seen.length - 1]).to.be.closeTo(100, 1e-9);
+    for (let i = 1; i < seen.length; i++) expect(seen[i], `step ${i}`).to.be.at.least(seen[i - 1]);
+    expect(new Set(seen.map((p) => Math.round(p))).size).to.be.at.least(10);
   });
 });

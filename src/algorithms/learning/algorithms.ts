@@ -27,7 +27,7 @@ function learning(id: string, learner: string, fallback: 'morgan' | 'descriptors
     learns: true,
     run: async (input) => ({
       kind: 'model',
-      model: await trainModel({ learner, table: input.table, target: input.target!, params: input.params, algorithmUri: input.algorithmUri, fallback }),
+      model: await trainModel({ learner, table: input.table, target: input.target!, params: input.params, algorithmUri: input.algorithmUri, fallback, progress: input.progress }),
     }),
   };
 }

@@ -18,7 +18,8 @@ export interface RawPrediction {
 
 export interface Learner {
   tasks: readonly LearningTask[];
-  fit: (X: number[][], y: number[], classes: number, params: ParamValues) => unknown;
+  /** `progress`, when given, receives the fraction of the fit done (per tree for a forest). */
+  fit: (X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void) => unknown;
   predict: (state: unknown, X: number[][]) => RawPrediction[];
 }
 
@@ -38,14 +39,14 @@ const knn: Learner = {
 
 const randomForest: Learner = {
   tasks: ['classification', 'regression'],
-  fit: (X, y, classes, params) => fitForest(X, y, {
+  fit: (X, y, classes, params, progress) => fitForest(X, y, {
     classes,
     trees: params.trees as number,
     mtry: params.mtry as number,
     maxDepth: params.max_depth as number,
     minLeaf: params.min_leaf as number,
     seed: params.seed as number,
-  }),
+  }, progress),
   predict: (state, X) => X.map((x) => {
     const f = state as Forest;
     const out = predictForest(f, x);

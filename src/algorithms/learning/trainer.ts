@@ -66,6 +66,8 @@ export interface TrainInput {
   params: ParamValues;
   algorithmUri: string;
   fallback: 'morgan' | 'descriptors';
+  /** Percent done (0-100): after the vectors, then per fold and per tree of each fit. */
+  progress?: (percent: number) => void;
 }
 
 export async function trainModel(input: TrainInput): Promise<TrainedModel> {
@@ -76,6 +78,7 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   const rep = chooseRepresentation(table, target, params.representation as string, input.fallback, { radius: params.radius as number, bits: params.bits as number });
   if (rep.kind === 'features' && rep.uris.length === 0) throw new BadRequest('representation=features but the dataset has no numeric feature besides prediction_feature', { code: ERR.InvalidParameter });
   const vecs = await vectors(table, rep);
+  input.progress?.(VECTORS_PERCENT);
   const labels = table.values.map((r) => r[target]);
   const classes = task === 'classification' ? classesOf(column, labels) : [];
   const rows: number[] = [];
@@ -94,8 +97,11 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   });
   const X = impute(raw, means);
   const classCount = classes.length;
-  const validation = crossValidate(input.learner, X, y, classCount, params);
-  const state = learner.fit(X, y, classCount, params);
+  // k fold fits and the final fit share the rest of the bar equally.
+  const k = Math.min(params.folds as number, y.length);
+  const step = (fit: number) => input.progress && ((fraction: number) => input.progress!(VECTORS_PERCENT + ((100 - VECTORS_PERCENT) * (fit + fraction)) / (k + 1)));
+  const validation = crossValidate(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k)));
+  const state = learner.fit(X, y, classCount, params, step(k));
   return {
     learner: input.learner,
     algorithmUri: input.algorithmUri,
@@ -112,7 +118,11 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   };
 }
 
-export function crossValidate(learnerId: string, X: number[][], y: number[], classes: number, params: ParamValues): Validation {
+/** Share of a training run's progress taken by building the vectors. */
+const VECTORS_PERCENT = 5;
+
+/** `progress` receives the fraction of the cross-validation done, per fold and within each fit. */
+export function crossValidate(learnerId: string, X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void): Validation {
   const learner = LEARNERS[learnerId];
   const k = Math.min(params.folds as number, y.length);
   const seed = params.seed as number;
@@ -122,8 +132,9 @@ export function crossValidate(learnerId: string, X: number[][], y: number[], cla
     const train = y.map((_, i) => i).filter((i) => fold[i] !== f);
     const test = y.map((_, i) => i).filter((i) => fold[i] === f);
     if (test.length === 0 || train.length === 0) continue;
-    const state = learner.fit(train.map((i) => X[i]), train.map((i) => y[i]), classes, params);
+    const state = learner.fit(train.map((i) => X[i]), train.map((i) => y[i]), classes, params, progress && ((fraction) => progress((f + 0.9 * fraction) / k)));
     learner.predict(state, test.map((i) => X[i])).forEach((p, t) => { predicted[test[t]] = p; });
+    progress?.((f + 1) / k);
   }
   const done = y.map((_, i) => i).filter((i) => predicted[i]);
   const actual = done.map((i) => y[i]);

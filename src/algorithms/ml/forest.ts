@@ -20,7 +20,8 @@ export interface Forest {
   trees: Tree[];
 }
 
-export function fitForest(X: readonly (readonly number[])[], y: readonly number[], opt: ForestOptions): Forest {
+/** `progress` receives the fraction of trees grown after each tree. */
+export function fitForest(X: readonly (readonly number[])[], y: readonly number[], opt: ForestOptions, progress?: (fraction: number) => void): Forest {
   const cols = X[0]?.length ?? 0;
   const m = matrixOf(X, cols);
   const yy = Float64Array.from(y);
@@ -31,6 +32,7 @@ export function fitForest(X: readonly (readonly number[])[], y: readonly number[
     const sample = new Int32Array(m.rows);
     for (let i = 0; i < m.rows; i++) sample[i] = Math.floor(rng() * m.rows);
     trees.push(growTree(m, yy, sample, { classes: opt.classes, mtry, maxDepth: opt.maxDepth, minLeaf: opt.minLeaf }, rng));
+    progress?.((t + 1) / opt.trees);
   }
   return { classes: opt.classes, trees };
 }
