@@ -19,7 +19,7 @@ import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts
 import type { AlgorithmIO } from './io.ts';
 import type { Table } from './table.ts';
 import { MODEL_KIND, type ModelData } from './apply.ts';
-import type { Prediction } from './learning/model.ts';
+import type { Neighbour, Prediction } from './learning/model.ts';
 import { checkComputable, type FeatureCalculation } from './learning/chain.ts';
 import { algorithmById } from './catalogue.ts';
 import { algorithmUri, HASH, storedValues } from './parameterised.ts';
@@ -69,6 +69,11 @@ export async function tableOf(deps: Deps, d: LoadedDataset, subjectid?: string):
   };
 }
 
+/** One neighbour a line: compound URI, Tanimoto or feature similarity, measured value. */
+function neighboursText(neighbours: readonly Neighbour[]): string {
+  return neighbours.map((n) => `${n.compound} ${Number(n.similarity.toFixed(4))} ${n.measured}`).join('\n');
+}
+
 /** The descriptor algorithm and parameters behind an ot:hasSource URI of this service. */
 function featureCalculation(deps: Deps, source: string): FeatureCalculation | undefined {
   const prefix = algorithmUri(deps, '');
@@ -95,6 +100,7 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
         if (f === predicted.value) return p.value;
         if (f === predicted.confidence) return p.confidence ?? null;
         if (f === predicted.inDomain) return p.inDomain === undefined ? null : String(p.inDomain);
+        if (f === predicted.neighbours) return p.neighbours ? neighboursText(p.neighbours) : null;
         return null;
       });
     });

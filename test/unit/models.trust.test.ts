@@ -69,4 +69,25 @@ describe('models a toxicologist can trust', function () {
     for (let i = 1; i < seen.length; i++) expect(seen[i], `step ${i}`).to.be.at.least(seen[i - 1]);
     expect(new Set(seen.map((p) => Math.round(p))).size).to.be.at.least(10);
   });
+
+  it('a kNN prediction lists its neighbours: compound, similarity and measured value', async () => {
+    const table: Table = {
+      datasetUri: 'http://example.org/dataset/n', compounds: ['http://example.org/compound/1', 'http://example.org/compound/2', 'http://example.org/compound/4'], smiles: ['C', 'CC', 'CCC'],
+      columns: [{ uri: 'http://example.org/feature/y', title: 'y', numeric: true }, { uri: 'http://example.org/feature/x', title: 'x', numeric: true }],
+      values: [[10, 1], [20, 2], [40, 4]],
+    };
+    const io = memoryIO([table]);
+    await run(io, 'knn', table.datasetUri, { k: 2, folds: 2 }, table.columns[0].uri);
+    const [p] = await predictModel(lastModel(io), { ...table, compounds: ['q'], values: [[null, 2.4]] });
+    // By hand: x standardised with mean 7/3 and population sd sqrt(42/27); similarity
+    // 1 / (1 + |2.4 - x| / sd): x=2 gives 0.7572, x=1 gives 0.4970, x=4 (0.4381) is third.
+    const sd = Math.sqrt(42 / 27);
+    const s2 = 1 / (1 + 0.4 / sd);
+    const s1 = 1 / (1 + 1.4 / sd);
+    expect(p.neighbours!.map((n) => n.compound)).to.deep.equal(['http://example.org/compound/2', 'http://example.org/compound/1']);
+    expect(p.neighbours![0].similarity).to.be.closeTo(s2, 1e-9);
+    expect(p.neighbours![1].similarity).to.be.closeTo(s1, 1e-9);
+    expect(p.neighbours!.map((n) => n.measured)).to.deep.equal([20, 10]);
+    expect(p.value as number).to.be.closeTo((s2 * 20 + s1 * 10) / (s2 + s1), 1e-6);
+  });
 });

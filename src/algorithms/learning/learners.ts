@@ -14,6 +14,8 @@ export interface RawPrediction {
   score?: number;
   confidence?: number;
   inDomain?: boolean;
+  /** Read-across: the training rows (in fit order) the prediction came from. */
+  neighbours?: Array<{ row: number; similarity: number }>;
 }
 
 export interface Learner {
@@ -33,7 +35,7 @@ const knn: Learner = {
   fit: (X, y, classes, params) => fitKnn(X, y, { k: params.k as number, classes, minSimilarity: params.min_similarity as number }),
   predict: (state, X) => X.map((x) => {
     const p = predictKnn(state as KnnModel, x);
-    return { value: p.value, score: p.probabilities?.[p.probabilities.length - 1], confidence: p.confidence, inDomain: p.inDomain };
+    return { value: p.value, score: p.probabilities?.[p.probabilities.length - 1], confidence: p.confidence, inDomain: p.inDomain, neighbours: p.neighbours };
   }),
 };
 

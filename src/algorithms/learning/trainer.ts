@@ -115,6 +115,7 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
     state,
     validation,
     trainingSize: rows.length,
+    training: input.learner === 'knn' ? { compounds: rows.map((i) => table.compounds[i]), measured: y.map((v) => (task === 'classification' ? classes[v] : v)) } : undefined,
   };
 }
 
@@ -168,6 +169,7 @@ export async function predictWith(model: TrainedModel, table: Table): Promise<Pr
       probability: model.task === 'classification' ? p.confidence : undefined,
       confidence: p.confidence,
       inDomain: p.inDomain,
+      neighbours: model.training && p.neighbours?.map((n) => ({ compound: model.training!.compounds[n.row], similarity: n.similarity, measured: model.training!.measured[n.row] })),
     };
   });
   return out;
