@@ -1,7 +1,8 @@
 // The learners behind the learning algorithms: each fits a JSON state from vectors and
 // labels, and predicts from it. Class labels arrive as indices 0..classes-1.
 import MLR from 'ml-regression-multivariate-linear';
-import { fitForest, predictForest, type Forest } from '../ml/forest.ts';
+import { predictForest, type Forest } from '../ml/forest.ts';
+import { fitForestThreads } from '../ml/forestThreads.ts';
 import { fitKnn, predictKnn, type KnnModel } from '../ml/knn.ts';
 import { fitLogistic, predictLogistic, type LogisticModel } from '../ml/logistic.ts';
 import type { ParamValues } from '../params.ts';
@@ -20,7 +21,10 @@ export interface RawPrediction {
 
 export interface Learner {
   tasks: readonly LearningTask[];
-  /** `progress`, when given, receives the fraction of the fit done (per tree for a forest). */
+  /**
+   * The learned state, as JSON (or a promise of it: a forest grows in worker threads).
+   * `progress`, when given, receives the fraction of the fit done (per tree for a forest).
+   */
   fit: (X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void) => unknown;
   predict: (state: unknown, X: number[][]) => RawPrediction[];
 }
@@ -41,7 +45,7 @@ const knn: Learner = {
 
 const randomForest: Learner = {
   tasks: ['classification', 'regression'],
-  fit: (X, y, classes, params, progress) => fitForest(X, y, {
+  fit: (X, y, classes, params, progress) => fitForestThreads(X, y, {
     classes,
     trees: params.trees as number,
     mtry: params.mtry as number,

@@ -100,8 +100,8 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   // k fold fits and the final fit share the rest of the bar equally.
   const k = Math.min(params.folds as number, y.length);
   const step = (fit: number) => input.progress && ((fraction: number) => input.progress!(VECTORS_PERCENT + ((100 - VECTORS_PERCENT) * (fit + fraction)) / (k + 1)));
-  const validation = crossValidate(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k)));
-  const state = learner.fit(X, y, classCount, params, step(k));
+  const validation = await crossValidate(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k)));
+  const state = await learner.fit(X, y, classCount, params, step(k));
   return {
     learner: input.learner,
     algorithmUri: input.algorithmUri,
@@ -123,7 +123,7 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
 const VECTORS_PERCENT = 5;
 
 /** `progress` receives the fraction of the cross-validation done, per fold and within each fit. */
-export function crossValidate(learnerId: string, X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void): Validation {
+export async function crossValidate(learnerId: string, X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void): Promise<Validation> {
   const learner = LEARNERS[learnerId];
   const k = Math.min(params.folds as number, y.length);
   const seed = params.seed as number;
@@ -133,7 +133,7 @@ export function crossValidate(learnerId: string, X: number[][], y: number[], cla
     const train = y.map((_, i) => i).filter((i) => fold[i] !== f);
     const test = y.map((_, i) => i).filter((i) => fold[i] === f);
     if (test.length === 0 || train.length === 0) continue;
-    const state = learner.fit(train.map((i) => X[i]), train.map((i) => y[i]), classes, params, progress && ((fraction) => progress((f + 0.9 * fraction) / k)));
+    const state = await learner.fit(train.map((i) => X[i]), train.map((i) => y[i]), classes, params, progress && ((fraction) => progress((f + 0.9 * fraction) / k)));
     learner.predict(state, test.map((i) => X[i])).forEach((p, t) => { predicted[test[t]] = p; });
     progress?.((f + 1) / k);
   }
