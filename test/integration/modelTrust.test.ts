@@ -182,4 +182,25 @@ describe('models a toxicologist can trust', function () {
       expect(report).to.contain('FeatureNotInDataset').and.contain(`x <${x}>`);
     });
   });
+
+  it('a random forest large enough for worker threads builds inside a task, its progress moving', async () => {
+    const hamster = (await uploadDataset(app, readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.csv'), 'utf8'), 'text/csv')).body;
+    const target = await featureOf(hamster, 'Hamster Carcinogenicity');
+    const res = await fetch(`${app.url}/algorithm/random-forest`, { method: 'POST', headers: { Accept: 'text/uri-list' }, body: form({ dataset_uri: hamster, prediction_feature: target, trees: '1500', folds: '2' }) });
+    expect(res.status).to.equal(202);
+    const task = (await res.text()).trim();
+    const seen = new Set<string>();
+    for (let status = 202; status === 202; ) {
+      const t = await fetch(task, { headers: { Accept: 'application/n-triples' } });
+      status = t.status;
+      const percent = /#percentageCompleted> "([\d.]+)"/.exec(await t.text())?.[1];
+      if (percent) seen.add(percent);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const done = await followTask(task);
+    expect(done.status, done.body).to.equal(200);
+    expect(await nt(done.body)).to.contain('#classificationStatistics>');
+    // Between the start (10) and the end (100), the forest's trees move the bar.
+    expect([...seen].map(Number).filter((p) => p > 15 && p < 80).length, [...seen].join(' ')).to.be.at.least(3);
+  });
 });
