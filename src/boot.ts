@@ -12,26 +12,28 @@ import { JobEngine } from './tasks/engine.ts';
 import { bootCompounds } from './compounds/compoundsBoot.ts';
 import { SearchEngine } from './search/engine.ts';
 import { syncSearchIndex } from './search/sync.ts';
+import { createLogger, logSink, type Logger } from './logger.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;
 }
 
-export async function openDeps(config: Config, log: Deps['log']): Promise<Running> {
+/** `logger` defaults to JSON lines on standard output at config.logLevel. */
+export async function openDeps(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Running> {
   const closers: Array<() => Promise<void> | void> = [];
   const store = await TripleStore.open(path.join(config.dataDir, 'store'), {
     snapshotEvery: config.snapshotEvery,
     sparqlTimeoutMs: config.sparqlTimeoutMs,
-    log,
+    log: logSink(logger),
     // A queued job's kind, parameters and owner are for the engine, not for researchers.
     privatePredicatePrefixes: [JOB.ns],
   });
   closers.push(() => store.close());
-  const tasks = new JobEngine({ config, store, log });
+  const tasks = new JobEngine({ config, store, logger });
   closers.push(() => tasks.close());
   const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers, baseUrl: () => config.baseUrl });
   closers.push(() => search.close());
-  const deps: Deps = { config, store, log, tasks, search, identity: identityOf(config) };
+  const deps: Deps = { config, store, logger, tasks, search, identity: identityOf(config) };
   // Built-in ontologies are replaced at every start so that upgrades take effect.
   await loadBuiltInOntologies(deps);
   // The catalogue's descriptions, as graphs, so ?type= and ?sameas= run in the store.

@@ -42,7 +42,13 @@ export interface Config {
   /** Login attempts allowed per address within loginWindowSeconds (0 = unlimited). */
   loginRateLimit: number;
   loginWindowSeconds: number;
+  /** Origins whose browser scripts may call the service (CORS); empty = none, ['*'] = any. */
+  corsOrigins: string[];
+  /** Log level of the JSON-lines log (pino): fatal, error, warn, info, debug, trace or silent. */
+  logLevel: LogLevel;
 }
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 interface Option<K extends keyof Config> {
   key: K;
@@ -85,7 +91,33 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'authRead', env: 'AUTH_READ', parse: (r) => parseAuthRead(r), describe: 'with auth on, who reads collections: public or authenticated (default public)' },
   { key: 'loginRateLimit', env: 'LOGIN_RATE_LIMIT', parse: int, describe: 'login attempts per address and window, 0 = unlimited (default 10)' },
   { key: 'loginWindowSeconds', env: 'LOGIN_WINDOW_SECONDS', parse: int, describe: 'window of LOGIN_RATE_LIMIT in seconds (default 60)' },
+  { key: 'corsOrigins', env: 'CORS_ORIGINS', parse: (r) => parseOrigins(r), describe: 'browser origins allowed to call the service (CORS): a comma list or *, default none' },
+  { key: 'logLevel', env: 'LOG_LEVEL', parse: (r) => parseLogLevel(r), describe: 'JSON-lines log level: fatal, error, warn, info, debug, trace or silent (default info)' },
 ];
+
+/** CORS origins as the Origin header spells them: scheme://host[:port], no path. */
+function parseOrigins(raw: string): string[] {
+  const list = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  if (list.includes('*')) return ['*'];
+  return list.map((o) => {
+    let url: URL;
+    try {
+      url = new URL(o);
+    } catch {
+      throw new Error(`expected origins like https://app.example.org or *, got "${o}"`);
+    }
+    if (url.origin === 'null' || url.origin !== o.replace(/\/+$/, '')) throw new Error(`expected an origin (scheme://host[:port]), got "${o}"`);
+    return url.origin;
+  });
+}
+
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parseLogLevel(raw: string): LogLevel {
+  const level = raw.toLowerCase() as LogLevel;
+  if (LOG_LEVELS.includes(level)) return level;
+  throw new Error(`expected one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+}
 
 function parseAuthRead(raw: string): Config['authRead'] {
   if (raw === 'public' || raw === 'authenticated') return raw;
@@ -122,6 +154,8 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     authRead: 'public',
     loginRateLimit: 10,
     loginWindowSeconds: 60,
+    corsOrigins: [],
+    logLevel: 'info',
   };
 }
 

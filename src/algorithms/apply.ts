@@ -134,7 +134,7 @@ async function conformersDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
  * Stores a model with features of its own: the predicted value, confidence and domain flag
  * have ot:hasSource the model (SPEC §2.2), so every prediction names the model that made it.
  */
-async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, table: Table, result: ModelResult): Promise<string> {
+export async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, table: Table, result: ModelResult): Promise<string> {
   const model = withCalculations(io, table, result.model);
   const modelUri = io.newModelUri();
   const title = model.task === 'domain' ? 'distance to the training set' : `${model.target.title} predicted by ${def.title}`;

@@ -9,7 +9,7 @@ import { isDataset } from '../datasets/datasetLayout.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { ensureFeatures } from '../features/features.ts';
 import { createModel, newModelUri } from '../models/models.ts';
-import { publishDataset, remoteFetch } from '../datasets/datasetRemote.ts';
+import { publishResult, remoteFetch } from '../datasets/datasetRemote.ts';
 import { threeDMolfiles } from '../compounds/conformerGeneration.ts';
 import { addConformers } from '../compounds/conformers.ts';
 import { compoundNumber } from '../compounds/compoundIndex.ts';
@@ -17,6 +17,7 @@ import { registerPredictor } from '../models/predictors.ts';
 import { ensureCompounds } from '../compounds/compounds.ts';
 import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
 import type { AlgorithmIO } from './io.ts';
+import { redact } from '../auth/redact.ts';
 import type { Table } from './table.ts';
 import { MODEL_KIND, type ModelData } from './apply.ts';
 import type { Neighbour, Prediction } from './learning/model.ts';
@@ -113,6 +114,9 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
       return tableOf(deps, await loadDataset(deps, datasetUri, { subjectid, featureUris }), subjectid);
     },
     check: async (datasetUri, predictionFeature, subjectid) => {
+      // Only http(s) datasets are read (SPEC §2.1: a dataset service's URI); anything else
+      // would fail inside the task.
+      if (!/^https?:\/\//i.test(datasetUri)) throw new BadRequest(`dataset_uri must be an http(s) URI of a dataset: ${JSON.stringify(redact(datasetUri).slice(0, 200))}`, { code: ERR.InvalidIRI });
       const base = new URL(datasetUri);
       base.search = '';
       const local = base.href.startsWith(uriOf(deps.config, '/dataset/'));
@@ -141,7 +145,8 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
       let k = 0;
       return parsed.map((p) => (p ? uris[k++] : undefined));
     },
-    dataset: (r) => createDataset(deps, { ...r, values: r.values, warnings: r.warnings }),
+    // Titles name the input dataset: without the user-info or token its URI may carry.
+    dataset: (r) => createDataset(deps, { ...r, title: redact(r.title), values: r.values, warnings: r.warnings }),
     featureCalculation: (source) => featureCalculation(deps, source),
     newModelUri: () => newModelUri(deps),
     model: (m) => createModel(deps, { ...m, kind: MODEL_KIND }),
@@ -152,6 +157,6 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
       const molfiles = await threeDMolfiles(deps, id, count, undefined, signal);
       return addConformers(deps, id, molfiles.map((molfile) => ({ molfile, is3D: true })));
     },
-    publish: (uri, service, subjectid) => publishDataset(deps, uri, service, subjectid),
+    publish: (uri, service, subjectid) => publishResult(deps, uri, service, subjectid),
   };
 }

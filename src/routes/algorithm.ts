@@ -5,11 +5,12 @@ import type Koa from 'koa';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { handle } from '../http/send.ts';
-import { uriListReply, rdfVariants, bodyReply, type Reply } from '../http/reply.ts';
+import { uriListReply, rdfVariants, type Reply } from '../http/reply.ts';
 import { readForm, type Form } from '../http/body.ts';
 import { BadRequest, HttpError, NotFound } from '../errors.ts';
 import { parsePaging, pagingHeaders, fetchPage } from '../http/paging.ts';
 import { checkIri } from '../store/binder.ts';
+import { readUriParam } from '../http/uriParam.ts';
 import { algorithmById } from '../algorithms/catalogue.ts';
 import { algorithmJson, algorithmQuads, type DescribeOptions } from '../algorithms/describe.ts';
 import { algorithmUri, HASH, storedValues } from '../algorithms/parameterised.ts';
@@ -18,11 +19,31 @@ import { APPLY_JOB, defineApplyJob, type ApplyJobParams } from '../algorithms/jo
 import { applyAlgorithm } from '../algorithms/apply.ts';
 import { algorithmIO } from '../algorithms/datasetIO.ts';
 import type { AlgorithmDef } from '../algorithms/types.ts';
-import { ATYPE, DC, ERR } from '../rdf/vocab.ts';
+import { ATYPE, DC, ERR, PREFIXES } from '../rdf/vocab.ts';
 import type { Quad } from '@rdfjs/types';
 import { callerOf } from '../auth/caller.ts';
+import { directReply } from '../tasks/taskReply.ts';
+import { redact } from '../auth/redact.ts';
 
 const { namedNode } = DataFactory;
+
+/**
+ * The ?type= class: a full IRI or a prefixed name with a prefix of the service's own RDF
+ * (`ota:Classification`). An IRI that stops where a namespace ends in `#` was cut at the
+ * fragment by the client (RFC 3986 §3.5: `#` ends the query), so the 400 says how to send it.
+ */
+export function typeIri(value: string): string {
+  const colon = value.indexOf(':');
+  const ns = colon > 0 ? PREFIXES[value.slice(0, colon)] : undefined;
+  if (ns !== undefined && !value.slice(colon + 1).startsWith('//')) return checkIri(ns + value.slice(colon + 1), 'type');
+  if (Object.values(PREFIXES).some((n) => n.endsWith('#') && (n === value + '#' || n === value))) {
+    throw new BadRequest(`type ${JSON.stringify(value)} names a namespace, not a class: was the IRI cut at "#"?`, {
+      code: ERR.InvalidParameter,
+      details: `Write "#" as %23 in a query string (e.g. type=${encodeURIComponent(value.replace(/#$/, '') + '#Classification')}), or use a prefixed name such as ota:Classification.`,
+    });
+  }
+  return checkIri(value, 'type');
+}
 
 function list(deps: Deps, ctx: Koa.Context): Reply {
   const paging = parsePaging(ctx.query, deps.config);
@@ -33,13 +54,14 @@ function list(deps: Deps, ctx: Koa.Context): Reply {
     const text = sameas
       ? deps.store.queries.text('algorithm-list-by-sameas', { sameas: namedNode(checkIri(sameas, 'sameas')), ...page })
       : type
-        ? deps.store.queries.text('algorithm-list-by-type', { type: namedNode(checkIri(type, 'type')), ...page })
+        ? deps.store.queries.text('algorithm-list-by-type', { type: namedNode(typeIri(type)), ...page })
         : deps.store.queries.text('algorithm-list', page);
     const rows = deps.store.queryText(text, { union: true });
     return Array.isArray(rows) ? (rows as Array<Record<string, { value: string }>>).map((r) => r.a.value) : [];
   });
-  // SPEC §7.1: 404 when no algorithm is in the category asked for.
-  if (items.length === 0 && (sameas || type) && paging.page === 0) throw new NotFound(`no algorithm ${sameas ? `with owl:sameAs ${sameas}` : `of type ${type}`}`);
+  // SPEC §7.1: 404 when no algorithm has the owl:sameAs asked for; a type filter with no
+  // match is an empty list, as /task?query= answers.
+  if (items.length === 0 && sameas && paging.page === 0) throw new NotFound(`no algorithm ${sameas ? `with owl:sameAs ${sameas}` : `of type ${type}`}`);
   return uriListReply(items, {
     quads: () => items.flatMap((u) => quadsOf(deps, u)),
     headers: pagingHeaders(ctx.href, paging, hasMore),
@@ -106,7 +128,7 @@ export function algorithmRouter(deps: Deps): Router {
     const subjectid = subjectidOf(ctx, form);
     await io.check(params.datasetUri, params.predictionFeature, subjectid);
     const task = await deps.tasks.submit<ApplyJobParams>(APPLY_JOB, { id: def.id, ...params }, {
-      title: `Apply ${def.title} to ${params.datasetUri}`,
+      title: `Apply ${def.title} to ${redact(params.datasetUri)}`,
       creator: params.algorithmUri,
       owner: ownerOf(ctx),
       subjectid,
@@ -123,7 +145,7 @@ export function algorithmRouter(deps: Deps): Router {
     if (!def.types.some((t) => t.equals(ATYPE.FeatureSelection))) throw new NotFound(`${ctx.params.id} is not a feature selection algorithm`);
     const form = await readForm(ctx);
     const params = await readApplyRequest(deps, def, form);
-    const candidates = form.all('feature_definition').map((f) => checkIri(f.trim(), 'feature_definition'));
+    const candidates = form.all('feature_definition').map((f) => readUriParam(f, 'feature_definition'));
     if (candidates.length > 0) {
       const url = new URL(params.datasetUri);
       for (const f of candidates) url.searchParams.append('feature_uris[]', f);
@@ -141,7 +163,7 @@ export function algorithmRouter(deps: Deps): Router {
       }
       throw e;
     }
-    return bodyReply('text/uri-list', selected.map((u) => u + '\r\n').join(''));
+    return directReply(deps, selected, { title: `Apply ${def.title} to ${params.datasetUri}`, creator: params.algorithmUri, owner: ownerOf(ctx) });
   }));
   return router;
 }

@@ -18,7 +18,7 @@ export function storedStructures(deps: Pick<Deps, 'store' | 'config'>): StoredSt
   });
 }
 
-export function syncSearchIndex(deps: Pick<Deps, 'store' | 'search' | 'log' | 'config'>): void {
+export function syncSearchIndex(deps: Pick<Deps, 'store' | 'search' | 'logger' | 'config'>): void {
   const recomputed = deps.search.reconcile(storedStructures(deps));
-  if (recomputed > 0) deps.log(`search index: recomputed fingerprints of ${recomputed} compound(s) missing from the index file`);
+  if (recomputed > 0) deps.logger.warn({ recomputed }, `search index: recomputed fingerprints of ${recomputed} compound(s) missing from the index file`);
 }

@@ -7,14 +7,15 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createApp } from '../../src/app.ts';
 import { openDeps, type Running } from '../../src/boot.ts';
+import { createLogger } from '../../src/logger.ts';
 
 export interface TestApp {
   url: string;
   /** Where the server listens; differs from `url` when a test fixes baseUrl (restart tests). */
   origin: string;
   deps: Running;
-  /** Messages the app logged (errors worth an operator's attention). */
-  logged: unknown[];
+  /** What the app logged at `logLevel` (default warn: errors worth an operator's attention), as parsed JSON lines. */
+  logged: Array<Record<string, unknown>>;
   dataDir: string;
   close: (options?: { keepData?: boolean }) => Promise<void>;
 }
@@ -24,8 +25,10 @@ export function tempDir(prefix = 'opentox-test-'): string {
 }
 
 export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDir()): Promise<TestApp> {
-  const config = loadConfig([], {}, { port: 0, dataDir, ...overrides });
-  const logged: unknown[] = [];
+  // Tests stay quiet: the log goes to `logged`, at warn unless a test asks for more.
+  const config = loadConfig([], {}, { port: 0, dataDir, logLevel: 'warn', ...overrides });
+  const logged: Array<Record<string, unknown>> = [];
+  const logger = createLogger(config.logLevel, { write: (line: string) => { logged.push(JSON.parse(line) as Record<string, unknown>); } });
   // Listen first, so that boot steps (e.g. loading the built-in ontologies) already see the
   // real base URI. Nobody knows the port before startApp returns, so no request comes early.
   let handler: RequestListener = (_req, res) => res.writeHead(503).end();
@@ -38,7 +41,7 @@ export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDi
   const port = (server.address() as AddressInfo).port;
   config.port = port;
   config.baseUrl = overrides.baseUrl ?? `http://127.0.0.1:${port}`;
-  const deps = await openDeps(config, (m) => logged.push(m));
+  const deps = await openDeps(config, logger);
   handler = createApp(deps).callback();
   return {
     url: config.baseUrl,

@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import { rmSync } from 'node:fs';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDeps, type Running } from '../../src/boot.ts';
+import { createLogger } from '../../src/logger.ts';
 import { uriOf } from '../../src/deps.ts';
 import { errorMiddleware } from '../../src/http/errorMiddleware.ts';
 import { authMiddleware } from '../../src/auth/middleware.ts';
@@ -52,7 +53,7 @@ function fakeResources(deps: Running): Router {
 
 export async function startHarness(overrides: Partial<Config> = {}, identity?: IdentityService, dataDir = tempDir()): Promise<Harness> {
   const config = loadConfig([], {}, { port: 0, dataDir, ...overrides });
-  const deps = await openDeps(config, () => undefined);
+  const deps = await openDeps(config, createLogger('silent'));
   if (identity) deps.identity = identity;
   const app = new Koa();
   app.silent = true;
