@@ -70,9 +70,12 @@ export async function tableOf(deps: Deps, d: LoadedDataset, subjectid?: string):
   };
 }
 
-/** One neighbour a line: compound URI, Tanimoto or feature similarity, measured value. */
+/**
+ * Neighbours separated by "; ", each as compound URI, Tanimoto or feature similarity and
+ * measured value separated by spaces (no line breaks: CSV stays one line per compound).
+ */
 function neighboursText(neighbours: readonly Neighbour[]): string {
-  return neighbours.map((n) => `${n.compound} ${Number(n.similarity.toFixed(4))} ${n.measured}`).join('\n');
+  return neighbours.map((n) => `${n.compound} ${Number(n.similarity.toFixed(4))} ${n.measured}`).join('; ');
 }
 
 /** The descriptor algorithm and parameters behind an ot:hasSource URI of this service. */
