@@ -47,6 +47,7 @@ export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: Appl
   ctx.progress?.(10);
   const progress = ctx.progress && ((v: number) => ctx.progress!(10 + 0.7 * v));
   const input: RunInput = { table, params: p.values, target, algorithmUri: p.algorithmUri, signal: ctx.signal, progress };
+  def.checkInput?.(input);
   const result = await runOrExplain(def, input, ctx);
   ctx.signal?.throwIfAborted();
   ctx.progress?.(80);

@@ -112,6 +112,13 @@ describe('models a toxicologist can trust', function () {
       }
     });
 
+    it('a target the algorithm cannot learn answers 400 saying why (not a 500 model-building failure)', async () => {
+      const res = await apply(`${app.url}/algorithm/mlr`, { dataset_uri: nominal, prediction_feature: activity });
+      expect(res.status, res.body).to.equal(400);
+      const report = await (await fetch(res.body, { headers: { Accept: 'text/turtle' } })).text();
+      expect(report, report).to.contain('is a nominal feature (ot:NominalFeature), so it asks for classification, but this algorithm does regression only');
+    });
+
     it('a classification-only algorithm reads a numeric feature of a few integers as classes', async () => {
       const numeric = (await uploadDataset(app, CODED, 'text/csv')).body;
       const codes = await featureOf(numeric, 'Activity');
@@ -174,11 +181,11 @@ describe('models a toxicologist can trust', function () {
       const withX = epa.replace('"STRUCTURE_SMILES","LC50_mmol"', '"STRUCTURE_SMILES","LC50_mmol","x"').split('\n').map((l, i) => (i === 0 || !l ? l : `${l},${i % 7}`)).join('\n');
       const training = (await uploadDataset(app, withX, 'text/csv')).body;
       const built = await apply(`${app.url}/algorithm/knn`, { dataset_uri: training, prediction_feature: await featureOf(training, 'LC50_mmol'), representation: 'features', folds: '2' });
-      expect(built.status, `${built.body}: ${await (await fetch(built.body, { headers: { Accept: 'text/plain' } })).text()}`).to.equal(200);
+      expect(built.status, `${built.body}: ${await (await fetch(built.body, { headers: { Accept: 'text/turtle' } })).text()}`).to.equal(200);
       const x = await featureOf(training, 'x');
       const res = await apply(built.body, { dataset_uri: structures });
       expect(res.status, res.body).to.equal(400);
-      const report = await (await fetch(res.body, { headers: { Accept: 'text/plain' } })).text();
+      const report = await (await fetch(res.body, { headers: { Accept: 'text/turtle' } })).text();
       expect(report).to.contain('FeatureNotInDataset').and.contain(`x <${x}>`);
     });
   });

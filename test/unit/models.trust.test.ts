@@ -5,7 +5,7 @@ import { withDefaults, type ParamValues } from '../../src/algorithms/params.ts';
 import type { RegressionStats } from '../../src/algorithms/ml/metrics.ts';
 import type { Table } from '../../src/algorithms/table.ts';
 import { predictModel } from '../../src/algorithms/learning/predict.ts';
-import { trainModel } from '../../src/algorithms/learning/trainer.ts';
+import { taskOf, trainModel } from '../../src/algorithms/learning/trainer.ts';
 import { csvTable } from '../helpers/csvTable.ts';
 import { memoryIO, type MemoryIO } from '../helpers/memoryIO.ts';
 
@@ -89,5 +89,20 @@ describe('models a toxicologist can trust', function () {
     expect(p.neighbours![1].similarity).to.be.closeTo(s1, 1e-9);
     expect(p.neighbours!.map((n) => n.measured)).to.deep.equal([20, 10]);
     expect(p.value as number).to.be.closeTo((s2 * 20 + s1 * 10) / (s2 + s1), 1e-6);
+  });
+
+  it('the learning task follows the target\'s kind and the algorithm', () => {
+    const table = (values: Array<number | string>, nominal = false): Table => ({
+      datasetUri: 'd', compounds: values.map((_, i) => `c${i}`), smiles: values.map(() => 'C'),
+      columns: [{ uri: 'y', title: 'y', numeric: !nominal && values.every((v) => typeof v === 'number'), nominal }], values: values.map((v) => [v]),
+    });
+    const both = ['classification', 'regression'] as const;
+    expect(taskOf(table([0, 1, 2, 1]), 0, both)).to.equal('regression');
+    expect(taskOf(table([0, 1, 2, 1], true), 0, both)).to.equal('classification');
+    expect(taskOf(table([0, 1, 1]), 0, both)).to.equal('classification');
+    expect(taskOf(table([0, 1, 2, 1]), 0, ['classification'])).to.equal('classification');
+    expect(taskOf(table([0, 1, 1]), 0, ['regression'])).to.equal('regression');
+    expect(() => taskOf(table([0.5, 1.5, 2.5]), 0, ['classification'])).to.throw(/is numeric, so it asks for regression, but this algorithm does classification only/);
+    expect(() => taskOf(table(['a', 'b'], true), 0, ['regression'])).to.throw(/so it asks for classification, but this algorithm does regression only/);
   });
 });

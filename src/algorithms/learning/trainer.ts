@@ -26,8 +26,12 @@ export function taskOf(table: Table, target: number, supported: readonly Learnin
   const numeric = !column.nominal && present.every((v) => Number.isFinite(numberOf(v)));
   const distinct = new Set(present.map((v) => String(v).trim().toLowerCase()));
   const integers = numeric && present.every((v) => Number.isInteger(numberOf(v)));
-  const auto: LearningTask = numeric && distinct.size > 2 ? 'regression' : 'classification';
-  const task = asked === 'classification' || asked === 'regression' ? asked : supported.length === 1 && supported[0] === 'classification' && integers && distinct.size <= MAX_INTEGER_CLASSES ? 'classification' : auto;
+  const only = supported.length === 1 ? supported[0] : undefined;
+  const auto: LearningTask = !numeric ? 'classification'
+    : only === 'regression' ? 'regression'
+      : only === 'classification' ? (integers && distinct.size <= MAX_INTEGER_CLASSES ? 'classification' : 'regression')
+        : distinct.size > 2 ? 'regression' : 'classification';
+  const task = asked === 'classification' || asked === 'regression' ? asked : auto;
   if (task === 'regression' && !numeric) {
     const why = column.nominal ? 'is a nominal feature (ot:NominalFeature): its values are classes' : 'holds values that are not numbers';
     throw new BadRequest(`prediction_feature ${column.uri} ${why}; regression needs a numeric feature`, { code: ERR.InvalidParameter });
@@ -36,7 +40,8 @@ export function taskOf(table: Table, target: number, supported: readonly Learnin
     throw new BadRequest(`prediction_feature ${column.uri} is numeric with ${distinct.size} distinct values: classification needs classes (a nominal feature, or at most ${MAX_INTEGER_CLASSES} integer codes)`, { code: ERR.InvalidParameter });
   }
   if (!supported.includes(task)) {
-    throw new BadRequest(`this algorithm does ${supported.join(' and ')} only, but prediction_feature ${column.uri} asks for ${task}`, { code: ERR.InvalidParameter });
+    const why = asked === task ? 'task asks' : column.nominal ? 'is a nominal feature (ot:NominalFeature), so it asks' : !numeric ? 'holds text, so it asks' : task === 'classification' ? 'holds two values, so it asks' : 'is numeric, so it asks';
+    throw new BadRequest(`prediction_feature ${column.uri} ${why} for ${task}, but this algorithm does ${supported.join(' and ')} only`, { code: ERR.InvalidParameter });
   }
   return task;
 }
