@@ -5,8 +5,9 @@ import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { parseStructure, sdfRecord } from '../chem/index.ts';
 import type * as RDF from '@rdfjs/types';
-import { SCHEMA, SVC } from '../rdf/vocab.ts';
+import { SVC } from '../rdf/vocab.ts';
 import { readStructureFile } from '../compounds/compoundFiles.ts';
+import { storedSmiles } from '../compounds/compoundQuads.ts';
 import { rowsOf, type DatasetView } from './datasetView.ts';
 import { readFeature } from '../features/features.ts';
 import type { CsvExtra } from './datasetOutput.ts';
@@ -17,16 +18,13 @@ const { namedNode } = DataFactory;
 const stored = (deps: Deps, compound: string, p: RDF.NamedNode): string | undefined =>
   deps.store.match(namedNode(compound), p, null, compound)[0]?.object.value;
 
-/** schema:smiles, or svc:smiles in data written before it (docs/graph-layout.md). */
-const smilesOf = (deps: Deps, compound: string): string | undefined => stored(deps, compound, SCHEMA.smiles) ?? stored(deps, compound, SVC.smiles);
-
 /** The SMILES column of CSV output. */
-export const smilesColumn = (deps: Deps): CsvExtra => ({ title: 'SMILES', value: (c) => smilesOf(deps, c) });
+export const smilesColumn = (deps: Deps): CsvExtra => ({ title: 'SMILES', value: (c) => storedSmiles(deps, c) });
 
 async function molfileOf(deps: Deps, compound: string): Promise<string | undefined> {
   const file = stored(deps, compound, SVC.structureFile);
   if (file) return readStructureFile(deps.config, file);
-  const smiles = smilesOf(deps, compound);
+  const smiles = storedSmiles(deps, compound);
   return smiles ? parseStructure(smiles, 'smiles').molfile : undefined;
 }
 

@@ -1,15 +1,10 @@
 // Depictions of stored compounds as inline SVG drawn by RDKit (src/chem), so a table of
 // structures needs no further request and no image from another host.
-import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
-import { SVC } from '../rdf/vocab.ts';
+import { storedSmiles } from '../compounds/compoundQuads.ts';
 import { depictSvg } from '../chem/depict.ts';
 import { html, raw, type Html } from './html.ts';
 
-const { namedNode } = DataFactory;
-
-export const storedSmiles = (deps: Deps, compound: string): string | undefined =>
-  deps.store.match(namedNode(compound), SVC.smiles, null, compound)[0]?.object.value;
 
 /** RDKit's SVG with its XML declaration dropped (it is inlined in HTML) and a label for readers. */
 export function svgOf(structure: string, size: number, label: string): Html {
