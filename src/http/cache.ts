@@ -1,0 +1,152 @@
+// Representations that change only on write (algorithm descriptions, compounds, models,
+// finished tasks, ontologies) are produced once per format and served from memory until a
+// write to a graph they are built from (Reply.depends) moves that graph's version
+// (src/store/versions.ts). Each carries a strong ETag from the version and the format
+// (and the content coding, RFC 9110 §8.8.3), Last-Modified, and `Cache-Control: no-cache`
+// so that clients revalidate (a 304 costs no serialising) instead of guessing freshness.
+import { createHash } from 'node:crypto';
+import type Koa from 'koa';
+import { versionsOf, type GraphVersions } from '../store/versions.ts';
+import type { Body, Reply, Variant } from './reply.ts';
+import { chooseCoding, compressible, encode, MIN_BYTES, type Coding } from './compress.ts';
+import { lastModifiedOf, notModified } from './conditional.ts';
+
+interface Entry {
+  key: string;
+  /** Which version of the graphs the body was built from. */
+  tag: string;
+  modified: number;
+  body: Buffer;
+  coded: Map<Coding, Promise<Buffer>>;
+  bytes: number;
+}
+
+/** Serialised bodies by request URL and media type, least recently used evicted first. */
+export class BodyCache {
+  /** Insertion order is recency order: the first entry is the least recently used. */
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
+
+  /** The entry under `key`, when it was built from version `tag`. */
+  get(key: string, tag: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.tag !== tag) {
+      this.bytes -= entry.bytes;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  set(key: string, tag: string, modified: number, body: Buffer): Entry {
+    const entry: Entry = { key, tag, modified, body, coded: new Map(), bytes: 0 };
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.bytes;
+    }
+    // A body that would take a large share of the budget is not worth evicting others for.
+    if (body.length <= this.maxBytes / 8) {
+      this.entries.set(key, entry);
+      this.grow(entry, body.length);
+    }
+    return entry;
+  }
+
+  /** `entry`'s body in `coding`, coded once. */
+  coded(entry: Entry, coding: Coding): Promise<Buffer> {
+    let coded = entry.coded.get(coding);
+    if (!coded) {
+      coded = encode(entry.body, coding, true);
+      entry.coded.set(coding, coded);
+      coded.then((b) => this.grow(entry, b.length), () => entry.coded.delete(coding));
+    }
+    return coded;
+  }
+
+  /** Counts `bytes` more for `entry` (while it is held) and evicts the least recently used. */
+  private grow(entry: Entry, bytes: number): void {
+    if (this.entries.get(entry.key) !== entry) return;
+    entry.bytes += bytes;
+    this.bytes += bytes;
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= old.bytes;
+    }
+  }
+}
+
+export interface CacheState {
+  versions: GraphVersions;
+  cache: BodyCache;
+  /** The store's write counter when the request began, before anything was read. */
+  since: number;
+}
+
+/**
+ * Middleware, before the routers: notes the write counter as the request begins. A body is
+ * cached only when no write to its graphs came after that, so what it was built from is
+ * never older than its version (a write during the request leaves it uncached).
+ */
+export function representationCache(store: object, maxBytes?: number): Koa.Middleware {
+  const versions = versionsOf(store);
+  if (!versions) return (_ctx, next) => next();
+  const cache = new BodyCache(maxBytes);
+  return async (ctx, next) => {
+    (ctx.state as { representations?: CacheState }).representations = { versions, cache, since: versions.current };
+    await next();
+  };
+}
+
+const typeTag = (type: string) => createHash('sha1').update(type).digest('base64url').slice(0, 6);
+
+/**
+ * Serves `variant` of a Reply that names its graphs (Reply.depends) through the cache, with
+ * validators and conditional GET. False when the reply is not one to cache (send() goes on);
+ * a body that cannot be cached (a stream) is set as it is.
+ */
+export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Variant, contentType: string): Promise<boolean> {
+  const state = (ctx.state as { representations?: CacheState }).representations;
+  if (!state || !reply.depends || reply.status !== 200 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return false;
+  const { versions, cache, since } = state;
+  const current = versions.of(reply.depends);
+  const tag = `${versions.epoch}.${current.seq}`;
+  const key = `${ctx.url}\n${variant.type}`;
+  let entry = current.seq <= since ? cache.get(key, tag) : undefined;
+  if (!entry) {
+    const body: Body = await variant.produce();
+    // Changed while this request read it: served as read, but neither cached nor tagged.
+    if (versions.of(reply.depends).seq > since || !(typeof body === 'string' || Buffer.isBuffer(body))) {
+      setBody(ctx, contentType, body, reply.status);
+      return true;
+    }
+    entry = cache.set(key, tag, current.modified, Buffer.from(body));
+  }
+  const codable = compressible(variant.type) && entry.body.length >= MIN_BYTES;
+  if (codable) ctx.vary('Accept-Encoding');
+  const coding = codable ? chooseCoding(ctx.get('Accept-Encoding')) : undefined;
+  const etag = `"${tag}.${typeTag(variant.type)}${coding ? '.' + coding : ''}"`;
+  const lastModified = lastModifiedOf(entry.modified);
+  ctx.set('ETag', etag);
+  ctx.set('Cache-Control', 'no-cache');
+  if (lastModified !== undefined) ctx.set('Last-Modified', new Date(lastModified).toUTCString());
+  if (notModified(ctx, etag, lastModified)) {
+    ctx.status = 304;
+    ctx.body = null;
+    return true;
+  }
+  if (coding) ctx.set('Content-Encoding', coding);
+  setBody(ctx, contentType, coding ? await cache.coded(entry, coding) : entry.body, reply.status);
+  return true;
+}
+
+function setBody(ctx: Koa.Context, contentType: string, body: Body, status: number): void {
+  ctx.type = contentType;
+  ctx.body = body;
+  ctx.status = status;
+}
