@@ -27,7 +27,7 @@ export function modelRouter(deps: Deps): Router {
 
   router.get('/model/:id', handle((ctx) => {
     const uri = modelUri(ctx);
-    return rdfReply(modelGraph(deps, uri), { uris: [uri] });
+    return { ...rdfReply(modelGraph(deps, uri), { uris: [uri] }), depends: [uri] };
   }));
 
   router.delete('/model/:id', handle(async (ctx) => {

@@ -119,6 +119,41 @@ describe('cached representations: ETag, 304, invalidation, compression (RFC 9110
     expect(gone.status).to.equal(404);
   });
 
+  it('PUT and DELETE of an ontology are seen by the next GET', async () => {
+    const uri = `${app.url}/ontology/cachetest`;
+    const nt = (o: string) => `<http://example.org/a> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://example.org/${o}> .\n`;
+    expect((await fetch(uri, { method: 'PUT', body: nt('first'), headers: { 'Content-Type': 'application/n-triples' } })).status).to.equal(201);
+    const first = await raw(uri, { Accept: 'application/n-triples' });
+    expect(first.body.toString()).to.contain('http://example.org/first');
+    expect((await raw(uri, { Accept: 'application/n-triples', 'If-None-Match': String(first.headers.etag) })).status).to.equal(304);
+    expect((await fetch(uri, { method: 'PUT', body: nt('second'), headers: { 'Content-Type': 'application/n-triples' } })).status).to.equal(200);
+    const second = await raw(uri, { Accept: 'application/n-triples', 'If-None-Match': String(first.headers.etag) });
+    expect(second.status).to.equal(200);
+    expect(second.body.toString()).to.contain('http://example.org/second').and.not.contain('http://example.org/first');
+    expect((await fetch(uri, { method: 'DELETE' })).status).to.equal(200);
+    expect((await raw(uri, { Accept: 'application/n-triples', 'If-None-Match': String(second.headers.etag) })).status).to.equal(404);
+  });
+
+  it('a finished task is served with a validator; a task still running is not', async () => {
+    const rows = 'SMILES,x\nCCO,1\nCCCO,2\n';
+    // Asked for RDF, a job done within the request is recorded as a Completed task too (SPEC §4.3).
+    const res = await fetch(`${app.url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list;q=0.5, application/rdf+xml' }, body: rows });
+    await res.text();
+    expect(res.status).to.be.oneOf([200, 202]);
+    const text = res.headers.get('location') ?? '';
+    if (res.status === 202) {
+      const running = await raw(text, { Accept: RDFXML });
+      if (running.status === 202) expect(running.headers.etag).to.equal(undefined);
+      for (let i = 0; i < 600 && (await raw(text, { Accept: 'text/uri-list' })).status === 202; i++) await new Promise((r) => setTimeout(r, 100));
+    }
+    // The dataset POST answers the task when it ran past the synchronous window; list one otherwise.
+    const task = res.status === 202 ? text : (await (await fetch(`${app.url}/task`, { headers: { Accept: 'text/uri-list' } })).text()).trim().split(/\r?\n/)[0];
+    const done = await raw(task, { Accept: RDFXML });
+    expect(done.status).to.equal(200);
+    expect(done.body.toString()).to.contain('Completed');
+    expect((await raw(task, { Accept: RDFXML, 'If-None-Match': String(done.headers.etag) })).status).to.equal(304);
+  });
+
   it('gzip and br round trip for a body over 1 KB, with their own ETags and Vary: Accept-Encoding', async () => {
     const url = `${app.url}/algorithm/knn`;
     const plain = await raw(url, { Accept: RDFXML });
