@@ -23,7 +23,7 @@ import { accessLog } from './http/accessLog.ts';
 import { logSink } from './logger.ts';
 import { pagesMiddleware } from './pages/pages.ts';
 import { compression } from './http/compress.ts';
-import { representationCache } from './http/cache.ts';
+import { representationCache } from './http/cacheFront.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
@@ -53,7 +53,7 @@ export function createApp(deps: Deps): Koa {
   });
   // Who is calling and may they: before every router, after the body limit is known.
   app.use(authMiddleware(deps));
-  // Notes the store's write counter before any router reads (src/http/cache.ts).
+  // Notes the store's write counter before any router reads, and answers what it holds (src/http/cacheFront.ts).
   app.use(representationCache(deps.store));
   for (const make of ROUTERS) {
     const router = make(deps);

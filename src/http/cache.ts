@@ -6,12 +6,12 @@
 // so that clients revalidate (a 304 costs no serialising) instead of guessing freshness.
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
-import { versionsOf, type GraphVersions } from '../store/versions.ts';
+import type { GraphVersions } from '../store/versions.ts';
 import type { Body, Reply, Variant } from './reply.ts';
 import { chooseCoding, compressible, encode, MIN_BYTES, type Coding } from './compress.ts';
 import { lastModifiedOf, notModified } from './conditional.ts';
 
-interface Entry {
+export interface Entry {
   key: string;
   /** Which version of the graphs the body was built from. */
   tag: string;
@@ -26,6 +26,8 @@ export class BodyCache {
   /** Insertion order is recency order: the first entry is the least recently used. */
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
+  /** What each URL's reply offered, when it was last served from here. */
+  private readonly shapes = new Map<string, Shape>();
 
   constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
 
@@ -55,6 +57,16 @@ export class BodyCache {
       this.grow(entry, body.length);
     }
     return entry;
+  }
+
+  remember(url: string, shape: Shape): void {
+    // Bounded crudely: a shape is a few short strings, and forgetting one only costs routing.
+    if (this.shapes.size >= 10_000 && !this.shapes.has(url)) this.shapes.clear();
+    this.shapes.set(url, shape);
+  }
+
+  shapeOf(url: string): Shape | undefined {
+    return this.shapes.get(url);
   }
 
   /** `entry`'s body in `coding`, coded once. */
@@ -88,22 +100,26 @@ export interface CacheState {
   since: number;
 }
 
-/**
- * Middleware, before the routers: notes the write counter as the request begins. A body is
- * cached only when no write to its graphs came after that, so what it was built from is
- * never older than its version (a write during the request leaves it uncached).
- */
-export function representationCache(store: object, maxBytes?: number): Koa.Middleware {
-  const versions = versionsOf(store);
-  if (!versions) return (_ctx, next) => next();
-  const cache = new BodyCache(maxBytes);
-  return async (ctx, next) => {
-    (ctx.state as { representations?: CacheState }).representations = { versions, cache, since: versions.current };
-    await next();
-  };
+/** What a cached reply offered, so a later request for its URL can be answered before routing. */
+export interface Shape {
+  tag: string;
+  types: readonly string[];
+  depends: readonly string[];
+  headers: Readonly<Record<string, string>>;
 }
 
-const typeTag = (type: string) => createHash('sha1').update(type).digest('base64url').slice(0, 6);
+/** The version tag of `graphs`: a per-run epoch and the number of the newest write to them. */
+export const tagOf = (versions: GraphVersions, seq: number): string => `${versions.epoch}.${seq}`;
+
+/** Content-Type of a variant: text types carry their charset. */
+export const contentTypeOf = (type: string): string => (/^(text\/|application\/(rdf\+xml|n-triples|ld\+json|json|xml|sparql))/.test(type) ? `${type}; charset=utf-8` : type);
+
+const typeTags = new Map<string, string>();
+const typeTag = (type: string): string => {
+  let tag = typeTags.get(type);
+  if (!tag) typeTags.set(type, (tag = createHash('sha1').update(type).digest('base64url').slice(0, 6)));
+  return tag;
+};
 
 /**
  * Serves `variant` of a Reply that names its graphs (Reply.depends) through the cache, with
@@ -115,7 +131,7 @@ export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Varian
   if (!state || !reply.depends || reply.status !== 200 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return false;
   const { versions, cache, since } = state;
   const current = versions.of(reply.depends);
-  const tag = `${versions.epoch}.${current.seq}`;
+  const tag = tagOf(versions, current.seq);
   const key = `${ctx.url}\n${variant.type}`;
   let entry = current.seq <= since ? cache.get(key, tag) : undefined;
   if (!entry) {
@@ -127,10 +143,17 @@ export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Varian
     }
     entry = cache.set(key, tag, current.modified, Buffer.from(body));
   }
-  const codable = compressible(variant.type) && entry.body.length >= MIN_BYTES;
+  cache.remember(ctx.url, { tag, types: reply.variants.map((v) => v.type), depends: reply.depends, headers: reply.headers });
+  await serveEntry(ctx, cache, entry, variant.type);
+  return true;
+}
+
+/** Answers with a cached body: validators, 304 when the client's copy is current, else the body in the coding asked for. */
+export async function serveEntry(ctx: Koa.Context, cache: BodyCache, entry: Entry, type: string): Promise<void> {
+  const codable = compressible(type) && entry.body.length >= MIN_BYTES;
   if (codable) ctx.vary('Accept-Encoding');
   const coding = codable ? chooseCoding(ctx.get('Accept-Encoding')) : undefined;
-  const etag = `"${tag}.${typeTag(variant.type)}${coding ? '.' + coding : ''}"`;
+  const etag = `"${entry.tag}.${typeTag(type)}${coding ? '.' + coding : ''}"`;
   const lastModified = lastModifiedOf(entry.modified);
   ctx.set('ETag', etag);
   ctx.set('Cache-Control', 'no-cache');
@@ -138,11 +161,10 @@ export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Varian
   if (notModified(ctx, etag, lastModified)) {
     ctx.status = 304;
     ctx.body = null;
-    return true;
+    return;
   }
   if (coding) ctx.set('Content-Encoding', coding);
-  setBody(ctx, contentType, coding ? await cache.coded(entry, coding) : entry.body, reply.status);
-  return true;
+  setBody(ctx, contentTypeOf(type), coding ? await cache.coded(entry, coding) : entry.body, 200);
 }
 
 function setBody(ctx: Koa.Context, contentType: string, body: Body, status: number): void {

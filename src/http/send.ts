@@ -3,7 +3,7 @@
 import type Koa from 'koa';
 import { N_TRIPLES, negotiate } from '../rdf/formats.ts';
 import type { Reply } from './reply.ts';
-import { sendCached } from './cache.ts';
+import { contentTypeOf, sendCached } from './cache.ts';
 
 /** Text/html is one more representation (src/pages): a renderer set per request in ctx.state. */
 export type PageRenderer = (ctx: Koa.Context, reply: Reply) => Promise<string>;
@@ -46,7 +46,7 @@ export async function send(ctx: Koa.Context, reply: Reply): Promise<void> {
   }
   const chosen = negotiate(acceptOf(ctx), reply.variants.map((v) => v.type));
   const variant = reply.variants.find((v) => v.type === chosen) ?? reply.variants[0];
-  const type = /^(text\/|application\/(rdf\+xml|n-triples|ld\+json|json|xml|sparql))/.test(variant.type) ? `${variant.type}; charset=utf-8` : variant.type;
+  const type = contentTypeOf(variant.type);
   if (await sendCached(ctx, reply, variant, type)) return;
   const body = await variant.produce();
   ctx.type = type;
