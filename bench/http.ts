@@ -17,8 +17,14 @@ async function versusBare(bench: string, url: string, accept: string, connection
   const body = Buffer.from(await res.arrayBuffer());
   const bare = await startBare(body, res.headers.get('content-type') ?? accept);
   try {
-    const service = await wrk(url, { connections, seconds: SECONDS, headers: { accept } });
-    const baseline = await wrk(bare.url, { connections, seconds: SECONDS, headers: { accept } });
+    // Each process is warmed up alike (JIT, caches filled) before it is measured: the
+    // figure is the steady state a client that reads again and again sees.
+    const measure = async (target: string) => {
+      await wrk(target, { connections, seconds: 2, headers: { accept } });
+      return wrk(target, { connections, seconds: SECONDS, headers: { accept } });
+    };
+    const service = await measure(url);
+    const baseline = await measure(bare.url);
     if (service.errors > 0) throw new Error(`${bench}: ${service.errors} failed requests`);
     return {
       bench: `${bench} (${body.length < 1024 ? `${body.length} B` : `${fmt(body.length / 1024, 1)} KB`}), wrk -c${connections}`,

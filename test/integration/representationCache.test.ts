@@ -75,6 +75,13 @@ describe('cached representations: ETag, 304, invalidation, compression (RFC 9110
     expect((await raw(url, { Accept: RDFXML, 'If-None-Match': '"not-this-one"' })).status).to.equal(200);
     // A tag of another format of the same resource is another representation.
     expect((await raw(url, { Accept: RDFXML, 'If-None-Match': String(turtle.headers.etag) })).status).to.equal(200);
+    // Held bodies do not stand in for the page a browser asks for, nor for a HEAD's headers.
+    const page = await raw(url, { Accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' });
+    expect(page.headers['content-type']).to.match(/^text\/html/);
+    const head = await raw(url, { Accept: RDFXML }, 'HEAD');
+    expect(head.status).to.equal(200);
+    expect(head.headers.etag).to.equal(etag);
+    expect(head.body.length).to.equal(0);
   });
 
   it('Last-Modified and If-Modified-Since: 304 when not modified since, and If-None-Match decides when both are sent', async () => {
