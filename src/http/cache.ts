@@ -19,6 +19,9 @@ export interface Entry {
   body: Buffer;
   coded: Map<Coding, Promise<Buffer>>;
   bytes: number;
+  /** Header values, computed at the first request that needs them. */
+  etags: Map<string, string>;
+  lastModified?: string;
 }
 
 /** Serialised bodies by request URL and media type, least recently used evicted first. */
@@ -45,7 +48,7 @@ export class BodyCache {
   }
 
   set(key: string, tag: string, modified: number, body: Buffer): Entry {
-    const entry: Entry = { key, tag, modified, body, coded: new Map(), bytes: 0 };
+    const entry: Entry = { key, tag, modified, body, coded: new Map(), bytes: 0, etags: new Map() };
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);
@@ -104,6 +107,8 @@ export interface CacheState {
 export interface Shape {
   tag: string;
   types: readonly string[];
+  /** `types` joined, a key for negotiation results. */
+  typesKey: string;
   depends: readonly string[];
   headers: Readonly<Record<string, string>>;
 }
@@ -111,8 +116,17 @@ export interface Shape {
 /** The version tag of `graphs`: a per-run epoch and the number of the newest write to them. */
 export const tagOf = (versions: GraphVersions, seq: number): string => `${versions.epoch}.${seq}`;
 
+const contentTypes = new Map<string, string>();
+
 /** Content-Type of a variant: text types carry their charset. */
-export const contentTypeOf = (type: string): string => (/^(text\/|application\/(rdf\+xml|n-triples|ld\+json|json|xml|sparql))/.test(type) ? `${type}; charset=utf-8` : type);
+export function contentTypeOf(type: string): string {
+  let value = contentTypes.get(type);
+  if (value === undefined) {
+    value = /^(text\/|application\/(rdf\+xml|n-triples|ld\+json|json|xml|sparql))/.test(type) ? `${type}; charset=utf-8` : type;
+    if (contentTypes.size < 1000) contentTypes.set(type, value);
+  }
+  return value;
+}
 
 const typeTags = new Map<string, string>();
 const typeTag = (type: string): string => {
@@ -143,7 +157,8 @@ export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Varian
     }
     entry = cache.set(key, tag, current.modified, Buffer.from(body));
   }
-  cache.remember(ctx.url, { tag, types: reply.variants.map((v) => v.type), depends: reply.depends, headers: reply.headers });
+  const types = reply.variants.map((v) => v.type);
+  cache.remember(ctx.url, { tag, types, typesKey: types.join(','), depends: reply.depends, headers: reply.headers });
   await serveEntry(ctx, cache, entry, variant.type);
   return true;
 }
@@ -153,18 +168,23 @@ export async function serveEntry(ctx: Koa.Context, cache: BodyCache, entry: Entr
   const codable = compressible(type) && entry.body.length >= MIN_BYTES;
   if (codable) ctx.vary('Accept-Encoding');
   const coding = codable ? chooseCoding(ctx.get('Accept-Encoding')) : undefined;
-  const etag = `"${entry.tag}.${typeTag(type)}${coding ? '.' + coding : ''}"`;
+  let etag = entry.etags.get(coding ?? '');
+  if (etag === undefined) entry.etags.set(coding ?? '', (etag = `"${entry.tag}.${typeTag(type)}${coding ? '.' + coding : ''}"`));
   const lastModified = lastModifiedOf(entry.modified);
-  ctx.set('ETag', etag);
-  ctx.set('Cache-Control', 'no-cache');
-  if (lastModified !== undefined) ctx.set('Last-Modified', new Date(lastModified).toUTCString());
+  const res = ctx.res;
+  res.setHeader('ETag', etag);
+  res.setHeader('Cache-Control', 'no-cache');
+  if (lastModified !== undefined) res.setHeader('Last-Modified', (entry.lastModified ??= new Date(lastModified).toUTCString()));
   if (notModified(ctx, etag, lastModified)) {
     ctx.status = 304;
     ctx.body = null;
     return;
   }
-  if (coding) ctx.set('Content-Encoding', coding);
-  setBody(ctx, contentTypeOf(type), coding ? await cache.coded(entry, coding) : entry.body, 200);
+  if (coding) res.setHeader('Content-Encoding', coding);
+  // The header, not ctx.type: Koa's setter looks the type up in its MIME table every time.
+  res.setHeader('Content-Type', contentTypeOf(type));
+  ctx.body = coding ? await cache.coded(entry, coding) : entry.body;
+  ctx.status = 200;
 }
 
 function setBody(ctx: Koa.Context, contentType: string, body: Body, status: number): void {

@@ -15,7 +15,7 @@ class Choices {
   private readonly chosen = new Map<string, string>();
 
   of(accept: string | undefined, shape: Shape, html: boolean): string {
-    const key = `${html ? 'h' : ''}\n${accept ?? ''}\n${shape.types.join(',')}`;
+    const key = `${html ? 'h' : ''}\n${accept ?? ''}\n${shape.typesKey}`;
     let choice = this.chosen.get(key);
     if (choice === undefined) {
       choice = html && prefersHtml(accept, shape.types) ? HTML : negotiate(accept, shape.types);
