@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type Koa from 'koa';
 import type { GraphVersions } from '../store/versions.ts';
 import type { Body, Reply, Variant } from './reply.ts';
-import { chooseCoding, compressible, encode, MIN_BYTES, type Coding } from './compress.ts';
+import { chooseCoding, compressible, encode, MIN_BYTES, type Coding, type CodingDecided } from './compress.ts';
 import { lastModifiedOf, notModified } from './conditional.ts';
 
 export interface Entry {
@@ -166,6 +166,7 @@ export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Varian
 /** Answers with a cached body: validators, 304 when the client's copy is current, else the body in the coding asked for. */
 export async function serveEntry(ctx: Koa.Context, cache: BodyCache, entry: Entry, type: string): Promise<void> {
   const codable = compressible(type) && entry.body.length >= MIN_BYTES;
+  (ctx.state as CodingDecided).codingDecided = true;
   if (codable) ctx.vary('Accept-Encoding');
   const coding = codable ? chooseCoding(ctx.get('Accept-Encoding')) : undefined;
   let etag = entry.etags.get(coding ?? '');

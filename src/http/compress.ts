@@ -9,6 +9,11 @@ import type Koa from 'koa';
 
 export type Coding = 'br' | 'gzip';
 
+/** Set in ctx.state by a layer that chose the coding itself (the representation cache). */
+export interface CodingDecided {
+  codingDecided?: boolean;
+}
+
 /** Smaller bodies gain less than the coding's own header and the time it takes. */
 export const MIN_BYTES = 1024;
 
@@ -59,6 +64,7 @@ const codingStream = (coding: Coding) => (coding === 'gzip' ? zlib.createGzip() 
 export function compression(): Koa.Middleware {
   return async (ctx, next) => {
     await next();
+    if ((ctx.state as CodingDecided).codingDecided) return;
     const body: unknown = ctx.body;
     if (body === null || body === undefined || ctx.response.get('Content-Encoding') || ctx.status === 204 || ctx.status === 304) return;
     if (!compressible(ctx.response.type)) return;
