@@ -22,6 +22,8 @@ import { corsMiddleware } from './http/cors.ts';
 import { accessLog } from './http/accessLog.ts';
 import { logSink } from './logger.ts';
 import { pagesMiddleware } from './pages/pages.ts';
+import { compression } from './http/compress.ts';
+import { representationCache } from './http/cacheFront.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
@@ -40,6 +42,8 @@ export function createApp(deps: Deps): Koa {
   // CORS next: preflights are answered before anything else, and every answer (errors too) carries its headers.
   const cors = corsMiddleware(deps.config);
   if (cors) app.use(cors);
+  // Codes every body set inside, error reports too (RFC 9110 §8.4).
+  app.use(compression());
   app.use(errorMiddleware({ actor: uriOf(deps.config, '/'), debug: deps.config.debug, log: logSink(deps.logger) }));
   // text/html for browsers (src/pages), error pages included: installed before anything can throw.
   app.use(pagesMiddleware(deps));
@@ -49,6 +53,8 @@ export function createApp(deps: Deps): Koa {
   });
   // Who is calling and may they: before every router, after the body limit is known.
   app.use(authMiddleware(deps));
+  // Notes the store's write counter before any router reads, and answers what it holds (src/http/cacheFront.ts).
+  app.use(representationCache(deps.store));
   for (const make of ROUTERS) {
     const router = make(deps);
     app.use(router.routes());

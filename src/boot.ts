@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { TripleStore } from './store/store.ts';
+import { versioned } from './store/versions.ts';
 import { identityOf } from './auth/identity.ts';
 import { JOB } from './rdf/vocab.ts';
 import { loadBuiltInOntologies } from './ontology/ontology.ts';
@@ -21,13 +22,14 @@ export interface Running extends Deps {
 /** `logger` defaults to JSON lines on standard output at config.logLevel. */
 export async function openDeps(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Running> {
   const closers: Array<() => Promise<void> | void> = [];
-  const store = await TripleStore.open(path.join(config.dataDir, 'store'), {
+  // Versioned: every write is recorded, so cached representations know when they are stale.
+  const store = versioned(await TripleStore.open(path.join(config.dataDir, 'store'), {
     snapshotEvery: config.snapshotEvery,
     sparqlTimeoutMs: config.sparqlTimeoutMs,
     log: logSink(logger),
     // A queued job's kind, parameters and owner are for the engine, not for researchers.
     privatePredicatePrefixes: [JOB.ns],
-  });
+  }));
   closers.push(() => store.close());
   const tasks = new JobEngine({ config, store, logger });
   closers.push(() => tasks.close());

@@ -14,19 +14,23 @@ export interface Running {
   stop: () => Promise<void>;
 }
 
-function startNode(args: string[], env: Record<string, string>, cleanup: () => void = () => {}): Promise<Running> {
+/**
+ * Starts `node args`, ready when it prints LISTENING <port>, or, with `readyUrl`, once that
+ * URL answers (the service logs its start at info, which LOG_LEVEL=warn leaves out).
+ */
+function startNode(args: string[], env: Record<string, string>, cleanup: () => void = () => {}, readyUrl?: string): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /LISTENING (\d+)|OpenTox service at (\S+)/.exec(out);
-      if (!m) return;
+    let done = false;
+    const ready = (url: string) => {
+      if (done) return;
+      done = true;
       resolve({
-        url: m[1] ? `http://127.0.0.1:${m[1]}` : m[2],
+        url,
         process: child,
         stop: async () => {
           child.kill('SIGTERM');
@@ -36,8 +40,21 @@ function startNode(args: string[], env: Record<string, string>, cleanup: () => v
           cleanup();
         },
       });
+    };
+    child.stdout!.on('data', (d: Buffer) => {
+      if (done) return;
+      out += d.toString();
+      const m = /LISTENING (\d+)|OpenTox service at (\S+)/.exec(out);
+      if (m) ready(m[1] ? `http://127.0.0.1:${m[1]}` : m[2]);
     });
-    void exited.then(() => reject(new Error(`${args[0]} exited before listening: ${err.slice(-2000)}`)));
+    if (readyUrl) {
+      const poll = () => {
+        if (done) return;
+        fetch(readyUrl).then((r) => { void r.body?.cancel(); ready(readyUrl); }, () => setTimeout(poll, 250));
+      };
+      poll();
+    }
+    void exited.then(() => { done = true; reject(new Error(`${args[0]} exited before listening: ${err.slice(-2000)}`)); });
   });
 }
 
@@ -45,7 +62,8 @@ function startNode(args: string[], env: Record<string, string>, cleanup: () => v
 export async function startService(env: Record<string, string> = {}): Promise<Running & { dataDir: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'opentox-bench-'));
   const port = String(20_000 + Math.floor(Math.random() * 20_000));
-  const running = await startNode(['src/main.ts'], { DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', ...env }, () => rmSync(dataDir, { recursive: true, force: true }));
+  const url = `http://127.0.0.1:${port}`;
+  const running = await startNode(['src/main.ts'], { DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1', BASE_URL: url, LOG_LEVEL: 'warn', ...env }, () => rmSync(dataDir, { recursive: true, force: true }), url);
   return { ...running, dataDir };
 }
 

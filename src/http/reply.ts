@@ -17,6 +17,12 @@ export interface Reply {
   headers: Record<string, string>;
   /** The first variant is the default, served when Accept names none (SPEC §1 rule 5). */
   variants: Variant[];
+  /**
+   * The graphs the representations are built from (a graph names the graphs below it too,
+   * src/store/versions.ts). When set, they are produced once per format and served with
+   * validators until a write to one of them (src/http/cache.ts).
+   */
+  depends?: readonly string[];
 }
 
 export interface ReplyOptions {

@@ -3,6 +3,7 @@
 import type Koa from 'koa';
 import { N_TRIPLES, negotiate } from '../rdf/formats.ts';
 import type { Reply } from './reply.ts';
+import { contentTypeOf, sendCached } from './cache.ts';
 
 /** Text/html is one more representation (src/pages): a renderer set per request in ctx.state. */
 export type PageRenderer = (ctx: Koa.Context, reply: Reply) => Promise<string>;
@@ -45,8 +46,10 @@ export async function send(ctx: Koa.Context, reply: Reply): Promise<void> {
   }
   const chosen = negotiate(acceptOf(ctx), reply.variants.map((v) => v.type));
   const variant = reply.variants.find((v) => v.type === chosen) ?? reply.variants[0];
+  const type = contentTypeOf(variant.type);
+  if (await sendCached(ctx, reply, variant, type)) return;
   const body = await variant.produce();
-  ctx.type = /^(text\/|application\/(rdf\+xml|n-triples|ld\+json|json|xml|sparql))/.test(variant.type) ? `${variant.type}; charset=utf-8` : variant.type;
+  ctx.type = type;
   ctx.body = body;
   ctx.status = reply.status;
 }

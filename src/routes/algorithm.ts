@@ -95,11 +95,11 @@ function quadsOf(deps: Deps, uri: string): Quad[] {
 
 function describe(deps: Deps, id: string, hash?: string): Reply {
   const { def, uri } = resolve(deps, id, hash);
-  const json = algorithmJson(def, uri, options(deps, def, uri));
   return {
     status: 200,
     headers: {},
-    variants: [...rdfVariants(() => quadsOf(deps, uri)), { type: 'application/json', produce: () => JSON.stringify(json, null, 2) + '\n' }],
+    variants: [...rdfVariants(() => quadsOf(deps, uri)), { type: 'application/json', produce: () => JSON.stringify(algorithmJson(def, uri, options(deps, def, uri)), null, 2) + '\n' }],
+    depends: [uri],
   };
 }
 

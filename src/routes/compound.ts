@@ -65,6 +65,8 @@ export function compoundRouter(deps: Deps): Router {
       compound.uri,
       () => compoundRepresentation(deps, compound.uri, compound),
       size(ctx),
+      // Its graph and its conformers' (below it): the default structure is the first conformer.
+      [compound.uri],
     );
   }));
 
@@ -126,7 +128,7 @@ export function compoundRouter(deps: Deps): Router {
     return structureReply({ record: { ...compound, title: c.uri }, molfile, threeD }, c.uri, () => [
       ...conformerRepresentation(compound, c.number),
       ...compoundRepresentation(deps, compound.uri, compound),
-    ], size(ctx));
+    ], size(ctx), [compound.uri]);
   }));
 
   router.get('/compound/:id/conformer/:n/image', handle(async (ctx) => {

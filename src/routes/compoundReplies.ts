@@ -29,7 +29,7 @@ export interface StructureSource {
 const FROM_IDENTITY: ReadonlySet<TextOutput> = new Set(['smiles', 'inchi', 'inchikey']);
 
 /** One compound or conformer in every format. */
-export function structureReply(source: StructureSource, uri: string, quads: () => RDF.Quad[], size: ImageSize): Reply {
+export function structureReply(source: StructureSource, uri: string, quads: () => RDF.Quad[], size: ImageSize, depends?: readonly string[]): Reply {
   const { record } = source;
   const variants: Variant[] = SINGLE.map((format) => ({
     type: MEDIA[format],
@@ -41,7 +41,7 @@ export function structureReply(source: StructureSource, uri: string, quads: () =
     },
   }));
   variants.push(...imageVariants(source.molfile, size), uriListVariant([uri]), ...rdfVariants(quads));
-  return { status: 200, headers: {}, variants };
+  return { status: 200, headers: {}, variants, depends };
 }
 
 export function imageVariants(structure: () => Promise<string>, size: ImageSize): Variant[] {

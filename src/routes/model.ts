@@ -29,7 +29,7 @@ export function modelRouter(deps: Deps): Router {
 
   router.get('/model/:id', handle((ctx) => {
     const uri = modelUri(ctx);
-    return rdfReply(modelGraph(deps, uri), { uris: [uri] });
+    return { ...rdfReply(modelGraph(deps, uri), { uris: [uri] }), depends: [uri] };
   }));
 
   // The ot:Parameter nodes a model lists (SPEC §2.1) have URIs of their own; each dereferences.

@@ -6,7 +6,7 @@ import { handle } from '../http/send.ts';
 import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
 import { readUpload, readRdf } from '../http/body.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
-import { catalogueQuads, createOntology, deleteOntology, listOntologies, ontologyTriples, replaceOntology, type OntologyUpload } from '../ontology/ontology.ts';
+import { catalogueQuads, ontologyUri, createOntology, deleteOntology, listOntologies, ontologyTriples, replaceOntology, type OntologyUpload } from '../ontology/ontology.ts';
 
 /** The body (RDF in any syntax of the table, or a multipart `file`) and its title. */
 async function uploadOf(ctx: Koa.Context): Promise<OntologyUpload> {
@@ -32,7 +32,7 @@ export function ontologyRouter(deps: Deps): Router {
     return uriListReply([uri], { uriListFirst: true, headers: { Location: uri } });
   }));
 
-  router.get('/ontology/:id', handle((ctx) => rdfReply(ontologyTriples(deps, ctx.params.id))));
+  router.get('/ontology/:id', handle((ctx) => ({ ...rdfReply(ontologyTriples(deps, ctx.params.id)), depends: [ontologyUri(deps, ctx.params.id)] })));
 
   router.put('/ontology/:id', handle(async (ctx) => {
     const { uri, created } = await replaceOntology(deps, ctx.params.id, await uploadOf(ctx));

@@ -60,7 +60,8 @@ export function taskRouter(deps: Deps): Router {
     const uri = taskUriOf(deps, ctx);
     const t = readTask(deps.store, uri);
     if (!t) throw notFound(uri);
-    return taskReply(t.record, t.quads, deps.config.baseUrl);
+    // Cached once finished (only 200 answers are: src/http/cache.ts); a running task's graph changes as it runs.
+    return { ...taskReply(t.record, t.quads, deps.config.baseUrl), depends: [uri] };
   }));
 
   router.delete('/task/:id', handle(async (ctx) => {

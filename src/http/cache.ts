@@ -1,0 +1,195 @@
+// Representations that change only on write (algorithm descriptions, compounds, models,
+// finished tasks, ontologies) are produced once per format and served from memory until a
+// write to a graph they are built from (Reply.depends) moves that graph's version
+// (src/store/versions.ts). Each carries a strong ETag from the version and the format
+// (and the content coding, RFC 9110 §8.8.3), Last-Modified, and `Cache-Control: no-cache`
+// so that clients revalidate (a 304 costs no serialising) instead of guessing freshness.
+import { createHash } from 'node:crypto';
+import type Koa from 'koa';
+import type { GraphVersions } from '../store/versions.ts';
+import type { Body, Reply, Variant } from './reply.ts';
+import { chooseCoding, compressible, encode, MIN_BYTES, type Coding, type CodingDecided } from './compress.ts';
+import { lastModifiedOf, notModified } from './conditional.ts';
+
+export interface Entry {
+  key: string;
+  /** Which version of the graphs the body was built from. */
+  tag: string;
+  modified: number;
+  body: Buffer;
+  coded: Map<Coding, Promise<Buffer>>;
+  bytes: number;
+  /** Header values, computed at the first request that needs them. */
+  etags: Map<string, string>;
+  lastModified?: string;
+}
+
+/** Serialised bodies by request URL and media type, least recently used evicted first. */
+export class BodyCache {
+  /** Insertion order is recency order: the first entry is the least recently used. */
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  /** What each URL's reply offered, when it was last served from here. */
+  private readonly shapes = new Map<string, Shape>();
+
+  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
+
+  /** The entry under `key`, when it was built from version `tag`. */
+  get(key: string, tag: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.tag !== tag) {
+      this.bytes -= entry.bytes;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  set(key: string, tag: string, modified: number, body: Buffer): Entry {
+    const entry: Entry = { key, tag, modified, body, coded: new Map(), bytes: 0, etags: new Map() };
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.bytes;
+    }
+    // A body that would take a large share of the budget is not worth evicting others for.
+    if (body.length <= this.maxBytes / 8) {
+      this.entries.set(key, entry);
+      this.grow(entry, body.length);
+    }
+    return entry;
+  }
+
+  remember(url: string, shape: Shape): void {
+    // Bounded crudely: a shape is a few short strings, and forgetting one only costs routing.
+    if (this.shapes.size >= 10_000 && !this.shapes.has(url)) this.shapes.clear();
+    this.shapes.set(url, shape);
+  }
+
+  shapeOf(url: string): Shape | undefined {
+    return this.shapes.get(url);
+  }
+
+  /** `entry`'s body in `coding`, coded once. */
+  coded(entry: Entry, coding: Coding): Promise<Buffer> {
+    let coded = entry.coded.get(coding);
+    if (!coded) {
+      coded = encode(entry.body, coding, true);
+      entry.coded.set(coding, coded);
+      coded.then((b) => this.grow(entry, b.length), () => entry.coded.delete(coding));
+    }
+    return coded;
+  }
+
+  /** Counts `bytes` more for `entry` (while it is held) and evicts the least recently used. */
+  private grow(entry: Entry, bytes: number): void {
+    if (this.entries.get(entry.key) !== entry) return;
+    entry.bytes += bytes;
+    this.bytes += bytes;
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= old.bytes;
+    }
+  }
+}
+
+export interface CacheState {
+  versions: GraphVersions;
+  cache: BodyCache;
+  /** The store's write counter when the request began, before anything was read. */
+  since: number;
+}
+
+/** What a cached reply offered, so a later request for its URL can be answered before routing. */
+export interface Shape {
+  tag: string;
+  types: readonly string[];
+  /** `types` joined, a key for negotiation results. */
+  typesKey: string;
+  depends: readonly string[];
+  headers: Readonly<Record<string, string>>;
+}
+
+/** The version tag of `graphs`: a per-run epoch and the number of the newest write to them. */
+export const tagOf = (versions: GraphVersions, seq: number): string => `${versions.epoch}.${seq}`;
+
+const contentTypes = new Map<string, string>();
+
+/** Content-Type of a variant: text types carry their charset. */
+export function contentTypeOf(type: string): string {
+  let value = contentTypes.get(type);
+  if (value === undefined) {
+    value = /^(text\/|application\/(rdf\+xml|n-triples|ld\+json|json|xml|sparql))/.test(type) ? `${type}; charset=utf-8` : type;
+    if (contentTypes.size < 1000) contentTypes.set(type, value);
+  }
+  return value;
+}
+
+const typeTags = new Map<string, string>();
+const typeTag = (type: string): string => {
+  let tag = typeTags.get(type);
+  if (!tag) typeTags.set(type, (tag = createHash('sha1').update(type).digest('base64url').slice(0, 6)));
+  return tag;
+};
+
+/**
+ * Serves `variant` of a Reply that names its graphs (Reply.depends) through the cache, with
+ * validators and conditional GET. False when the reply is not one to cache (send() goes on);
+ * a body that cannot be cached (a stream) is set as it is.
+ */
+export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Variant, contentType: string): Promise<boolean> {
+  const state = (ctx.state as { representations?: CacheState }).representations;
+  if (!state || !reply.depends || reply.status !== 200 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return false;
+  const { versions, cache, since } = state;
+  const current = versions.of(reply.depends);
+  const tag = tagOf(versions, current.seq);
+  const key = `${ctx.url}\n${variant.type}`;
+  let entry = current.seq <= since ? cache.get(key, tag) : undefined;
+  if (!entry) {
+    const body: Body = await variant.produce();
+    // Changed while this request read it: served as read, but neither cached nor tagged.
+    if (versions.of(reply.depends).seq > since || !(typeof body === 'string' || Buffer.isBuffer(body))) {
+      setBody(ctx, contentType, body, reply.status);
+      return true;
+    }
+    entry = cache.set(key, tag, current.modified, Buffer.from(body));
+  }
+  const types = reply.variants.map((v) => v.type);
+  cache.remember(ctx.url, { tag, types, typesKey: types.join(','), depends: reply.depends, headers: reply.headers });
+  await serveEntry(ctx, cache, entry, variant.type);
+  return true;
+}
+
+/** Answers with a cached body: validators, 304 when the client's copy is current, else the body in the coding asked for. */
+export async function serveEntry(ctx: Koa.Context, cache: BodyCache, entry: Entry, type: string): Promise<void> {
+  const codable = compressible(type) && entry.body.length >= MIN_BYTES;
+  (ctx.state as CodingDecided).codingDecided = true;
+  if (codable) ctx.vary('Accept-Encoding');
+  const coding = codable ? chooseCoding(ctx.get('Accept-Encoding')) : undefined;
+  let etag = entry.etags.get(coding ?? '');
+  if (etag === undefined) entry.etags.set(coding ?? '', (etag = `"${entry.tag}.${typeTag(type)}${coding ? '.' + coding : ''}"`));
+  const lastModified = lastModifiedOf(entry.modified);
+  const res = ctx.res;
+  res.setHeader('ETag', etag);
+  res.setHeader('Cache-Control', 'no-cache');
+  if (lastModified !== undefined) res.setHeader('Last-Modified', (entry.lastModified ??= new Date(lastModified).toUTCString()));
+  if (notModified(ctx, etag, lastModified)) {
+    ctx.status = 304;
+    ctx.body = null;
+    return;
+  }
+  if (coding) res.setHeader('Content-Encoding', coding);
+  // The header, not ctx.type: Koa's setter looks the type up in its MIME table every time.
+  res.setHeader('Content-Type', contentTypeOf(type));
+  ctx.body = coding ? await cache.coded(entry, coding) : entry.body;
+  ctx.status = 200;
+}
+
+function setBody(ctx: Koa.Context, contentType: string, body: Body, status: number): void {
+  ctx.type = contentType;
+  ctx.body = body;
+  ctx.status = status;
+}

@@ -1,0 +1,54 @@
+// The representation cache's front (src/http/cache.ts): placed after authorisation and
+// before the routers, it notes the store's write counter as a request begins, and answers a
+// GET or HEAD for a URL whose reply it already holds, in the format Accept asks for and at
+// the current version of its graphs, without routing or building the reply again. Anything
+// else (a new URL, another version, a format not yet produced, a browser asking for HTML)
+// goes on to the routers as before.
+import type Koa from 'koa';
+import { negotiate } from '../rdf/formats.ts';
+import { versionsOf } from '../store/versions.ts';
+import { BodyCache, serveEntry, tagOf, type CacheState, type Shape } from './cache.ts';
+import { acceptOf, prefersHtml, HTML, type PageRenderer } from './send.ts';
+
+/** Negotiation results by Accept and offer: clients repeat the same few Accept headers. */
+class Choices {
+  private readonly chosen = new Map<string, string>();
+
+  of(accept: string | undefined, shape: Shape, html: boolean): string {
+    const key = `${html ? 'h' : ''}\n${accept ?? ''}\n${shape.typesKey}`;
+    let choice = this.chosen.get(key);
+    if (choice === undefined) {
+      choice = html && prefersHtml(accept, shape.types) ? HTML : negotiate(accept, shape.types);
+      if (this.chosen.size >= 1000) this.chosen.clear();
+      this.chosen.set(key, choice);
+    }
+    return choice;
+  }
+}
+
+export function representationCache(store: object, maxBytes?: number): Koa.Middleware {
+  const versions = versionsOf(store);
+  if (!versions) return (_ctx, next) => next();
+  const cache = new BodyCache(maxBytes);
+  const choices = new Choices();
+  return async (ctx, next) => {
+    const state: CacheState = { versions, cache, since: versions.current };
+    (ctx.state as { representations?: CacheState }).representations = state;
+    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && (await serveKnown(ctx, state, choices))) return;
+    await next();
+  };
+}
+
+async function serveKnown(ctx: Koa.Context, { versions, cache }: CacheState, choices: Choices): Promise<boolean> {
+  const shape = cache.shapeOf(ctx.url);
+  if (!shape || tagOf(versions, versions.of(shape.depends).seq) !== shape.tag) return false;
+  const html = !!(ctx.state as { page?: PageRenderer }).page;
+  const chosen = choices.of(acceptOf(ctx), shape, html);
+  if (chosen === HTML) return false;
+  const entry = cache.get(`${ctx.url}\n${chosen}`, shape.tag);
+  if (!entry) return false;
+  for (const [k, v] of Object.entries(shape.headers)) ctx.set(k, v);
+  if (shape.types.length > 1) ctx.vary('Accept');
+  await serveEntry(ctx, cache, entry, chosen);
+  return true;
+}

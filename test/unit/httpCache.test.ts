@@ -1,0 +1,88 @@
+// The pieces of the representation cache: graph versions, Accept-Encoding (RFC 9110
+// §12.5.3), entity tag and date comparison (RFC 9110 §13.1), and the LRU's bounds.
+import { expect } from 'chai';
+import { GraphVersions, versioned, versionsOf, type GraphWrites } from '../../src/store/versions.ts';
+import { chooseCoding } from '../../src/http/compress.ts';
+import { lastModifiedOf, modifiedSince, noneMatch } from '../../src/http/conditional.ts';
+import { BodyCache } from '../../src/http/cache.ts';
+
+describe('representation cache parts', () => {
+  it('a write moves its graph and the graphs above it, not its siblings', () => {
+    const v = new GraphVersions();
+    v.bump(['http://h/compound/5/conformer/1']);
+    const conformer = v.of(['http://h/compound/5/conformer/1']).seq;
+    expect(conformer).to.equal(1);
+    expect(v.of(['http://h/compound/5']).seq).to.equal(1);
+    expect(v.of(['http://h/compound/50']).seq).to.equal(0);
+    expect(v.of(['http://h/compound/5/conformer/2']).seq).to.equal(0);
+    v.bump(['http://h/compound/50']);
+    expect(v.of(['http://h/compound/5', 'http://h/compound/50']).seq).to.equal(2);
+    expect(v.current).to.equal(2);
+  });
+
+  it('versioned() records every write method, after it resolved and after it failed', async () => {
+    const calls: string[] = [];
+    const store: GraphWrites & { other: () => string } = {
+      commit: async (ops) => { calls.push(`commit ${ops.map((o) => o.graph).join(' ')}`); },
+      replaceGraph: async (g) => { calls.push(`replace ${g}`); },
+      addToGraph: async (g) => { calls.push(`add ${g}`); },
+      removeFromGraph: async () => { throw new Error('refused'); },
+      dropGraph: async (g) => { calls.push(`drop ${g}`); },
+      other: () => 'untouched',
+    };
+    const wrapped = versioned(store);
+    const v = versionsOf(wrapped)!;
+    await wrapped.commit([{ op: 'drop', graph: 'http://h/a' }, { op: 'drop', graph: 'http://h/b' }]);
+    expect(v.of(['http://h/b']).seq).to.equal(1);
+    await wrapped.replaceGraph('http://h/c');
+    await wrapped.addToGraph('http://h/d');
+    await wrapped.dropGraph('http://h/e');
+    await wrapped.removeFromGraph('http://h/f').catch(() => undefined);
+    expect([v.of(['http://h/c']).seq, v.of(['http://h/d']).seq, v.of(['http://h/e']).seq, v.of(['http://h/f']).seq]).to.deep.equal([2, 3, 4, 5]);
+    expect(wrapped.other()).to.equal('untouched');
+    expect(calls).to.deep.equal(['commit http://h/a http://h/b', 'replace http://h/c', 'add http://h/d', 'drop http://h/e']);
+    expect(versionsOf(store)).to.equal(undefined);
+  });
+
+  it('Accept-Encoding: highest weight wins, br first at equal weight, q=0 refuses', () => {
+    expect(chooseCoding(undefined)).to.equal(undefined);
+    expect(chooseCoding('gzip, deflate')).to.equal('gzip');
+    expect(chooseCoding('gzip, deflate, br')).to.equal('br');
+    expect(chooseCoding('br;q=0.4, gzip;q=0.8')).to.equal('gzip');
+    expect(chooseCoding('gzip;q=0, br;q=0')).to.equal(undefined);
+    expect(chooseCoding('identity')).to.equal(undefined);
+    expect(chooseCoding('*')).to.equal('br');
+    expect(chooseCoding('*;q=0.5, br;q=0')).to.equal('gzip');
+    expect(chooseCoding('x-gzip')).to.equal('gzip');
+  });
+
+  it('If-None-Match compares weakly, lists and * match; If-Modified-Since compares whole seconds', () => {
+    expect(noneMatch('"a"', '"a"')).to.equal(false);
+    expect(noneMatch('W/"a"', '"a"')).to.equal(false);
+    expect(noneMatch('"b", "a"', '"a"')).to.equal(false);
+    expect(noneMatch('"b"', '"a"')).to.equal(true);
+    expect(noneMatch('*', '"a"')).to.equal(false);
+    const t = Date.UTC(2026, 0, 2, 3, 4, 5, 600);
+    expect(modifiedSince(new Date(Date.UTC(2026, 0, 2, 3, 4, 5)).toUTCString(), t)).to.equal(false);
+    expect(modifiedSince(new Date(Date.UTC(2026, 0, 2, 3, 4, 4)).toUTCString(), t)).to.equal(true);
+    expect(modifiedSince('yesterday', t)).to.equal(true);
+    // Within the second of the change, no Last-Modified: a second change would carry the same date.
+    expect(lastModifiedOf(t, t + 300)).to.equal(undefined);
+    expect(lastModifiedOf(t, t + 500)).to.equal(t);
+  });
+
+  it('the LRU keeps to its byte budget, drops the least recently used, and misses on another version', () => {
+    const cache = new BodyCache(80);
+    const body = Buffer.alloc(10);
+    for (const k of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) cache.set(k, 'v1', 0, body);
+    expect(cache.get('a', 'v1')).to.not.equal(undefined);
+    cache.set('i', 'v1', 0, body);
+    expect(cache.get('b', 'v1')).to.equal(undefined);
+    expect(cache.get('a', 'v1')).to.not.equal(undefined);
+    expect(cache.get('a', 'v2')).to.equal(undefined);
+    expect(cache.get('a', 'v1')).to.equal(undefined);
+    // More than an eighth of the budget is served but not kept.
+    cache.set('big', 'v1', 0, Buffer.alloc(11));
+    expect(cache.get('big', 'v1')).to.equal(undefined);
+  });
+});
