@@ -8,6 +8,10 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+// A soak that fails takes its services with it rather than leaving them listening.
+const live = new Set<ChildProcess>();
+process.on('exit', () => { for (const c of live) c.kill('SIGKILL'); });
+
 export interface Service {
   url: string;
   pid: number;
@@ -39,7 +43,8 @@ export async function startService(dataDir: string, env: Record<string, string> 
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-20_000); });
-  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? String(code))));
+  live.add(child);
+  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => { live.delete(child); resolve(signal ?? String(code)); }));
   let dead = false;
   void exited.then(() => { dead = true; });
   const url = `http://127.0.0.1:${p}`;
