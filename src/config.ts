@@ -46,6 +46,10 @@ export interface Config {
   corsOrigins: string[];
   /** Log level of the JSON-lines log (pino): fatal, error, warn, info, debug, trace or silent. */
   logLevel: LogLevel;
+  /** Time a client has to send a whole request (headers and body), in milliseconds (0 = none). */
+  requestTimeoutMs: number;
+  /** Time a client has to send a request's headers, in milliseconds. */
+  headersTimeoutMs: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -93,6 +97,8 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'loginWindowSeconds', env: 'LOGIN_WINDOW_SECONDS', parse: int, describe: 'window of LOGIN_RATE_LIMIT in seconds (default 60)' },
   { key: 'corsOrigins', env: 'CORS_ORIGINS', parse: (r) => parseOrigins(r), describe: 'browser origins allowed to call the service (CORS): a comma list or *, default none' },
   { key: 'logLevel', env: 'LOG_LEVEL', parse: (r) => parseLogLevel(r), describe: 'JSON-lines log level: fatal, error, warn, info, debug, trace or silent (default info)' },
+  { key: 'requestTimeoutMs', env: 'REQUEST_TIMEOUT_MS', parse: int, describe: 'time a client has to send a whole request, headers and body, 408 beyond; 0 = none (default 300000)' },
+  { key: 'headersTimeoutMs', env: 'HEADERS_TIMEOUT_MS', parse: int, describe: 'time a client has to send the request headers, 408 beyond (default 60000)' },
 ];
 
 /** CORS origins as the Origin header spells them: scheme://host[:port], no path. */
@@ -156,6 +162,8 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     loginWindowSeconds: 60,
     corsOrigins: [],
     logLevel: 'info',
+    requestTimeoutMs: 300_000,
+    headersTimeoutMs: 60_000,
   };
 }
 

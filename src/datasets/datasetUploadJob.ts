@@ -16,6 +16,7 @@ import { newDatasetUri, uploadDataset, uploadDatasetFile } from './datasets.ts';
 import { metadataQuads, type DatasetMeta } from './datasetWrite.ts';
 import { DC } from '../rdf/vocab.ts';
 import { isDataset } from './datasetLayout.ts';
+import { sweepUploads } from './uploadSweep.ts';
 
 /** Bodies up to this size are stored within the request. */
 export const INLINE_UPLOAD_BYTES = 64 * 1024;
@@ -32,8 +33,10 @@ interface UploadJobParams {
 
 const tasksOf = (deps: Deps): TaskEngine | undefined => (deps as Deps & { tasks?: TaskEngine }).tasks;
 
-/** Registers the upload job kind with the task engine (once per app). */
+/** Registers the upload job kind with the task engine (once per app), and drops saved bodies no task needs. */
 export function defineUploadJob(deps: Deps): void {
+  const removed = sweepUploads(deps.store, deps.config.dataDir, UPLOAD_JOB);
+  if (removed.length > 0) deps.logger.warn({ files: removed }, 'removed upload bodies no unfinished task refers to');
   tasksOf(deps)?.define<UploadJobParams>({
     kind: UPLOAD_JOB,
     // A re-run numbers its entries after those of the interrupted run, which stay unlinked.

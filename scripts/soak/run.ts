@@ -1,0 +1,63 @@
+// npm run soak [-- --short]: load, slow and broken clients, kills at random points, each
+// against the real service in a child process on a temp data directory; prints a table.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runLoad } from './load.ts';
+import { runSlow } from './slow.ts';
+import { runKills } from './kill.ts';
+import { startService } from './service.ts';
+import { report, type SoakResult } from './table.ts';
+
+export interface SoakOptions {
+  mode: 'short' | 'full';
+  connections: number;
+  loadSeconds: number;
+  slow: number;
+  broken: number;
+  slowSeconds: number;
+  kills: number;
+  killWindowMs: number;
+  settleMs: number;
+  /** Time limits of the slow phase's service (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+}
+
+export const MODES: Record<'short' | 'full', SoakOptions> = {
+  short: { mode: 'short', connections: 20, loadSeconds: 15, slow: 40, broken: 6, slowSeconds: 12, kills: 2, killWindowMs: 6000, settleMs: 0, requestTimeoutMs: 8000, headersTimeoutMs: 4000 },
+  full: { mode: 'full', connections: 200, loadSeconds: 180, slow: 500, broken: 40, slowSeconds: 60, kills: 20, killWindowMs: 15_000, settleMs: 60_000, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 },
+};
+
+const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'opentox-soak-'));
+
+export async function soak(options: SoakOptions, log: (line: string) => void = () => undefined): Promise<SoakResult> {
+  const dirs: string[] = [];
+  const dir = () => { const d = tempDir(); dirs.push(d); return d; };
+  try {
+    log(`load: ${options.connections} connections for ${options.loadSeconds} s`);
+    let service = await startService(dir());
+    const load = await runLoad(service, options.connections, options.loadSeconds);
+    await service.kill();
+    log(`slow clients: ${options.slow} trickling, ${options.broken} broken uploads and downloads`);
+    service = await startService(dir(), { REQUEST_TIMEOUT_MS: String(options.requestTimeoutMs), HEADERS_TIMEOUT_MS: String(options.headersTimeoutMs) });
+    const slow = await runSlow(service, { slow: options.slow, broken: options.broken, seconds: options.slowSeconds });
+    await service.kill();
+    log(`kills during uploads: ${options.kills}`);
+    const uploads = await runKills('upload', dir(), { kills: options.kills, windowMs: options.killWindowMs, settleMs: options.settleMs });
+    log(`kills during random-forest builds: ${options.kills}`);
+    const models = await runKills('model', dir(), { kills: options.kills, windowMs: options.killWindowMs, settleMs: options.settleMs });
+    return { options, load, slow, kills: [uploads, models] };
+  } finally {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const mode = process.argv.includes('--short') ? 'short' : 'full';
+  const started = Date.now();
+  const result = await soak(MODES[mode], (line) => console.error(`[soak ${Math.round((Date.now() - started) / 1000)} s] ${line}`));
+  console.log(report(result));
+  console.error(`[soak] done in ${Math.round((Date.now() - started) / 1000)} s`);
+}

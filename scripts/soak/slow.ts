@@ -1,0 +1,121 @@
+// Phase 2, slow and broken clients: connections that send their headers or their body one
+// byte a second, and clients that hang up in the middle of an upload or a download. The
+// service must go on answering others (a probe's latency), end the slow requests within
+// its time limits, and give back what they held (open files, saved upload bodies).
+import net from 'node:net';
+import { kaziusCsv } from './data.ts';
+import { pool, request, uris } from './http.ts';
+import { openFds, sleep, uploadFiles, type Service } from './service.ts';
+import { probe } from './stats.ts';
+
+export interface SlowResult {
+  slowHeaders: number;
+  slowBodies: number;
+  /** Slow connections the service ended (408 or close) before the phase ended. */
+  endedByServer: number;
+  answered408: number;
+  brokenUploads: number;
+  brokenDownloads: number;
+  fdsBefore: number;
+  fdsAfter: number;
+  uploadsLeft: number;
+  probeMs: number[];
+  seconds: number;
+}
+
+interface Drip { ended: Promise<{ byServer: boolean; answer: string }>; destroy: () => void }
+
+/** A connection that writes `head`, then one byte of `drip` a second. */
+function dripper(port: number, head: string, drip: string): Drip {
+  const socket = net.connect(port, '127.0.0.1');
+  let answer = '';
+  let i = 0;
+  let mine = false;
+  const timer = setInterval(() => { if (!socket.destroyed) socket.write(drip[i++ % drip.length]); }, 1000);
+  socket.on('data', (d: Buffer) => { answer += d.toString('latin1'); });
+  socket.on('error', () => undefined);
+  socket.write(head);
+  const ended = new Promise<{ byServer: boolean; answer: string }>((resolve) => socket.on('close', () => { clearInterval(timer); resolve({ byServer: !mine, answer }); }));
+  return { ended, destroy: () => { mine = true; socket.destroy(); } };
+}
+
+/** Sends part of a request body, then hangs up. */
+function brokenUpload(port: number, body: string): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(`POST /dataset HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: text/csv\r\nAccept: text/uri-list\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+      socket.write(body.slice(0, Math.floor(body.length * (0.2 + 0.6 * Math.random()))), () => setTimeout(() => socket.destroy(), 100));
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve());
+  });
+}
+
+/** Starts a download and hangs up after the first chunk. */
+function brokenDownload(port: number, path: string, accept: string): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: ${accept}\r\n\r\n`));
+    socket.once('data', () => socket.destroy());
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve());
+    setTimeout(() => socket.destroy(), 30_000);
+  });
+}
+
+export async function runSlow(service: Service, options: { slow: number; broken: number; seconds: number }): Promise<SlowResult> {
+  const port = Number(new URL(service.url).port);
+  const agent = pool(4);
+  // A dataset large enough that its RDF does not fit one chunk, stored inline (< 64 KiB).
+  const res = await request(agent, `${service.url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: kaziusCsv(800) });
+  if (res.status !== 200) throw new Error(`seeding the slow phase: ${res.status} ${res.body.slice(0, 300)}`);
+  const dataset = new URL(uris(res.body)[0]).pathname;
+  agent.destroy();
+  await sleep(1000);
+  const fdsBefore = openFds(service.pid);
+  const latency = probe(`${service.url}/algorithm`);
+
+  const half = Math.floor(options.slow / 2);
+  const drips: Drip[] = [];
+  for (let i = 0; i < options.slow; i++) {
+    drips.push(i < half
+      ? dripper(port, `GET /algorithm HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`, `X-Slow: ${'a'.repeat(1000)}`)
+      : dripper(port, `POST /compound HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: chemical/x-daylight-smiles\r\nContent-Length: 1000\r\n\r\n`, 'C'));
+    if (i % 50 === 49) await sleep(100);
+  }
+  const big = kaziusCsv(3000);
+  const broken: Promise<void>[] = [];
+  const until = Date.now() + options.seconds * 1000;
+  let brokenUploads = 0;
+  let brokenDownloads = 0;
+  for (let i = 0; Date.now() < until && i < options.broken * 2; i++) {
+    if (i % 2 === 0) {
+      brokenUploads++;
+      broken.push(brokenUpload(port, big));
+    } else {
+      brokenDownloads++;
+      broken.push(brokenDownload(port, dataset, i % 4 === 1 ? 'application/rdf+xml' : 'text/csv'));
+    }
+    await sleep((options.seconds * 1000) / (options.broken * 2 + 1));
+  }
+  await Promise.all(broken);
+  await sleep(Math.max(0, until - Date.now()));
+  const probeMs = await latency.stop();
+
+  let endedByServer = 0;
+  let answered408 = 0;
+  for (const d of drips) {
+    const settled = await Promise.race([d.ended, sleep(0).then(() => undefined)]);
+    if (settled?.byServer) {
+      endedByServer++;
+      if (/^HTTP\/1\.1 408 /.test(settled.answer)) answered408++;
+    }
+    d.destroy();
+  }
+  await Promise.all(drips.map((d) => d.ended));
+  // Let the server notice the closed sockets and finish what the broken clients started.
+  await sleep(3000);
+  return {
+    slowHeaders: half, slowBodies: options.slow - half, endedByServer, answered408, brokenUploads, brokenDownloads,
+    fdsBefore, fdsAfter: openFds(service.pid), uploadsLeft: uploadFiles(service.dataDir).length, probeMs, seconds: options.seconds,
+  };
+}

@@ -1,0 +1,54 @@
+// The soak's findings as a Markdown table, each figure beside its goal.
+import os from 'node:os';
+import type { LoadResult } from './load.ts';
+import type { SlowResult } from './slow.ts';
+import type { KillResult } from './kill.ts';
+import type { SoakOptions } from './run.ts';
+import { quantile } from './stats.ts';
+
+export interface SoakResult {
+  options: SoakOptions;
+  load: LoadResult;
+  slow: SlowResult;
+  kills: KillResult[];
+}
+
+const ms = (x: number) => (Number.isFinite(x) ? `${Math.round(x)} ms` : 'no answer');
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+
+export function report(r: SoakResult): string {
+  const { load, slow } = r;
+  const lines: string[] = [];
+  lines.push(`Soak (${r.options.mode} mode), ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`, '');
+  lines.push(`### 1. Load: ${load.connections} connections for ${load.seconds} s`, '');
+  lines.push('| kind | requests | 2xx | 503 + Retry-After | errors | no answer | p50 | p99 | max |', '|---|---|---|---|---|---|---|---|---|');
+  for (const k of load.recorder.kinds()) {
+    const s = load.recorder.summary(k);
+    lines.push(`| ${k} | ${s.n} | ${s.ok} | ${s.busy} | ${s.bad} | ${s.failed} | ${ms(s.p50)} | ${ms(s.p99)} | ${ms(s.max)} |`);
+  }
+  const t = load.recorder.total();
+  lines.push(`| **all** | ${t.n} | ${t.ok} | ${t.busy} | ${t.bad} | ${t.failed} | | | |`, '');
+  const rss = load.rss;
+  const warm = rss.slice(Math.floor(rss.length / 4));
+  const probe = sorted(load.probeMs);
+  lines.push(`- error rate (non-2xx other than 503 with Retry-After, or no answer): ${((100 * (t.bad + t.failed)) / Math.max(1, t.n)).toFixed(2)} % (goal 0)`);
+  lines.push(`- RSS (MiB, sampled every second): start ${rss[0]?.toFixed(0)}, after warm-up ${warm[0]?.toFixed(0)}, peak ${Math.max(...rss).toFixed(0)}, end ${rss.at(-1)?.toFixed(0)}`);
+  lines.push(`- cheap GET /algorithm probe meanwhile (event-loop delay stand-in): p50 ${ms(quantile(probe, 0.5))}, p99 ${ms(quantile(probe, 0.99))}, ${probe.length} probes`);
+  if (load.recorder.samples.length) lines.push(`- unexpected answers (first ${load.recorder.samples.length}): ${load.recorder.samples.map((s) => '`' + s.replace(/\s+/g, ' ').slice(0, 160) + '`').join('; ')}`);
+  lines.push('', `### 2. Slow and broken clients for ${slow.seconds} s (REQUEST_TIMEOUT_MS=${r.options.requestTimeoutMs}, HEADERS_TIMEOUT_MS=${r.options.headersTimeoutMs})`, '');
+  const sp = sorted(slow.probeMs);
+  lines.push('| measure | value | goal |', '|---|---|---|');
+  lines.push(`| connections sending headers at 1 byte/s | ${slow.slowHeaders} | |`);
+  lines.push(`| connections sending a body at 1 byte/s | ${slow.slowBodies} | |`);
+  lines.push(`| of these ended by the service within the phase | ${slow.endedByServer} (${slow.answered408} with 408) | all |`);
+  lines.push(`| uploads broken off mid-body / downloads broken off mid-answer | ${slow.brokenUploads} / ${slow.brokenDownloads} | |`);
+  lines.push(`| probe GET /algorithm meanwhile: p50 / p99 / failed | ${ms(quantile(sp, 0.5))} / ${ms(quantile(sp, 0.99))} / ${sp.filter((x) => !Number.isFinite(x)).length} of ${sp.length} | served, 0 failed |`);
+  lines.push(`| server open files before / after | ${slow.fdsBefore} / ${slow.fdsAfter} | back near the start |`);
+  lines.push(`| files left in DATA_DIR/uploads | ${slow.uploadsLeft} | 0 |`, '');
+  lines.push('### 3. SIGKILL at random points, then restart on the same data', '');
+  lines.push('| during | kills | acknowledged | lost | half-written visible | left Running/Queued | upload bodies left | completed after restart |', '|---|---|---|---|---|---|---|---|');
+  for (const k of r.kills) lines.push(`| ${k.kind === 'upload' ? '10k-row CSV upload' : 'random-forest build'} | ${k.kills} | ${k.acknowledged} | ${k.lost} | ${k.halfWritten} | ${k.strandedRunning} | ${k.uploadsLeft} | ${k.completedAfterRestart} |`);
+  const problems = r.kills.flatMap((k) => k.problems);
+  if (problems.length) lines.push('', 'Problems:', ...problems.map((p) => `- ${p}`));
+  return lines.join('\n');
+}

@@ -1,0 +1,40 @@
+// Saved upload bodies (DATA_DIR/uploads) belong to upload tasks that are still Queued or
+// Running; the job removes its file when it ends. A file can outlive its task when the
+// process is killed between saving the body and recording the task, or when the task is
+// cancelled (a cancelled task is final, SPEC §2.4, and never runs again): at start-up those
+// files are removed, so a crash or a cancel leaves no disk space taken for good.
+import { readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { TripleStore } from '../store/store.ts';
+import { readTask, unfinishedTasks } from '../tasks/tasks.ts';
+
+/** Files of DATA_DIR/uploads that an unfinished task of `kind` still needs. */
+function filesInUse(store: TripleStore, kind: string): Set<string> {
+  const used = new Set<string>();
+  for (const uri of unfinishedTasks(store)) {
+    const t = readTask(store, uri)?.record;
+    if (t?.kind !== kind) continue;
+    try {
+      const file = (JSON.parse(t.params) as { file?: unknown }).file;
+      if (typeof file === 'string') used.add(path.resolve(file));
+    } catch {
+      // Unreadable parameters fail that task when it runs; it needs no file.
+    }
+  }
+  return used;
+}
+
+/** Removes the saved bodies no unfinished upload task refers to; returns their names. Runs before requests are served. */
+export function sweepUploads(store: TripleStore, dataDir: string, kind: string): string[] {
+  const dir = path.join(dataDir, 'uploads');
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const used = filesInUse(store, kind);
+  const removed = names.filter((n) => !used.has(path.join(dir, n)));
+  for (const n of removed) rmSync(path.join(dir, n), { force: true, recursive: true });
+  return removed;
+}

@@ -1,0 +1,45 @@
+// The soak's short mode (npm run soak -- --short) against the real service in a child
+// process: load, slow and broken clients, SIGKILL during uploads and model builds. Its
+// goals are asserted loosely (the machine may be busy): no unexpected server error, no
+// acknowledged write lost, nothing left Running or half-written, open files back near the start.
+import { expect } from 'chai';
+import { MODES, soak } from '../../scripts/soak/run.ts';
+import { report, type SoakResult } from '../../scripts/soak/table.ts';
+
+describe('soak (short mode)', function () {
+  this.timeout(900_000);
+  let result: SoakResult;
+
+  before(async () => {
+    result = await soak(MODES.short);
+    if (process.env.SOAK_REPORT) console.log(report(result));
+  });
+
+  it('answers every request under load with 2xx or 503 with Retry-After', () => {
+    const total = result.load.recorder.total();
+    expect(total.n).to.be.greaterThan(50);
+    const serverErrors = result.load.recorder.samples.filter((s) => /: 5\d\d /.test(s));
+    expect(serverErrors, serverErrors.join('\n')).to.deep.equal([]);
+    expect(total.bad + total.failed, result.load.recorder.samples.join('\n')).to.equal(0);
+  });
+
+  it('keeps serving while slow clients trickle and others hang up, then frees what they held', () => {
+    const { slow } = result;
+    const failed = slow.probeMs.filter((ms) => !Number.isFinite(ms)).length;
+    expect(slow.probeMs.length).to.be.greaterThan(5);
+    expect(failed).to.equal(0);
+    expect(slow.endedByServer).to.equal(slow.slowHeaders + slow.slowBodies);
+    expect(slow.fdsAfter).to.be.at.most(slow.fdsBefore + 5);
+    expect(slow.uploadsLeft).to.equal(0);
+  });
+
+  it('loses no acknowledged write to a SIGKILL and leaves nothing Running or half-written', () => {
+    for (const k of result.kills) {
+      expect(k.problems, k.kind).to.deep.equal([]);
+      expect(k.lost, k.kind).to.equal(0);
+      expect(k.halfWritten, k.kind).to.equal(0);
+      expect(k.strandedRunning, k.kind).to.equal(0);
+      expect(k.uploadsLeft, k.kind).to.equal(0);
+    }
+  });
+});
