@@ -22,6 +22,7 @@ import { corsMiddleware } from './http/cors.ts';
 import { accessLog } from './http/accessLog.ts';
 import { logSink } from './logger.ts';
 import { pagesMiddleware } from './pages/pages.ts';
+import { limitsMiddleware } from './http/limits.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
@@ -49,6 +50,8 @@ export function createApp(deps: Deps): Koa {
   });
   // Who is calling and may they: before every router, after the body limit is known.
   app.use(authMiddleware(deps));
+  // Limits (src/http/limits.ts) after auth: the job quota counts per user when one is known.
+  app.use(limitsMiddleware(deps.config));
   for (const make of ROUTERS) {
     const router = make(deps);
     app.use(router.routes());
