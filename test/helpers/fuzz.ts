@@ -65,7 +65,7 @@ export interface Sent {
 /** The time limit of one fuzzed request: a hang fails the property. */
 export const REQUEST_LIMIT_MS = 15_000;
 
-/** Sends one request and checks the answer: no 5xx (503 with Retry-After aside), a report. */
+/** Sends one request and checks the answer: no 5xx (503 with Retry-After, 502/504 from a remote aside). */
 export async function send(url: string, path: string, init: RequestInit, what: string): Promise<Sent> {
   let res: Response;
   try {
@@ -76,7 +76,9 @@ export async function send(url: string, path: string, init: RequestInit, what: s
   const body = await res.text();
   if (process.env.FUZZ_STATS) console.log('FUZZSTAT', what.split(' ')[0], res.status, body.slice(0, 80).replace(/\n/g, ' '));
   const overloaded = res.status === 503 && res.headers.get('retry-after') !== null;
-  if (res.status >= 500 && !overloaded) throw new Error(`${what}: ${res.status} ${body.slice(0, 400)}`);
+  // A mutated URI may name another service: its failure is a 502/504 (SPEC §7.2), not ours.
+  const gateway = res.status === 502 || res.status === 504;
+  if (res.status >= 500 && !overloaded && !gateway) throw new Error(`${what}: ${res.status} ${body.slice(0, 400)}`);
   return { status: res.status, type: res.headers.get('content-type'), body };
 }
 

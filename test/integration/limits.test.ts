@@ -154,3 +154,21 @@ describe('JOB_QUOTA: one client cannot fill the job queue', function () {
     expect(third?.status, 'after the first job ended, the quota is free again').to.equal(200);
   });
 });
+
+describe('defects the fuzzing found', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  before(async () => { app = await startApp(); });
+  after(async () => { await app.close(); });
+
+  it('CML with an empty atom array is a 400 report, not a toolkit exception (500)', async () => {
+    const before = await fingerprint(app.url);
+    const res = await post(app, '/compound', 'chemical/x-cml', '<molecule xmlns="http://www.xml-cml.org/schema"><atomArray></atomArray></molecule>');
+    expect(res.status).to.equal(400);
+    expect(res.headers.get('content-type')).to.match(/^text\/plain/);
+    expect(await res.text()).to.match(/^400 InvalidStructure: CML: no atoms/);
+    expect(await fingerprint(app.url)).to.equal(before);
+    // The toolkit still works afterwards.
+    expect((await post(app, '/compound', 'chemical/x-daylight-smiles', 'CCO')).status).to.equal(200);
+  });
+});
