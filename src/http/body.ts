@@ -143,6 +143,9 @@ async function readMultipart(ctx: Koa.Context): Promise<{ form: Form; files: Fil
     });
     bb.on('file', (field, stream, info) => {
       const chunks: Buffer[] = [];
+      // A form that ends inside a file part fails the file stream too; unheard, that error
+      // would be uncaught and stop the process.
+      stream.on('error', (e: Error) => reject(new BadRequest(`malformed multipart/form-data: ${e.message}`)));
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => files.push({ field, type: (info.mimeType || '').toLowerCase(), filename: info.filename, data: Buffer.concat(chunks) }));
     });

@@ -171,4 +171,29 @@ describe('defects the fuzzing found', function () {
     // The toolkit still works afterwards.
     expect((await post(app, '/compound', 'chemical/x-daylight-smiles', 'CCO')).status).to.equal(200);
   });
+
+  it('CML that is only "<?" is a 400 report, not a 500', async () => {
+    const res = await post(app, '/compound', 'chemical/x-cml', '<?');
+    expect(res.status).to.equal(400);
+    expect(await res.text()).to.match(/^400 InvalidStructure: CML: /);
+  });
+
+  it('a multipart body that ends inside a file part is a 400 report and the service keeps running', async () => {
+    const truncated = '--XX\r\nContent-Disposition: form-data; name="file"; filename="f"\r\nContent-Type: chemical/x-daylight-smiles\r\n\r\nCCO';
+    for (const p of ['/compound', '/dataset']) {
+      const res = await post(app, p, 'multipart/form-data; boundary=XX', truncated);
+      expect(res.status, p).to.equal(400);
+      expect(await res.text()).to.match(/^400 BadRequest: malformed multipart\/form-data: Unexpected end of form/);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await fetch(app.url + '/compound', { headers: { Accept: 'text/uri-list' } })).status).to.equal(200);
+  });
+
+  it('a SPARQL query of only a comment or a prologue is a 400 report, not a 500', async () => {
+    for (const query of ['#', 'PREFIX e: <http://e.org/>', '  # nothing\n']) {
+      const res = await fetch(`${app.url}/sparql?query=${encodeURIComponent(query)}`, { headers: { Accept: 'text/plain' } });
+      expect(res.status, query).to.equal(400);
+      expect(await res.text()).to.match(/^400 MissingParameter: no SPARQL query/);
+    }
+  });
 });
