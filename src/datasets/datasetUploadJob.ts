@@ -8,6 +8,7 @@ import type { Deps } from '../deps.ts';
 import type { Upload } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
 import { checkRdfNesting, checkRows, type Limits } from '../http/limits.ts';
+import { RDF_TYPES, type RdfSyntax } from '../rdf/formats.ts';
 import { uriOf } from '../deps.ts';
 import { directReply } from '../tasks/taskReply.ts';
 import type { JobContext, TaskEngine } from '../tasks/api.ts';
@@ -62,9 +63,12 @@ async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext
 
 /** Limits (src/http/limits.ts) checked on the text before anything is stored. */
 function checkUpload(kind: UploadKind, data: Buffer, limits: Limits): void {
-  if (kind === 'csv' || kind === 'tsv' || kind === 'sdf') checkRows(data.toString('utf8'), kind, limits);
-  else if (kind !== 'urilist') checkRdfNesting(data.toString('utf8'), kind, limits);
+  const name: string = kind;
+  if (isRdfSyntax(name)) checkRdfNesting(data.toString('utf8'), name, limits);
+  else checkRows(data.toString('utf8'), name, limits);
 }
+
+const isRdfSyntax = (kind: string): kind is RdfSyntax => RDF_TYPES.some((t) => t.syntax === kind);
 
 /** A CSV without a structure column is refused before any task starts. */
 function precheck(kind: UploadKind, data: Buffer): void {

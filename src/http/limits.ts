@@ -51,10 +51,11 @@ export function checkTriples(triples: number, limits: Limits): void {
   if (limits.maxRdfTriples > 0 && triples > limits.maxRdfTriples) throw new LimitExceeded('the number of triples of the RDF body', triples, limits.maxRdfTriples, 'MAX_RDF_TRIPLES');
 }
 
-/** Rows of a table upload, counted before parsing: CSV/TSV lines past the header, SD records. */
+/** Rows of a table upload, counted before parsing: CSV/TSV lines past the header, SD records, SMILES lines. */
 export function checkRows(text: string, kind: string, limits: Limits): void {
   if (limits.maxDatasetRows <= 0) return;
-  const rows = kind === 'sdf' ? count(text, /^\$\$\$\$/gm) : kind === 'csv' || kind === 'tsv' ? Math.max(0, count(text, /\S.*$/gm) - 1) : 0;
+  const lines = () => count(text, /\S.*$/gm);
+  const rows = kind === 'sdf' ? count(text, /^\$\$\$\$/gm) : kind === 'csv' || kind === 'tsv' ? Math.max(0, lines() - 1) : kind === 'smiles' ? lines() : 0;
   if (rows > limits.maxDatasetRows) throw new LimitExceeded('the number of rows of the dataset', rows, limits.maxDatasetRows, 'MAX_DATASET_ROWS');
 }
 
