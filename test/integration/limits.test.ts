@@ -196,4 +196,14 @@ describe('defects the fuzzing found', function () {
       expect(await res.text()).to.match(/^400 MissingParameter: no SPARQL query/);
     }
   });
+
+  it('a dataset read with a compound_uris[] value that is no IRI is a 400 report, not a 500', async () => {
+    const up = await fetch(app.url + '/dataset', { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: 'SMILES,y\nCCO,1\n' });
+    const dataset = (await up.text()).trim();
+    for (const value of ['C[', 'x', 'http://a b']) {
+      const res = await fetch(`${dataset}?${new URLSearchParams({ 'compound_uris[]': value })}`, { headers: { Accept: 'text/plain' } });
+      expect(res.status, value).to.equal(400);
+      expect(await res.text()).to.match(/^400 InvalidIRI: compound_uris\[\] is not a valid absolute IRI/);
+    }
+  });
 });
