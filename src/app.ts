@@ -24,6 +24,7 @@ import { logSink } from './logger.ts';
 import { pagesMiddleware } from './pages/pages.ts';
 import { compression } from './http/compress.ts';
 import { representationCache } from './http/cacheFront.ts';
+import { limitsMiddleware } from './http/limits.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
@@ -53,6 +54,8 @@ export function createApp(deps: Deps): Koa {
   });
   // Who is calling and may they: before every router, after the body limit is known.
   app.use(authMiddleware(deps));
+  // Limits (src/http/limits.ts) after auth: the job quota counts per user when one is known.
+  app.use(limitsMiddleware(deps.config));
   // Notes the store's write counter before any router reads, and answers what it holds (src/http/cacheFront.ts).
   app.use(representationCache(deps.store));
   for (const make of ROUTERS) {

@@ -50,6 +50,15 @@ export interface Config {
   requestTimeoutMs: number;
   /** Time a client has to send a request's headers, in milliseconds. */
   headersTimeoutMs: number;
+  /** Limits that protect the service (src/http/limits.ts); each refusal names its option. */
+  maxAtoms: number;
+  maxDatasetRows: number;
+  maxRdfTriples: number;
+  maxNesting: number;
+  maxSparqlLength: number;
+  maxParameters: number;
+  /** Jobs one client (user, else address) may have queued or running (0 = no quota). */
+  jobQuota: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -99,6 +108,13 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'logLevel', env: 'LOG_LEVEL', parse: (r) => parseLogLevel(r), describe: 'JSON-lines log level: fatal, error, warn, info, debug, trace or silent (default info)' },
   { key: 'requestTimeoutMs', env: 'REQUEST_TIMEOUT_MS', parse: int, describe: 'time a client has to send a whole request, headers and body, 408 beyond; 0 = none (default 300000)' },
   { key: 'headersTimeoutMs', env: 'HEADERS_TIMEOUT_MS', parse: int, describe: 'time a client has to send the request headers, 408 beyond (default 60000)' },
+  { key: 'maxAtoms', env: 'MAX_ATOMS', parse: int, describe: 'most atoms in an uploaded structure, 413 beyond; at most 500, the toolkit limit (default 500)' },
+  { key: 'maxDatasetRows', env: 'MAX_DATASET_ROWS', parse: int, describe: 'most rows (CSV lines, SD records) in one dataset upload, 413 beyond (default 1000000)' },
+  { key: 'maxRdfTriples', env: 'MAX_RDF_TRIPLES', parse: int, describe: 'most triples in one RDF body, 413 beyond (default 1000000)' },
+  { key: 'maxNesting', env: 'MAX_NESTING', parse: int, describe: 'deepest nesting of brackets or elements in a SPARQL query or RDF body, 413 beyond (default 64)' },
+  { key: 'maxSparqlLength', env: 'MAX_SPARQL_LENGTH', parse: int, describe: 'longest SPARQL query in characters, 413 beyond (default 100000)' },
+  { key: 'maxParameters', env: 'MAX_PARAMETERS', parse: int, describe: 'most parameters in a query string or form body, 413 beyond (default 1000)' },
+  { key: 'jobQuota', env: 'JOB_QUOTA', parse: int, describe: 'jobs one client (user, else address) may have queued or running, 429 beyond; 0 = no quota (default 100)' },
 ];
 
 /** CORS origins as the Origin header spells them: scheme://host[:port], no path. */
@@ -164,6 +180,13 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     logLevel: 'info',
     requestTimeoutMs: 300_000,
     headersTimeoutMs: 60_000,
+    maxAtoms: 500,
+    maxDatasetRows: 1_000_000,
+    maxRdfTriples: 1_000_000,
+    maxNesting: 64,
+    maxSparqlLength: 100_000,
+    maxParameters: 1000,
+    jobQuota: 100,
   };
 }
 

@@ -40,6 +40,9 @@ const fail = (format: ChemFormat, message: string, details?: string) =>
  */
 export const MAX_ATOMS = 500;
 
+/** WebAssembly.Exception (a C++ exception crossing into JS): in Node 20, missing from its types. */
+const WasmException = (WebAssembly as unknown as { Exception?: abstract new () => object }).Exception;
+
 /** Parses one structure; throws BadRequest naming the format and what failed. */
 export function parseStructure(text: string, format: ChemFormat): ParsedStructure {
   if (!text || !text.trim()) throw fail(format, 'empty input: expected one structure');
@@ -47,6 +50,9 @@ export function parseStructure(text: string, format: ChemFormat): ParsedStructur
   try {
     return parseText(text, format);
   } catch (e) {
+    // A C++ exception thrown inside a toolkit (a failed precondition on odd input) is a
+    // refusal of this input; the toolkit itself stays usable.
+    if (WasmException && e instanceof WasmException) throw fail(format, 'the chemistry toolkit cannot read this structure');
     if (!isWasmCrash(e)) throw e;
     restartRdkit();
     throw fail(format, 'the structure is too large or complex for the chemistry toolkit');
@@ -134,6 +140,8 @@ function fromIndigo(input: string, format: ChemFormat, looksRight: RegExp): Pars
   } finally {
     options.delete();
   }
+  // Indigo reads a molecule without atoms (an empty CML atomArray) as ''; RDKit would throw on it.
+  if (!smiles.trim()) throw fail(format, 'no atoms');
   checkSize(format, smilesAtomCount(smiles));
   const { mol, log } = rdkitMol(smiles.trim());
   if (!mol) throw fail(format, `read as "${abbreviate(smiles)}", which is not a valid structure${log ? `: ${log}` : ''}`);

@@ -7,6 +7,8 @@ import path from 'node:path';
 import type { Deps } from '../deps.ts';
 import type { Upload } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
+import { checkRdfNesting, checkRows, type Limits } from '../http/limits.ts';
+import { RDF_TYPES, type RdfSyntax } from '../rdf/formats.ts';
 import { uriOf } from '../deps.ts';
 import { directReply } from '../tasks/taskReply.ts';
 import type { JobContext, TaskEngine } from '../tasks/api.ts';
@@ -62,6 +64,15 @@ async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext
   return params.dataset;
 }
 
+/** Limits (src/http/limits.ts) checked on the text before anything is stored. */
+function checkUpload(kind: UploadKind, data: Buffer, limits: Limits): void {
+  const name: string = kind;
+  if (isRdfSyntax(name)) checkRdfNesting(data.toString('utf8'), name, limits);
+  else checkRows(data.toString('utf8'), name, limits);
+}
+
+const isRdfSyntax = (kind: string): kind is RdfSyntax => RDF_TYPES.some((t) => t.syntax === kind);
+
 /** A CSV without a structure column is refused before any task starts. */
 function precheck(kind: UploadKind, data: Buffer): void {
   if (kind !== 'csv' && kind !== 'tsv') return;
@@ -76,6 +87,7 @@ const uploadTitle = (upload: Upload, kind: UploadKind, dataset: string) => `Uplo
 export async function startUpload(deps: Deps, upload: Upload, options: { dataset?: string; owner?: string; subjectid?: string; nominal?: string[] }): Promise<Reply> {
   const kind = uploadKind(upload.type, upload.filename);
   precheck(kind, upload.data);
+  checkUpload(kind, upload.data, deps.config);
   const dataset = options.dataset ?? newDatasetUri(deps);
   const meta: DatasetMeta = { title: upload.form.get('title') ?? upload.filename, creator: options.owner, source: upload.filename, date: new Date().toISOString() };
   // Columns declared nominal, as form fields beside a multipart file or in the query.
@@ -92,11 +104,19 @@ export async function startUpload(deps: Deps, upload: Upload, options: { dataset
   // The new dataset's graph is created now (with the date its metadata will carry), so its
   // id stays taken across a restart while the job waits; it is invisible until complete.
   if (!options.dataset) await deps.store.addToGraph(dataset, metadataQuads(dataset, meta).filter((q) => q.predicate.equals(DC.date)));
-  const task = await tasks.submit<UploadJobParams>(UPLOAD_JOB, { dataset, kind, file, meta, nominal }, {
-    title: uploadTitle(upload, kind, dataset),
-    creator: dataset,
-    owner: options.owner,
-    subjectid: options.subjectid,
-  });
+  let task;
+  try {
+    task = await tasks.submit<UploadJobParams>(UPLOAD_JOB, { dataset, kind, file, meta, nominal }, {
+      title: uploadTitle(upload, kind, dataset),
+      creator: dataset,
+      owner: options.owner,
+      subjectid: options.subjectid,
+    });
+  } catch (e) {
+    // Refused (queue full, quota): nothing of the upload stays, neither the id nor the file.
+    if (!options.dataset) await deps.store.dropGraph(dataset);
+    await fsp.rm(file, { force: true });
+    throw e;
+  }
   return tasks.reply(task);
 }

@@ -8,6 +8,7 @@ import { BadRequest } from '../errors.ts';
 import { ERR, OT, XSD } from '../rdf/vocab.ts';
 import { entriesOf, featuresOf, requireDataset } from './datasetLayout.ts';
 import type { Paging as Page } from '../http/paging.ts';
+import { readUriParam } from '../http/uriParam.ts';
 
 const { namedNode, literal } = DataFactory;
 const COMPOUND = OT.compound.value;
@@ -44,7 +45,8 @@ export function viewOf(deps: Deps, dataset: string, options: ViewOptions = {}): 
   if (options.compoundUris && options.compoundUris.length > 0) {
     const wanted = new Set<string>();
     for (const c of options.compoundUris) {
-      for (const q of deps.store.match(null, OT.compound, namedNode(c), dataset)) wanted.add(q.subject.value);
+      // A value that is no IRI is the client's mistake (400), not a store error.
+      for (const q of deps.store.match(null, OT.compound, namedNode(readUriParam(c, 'compound_uris[]')), dataset)) wanted.add(q.subject.value);
     }
     entries = entries.filter((e) => wanted.has(e.value));
   }

@@ -6,6 +6,7 @@ import type * as RDF from '@rdfjs/types';
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
 import { RDF_MEDIA_TYPES, syntaxOf } from '../rdf/formats.ts';
 import { parseRdf } from '../rdf/parse.ts';
+import { checkParameters, checkRdfNesting, checkTriples, countParameters, limitsOf, LimitExceeded } from './limits.ts';
 
 export interface BodyLimits {
   bodyLimit: number;
@@ -97,8 +98,10 @@ export async function readForm(ctx: Koa.Context): Promise<Form> {
   const type = contentType(ctx);
   if (type === 'multipart/form-data') return (await readMultipart(ctx)).form;
   if (type === 'application/x-www-form-urlencoded' || type === '') {
-    const raw = await readRaw(ctx);
-    return Form.fromSearchParams(new URLSearchParams(raw.toString('utf8')));
+    const text = (await readRaw(ctx)).toString('utf8');
+    const limits = limitsOf(ctx);
+    if (limits) checkParameters(countParameters(text), limits, 'form body');
+    return Form.fromSearchParams(new URLSearchParams(text));
   }
   throw new UnsupportedMediaType(type, ['application/x-www-form-urlencoded', 'multipart/form-data']);
 }
@@ -127,8 +130,9 @@ async function readMultipart(ctx: Koa.Context): Promise<{ form: Form; files: Fil
     const fields = new Map<string, string[]>();
     const files: FilePart[] = [];
     let bb: busboy.Busboy;
+    const maxParts = limitsOf(ctx)?.maxParameters || Infinity;
     try {
-      bb = busboy({ headers: ctx.req.headers, limits: { fileSize: limitOf(ctx) } });
+      bb = busboy({ headers: ctx.req.headers, limits: { fileSize: limitOf(ctx), parts: maxParts } });
     } catch (e) {
       reject(new BadRequest(`malformed multipart/form-data: ${(e as Error).message}`));
       return;
@@ -139,9 +143,13 @@ async function readMultipart(ctx: Koa.Context): Promise<{ form: Form; files: Fil
     });
     bb.on('file', (field, stream, info) => {
       const chunks: Buffer[] = [];
+      // A form that ends inside a file part fails the file stream too; unheard, that error
+      // would be uncaught and stop the process.
+      stream.on('error', (e: Error) => reject(new BadRequest(`malformed multipart/form-data: ${e.message}`)));
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => files.push({ field, type: (info.mimeType || '').toLowerCase(), filename: info.filename, data: Buffer.concat(chunks) }));
     });
+    bb.on('partsLimit', () => reject(new LimitExceeded('the number of parts of the multipart body', `more than ${maxParts}`, maxParts, 'MAX_PARAMETERS')));
     bb.on('error', (e: Error) => reject(new BadRequest(`malformed multipart/form-data: ${e.message}`)));
     bb.on('close', () => resolve({ form: new Form(fields), files }));
     bb.end(raw);
@@ -154,7 +162,12 @@ export async function readRdf(ctx: Koa.Context, baseIri: string, upload?: Upload
   const syntax = syntaxOf(up.type) ?? (up.filename ? syntaxByExtension(up.filename) : undefined);
   if (!syntax) throw new UnsupportedMediaType(up.type, RDF_MEDIA_TYPES);
   if (up.data.length === 0) throw new BadRequest('empty body: expected RDF');
-  return parseRdf(up.data.toString('utf8'), syntax, baseIri);
+  const text = up.data.toString('utf8');
+  const limits = limitsOf(ctx);
+  if (limits) checkRdfNesting(text, syntax, limits);
+  const quads = await parseRdf(text, syntax, baseIri);
+  if (limits) checkTriples(quads.length, limits);
+  return quads;
 }
 
 function syntaxByExtension(name: string) {

@@ -9,7 +9,8 @@ import { emptyReply, uriListReply, bodyReply } from '../http/reply.ts';
 import { contentType, readForm, readUpload } from '../http/body.ts';
 import { BadRequest, UnsupportedMediaType } from '../errors.ts';
 import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
-import { formatOfMediaType, INPUT_MEDIA_TYPES, MEDIA, parseStructure, type ParsedStructure } from '../chem/index.ts';
+import { formatOfMediaType, INPUT_MEDIA_TYPES, MEDIA, parseStructure, smilesAtomCount, type ParsedStructure } from '../chem/index.ts';
+import { checkAtoms, limitsOf } from '../http/limits.ts';
 import { imageSize, depictPng } from '../chem/depict.ts';
 import { ensureCompound, compoundUri } from '../compounds/compounds.ts';
 import { compoundIndex } from '../compounds/compoundIndex.ts';
@@ -31,7 +32,10 @@ async function readStructure(ctx: Koa.Context): Promise<ParsedStructure> {
   const upload = await readUpload(ctx);
   const format = formatOfMediaType(upload.type);
   if (!format) throw new UnsupportedMediaType(upload.type, INPUT_MEDIA_TYPES, { code: ERR.UnsupportedFormat });
-  return parseStructure(upload.data.toString('utf8'), format);
+  const parsed = parseStructure(upload.data.toString('utf8'), format);
+  const limits = limitsOf(ctx);
+  if (limits) checkAtoms(smilesAtomCount(parsed.smiles), limits);
+  return parsed;
 }
 
 const size = (ctx: Koa.Context) => ({ w: imageSize(ctx.query.w, 'w'), h: imageSize(ctx.query.h, 'h') });

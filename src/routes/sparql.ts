@@ -14,6 +14,7 @@ import { ERR } from '../rdf/vocab.ts';
 import { parseSparqlQuery, SPARQL_RESULTS_TYPES } from '../store/sparqlQuery.ts';
 import { callerOf } from '../auth/caller.ts';
 import { readableGraphs } from '../auth/readableGraphs.ts';
+import { checkSparql } from '../http/limits.ts';
 
 const QUERY = 'application/sparql-query';
 const UPDATE = 'application/sparql-update';
@@ -58,6 +59,7 @@ function clientGone(ctx: Koa.Context): AbortSignal {
 }
 
 function answer(deps: Deps, ctx: Koa.Context, request: ProtocolRequest): Reply {
+  checkSparql(request.query, deps.config);
   const query = parseSparqlQuery(request.query, uriOf(deps.config, '/'));
   // Issue #7: with auth on, only the graphs the caller may read.
   const graphs = readableGraphs(deps, callerOf(ctx).owner);

@@ -88,6 +88,12 @@ export class Replica {
     this.running = undefined;
     if (msg.type === 'result') running.job.resolve(msg.body);
     else running.job.reject(new BadRequest(`the query cannot be evaluated: ${msg.message}`, { code: ERR.SparqlSyntaxError }));
+    if (msg.type === 'error' && msg.fatal) {
+      // The worker's store crashed and would fail every later query: load a fresh one.
+      this.worker = undefined;
+      void worker.terminate();
+      this.start();
+    }
     this.dispatch();
   }
 

@@ -19,7 +19,7 @@ export type ReplicaIn =
 export type ReplicaOut =
   | { type: 'ready'; size: number }
   | { type: 'result'; id: number; body: string }
-  | { type: 'error'; id: number; message: string };
+  | { type: 'error'; id: number; message: string; fatal?: boolean };
 
 const port = parentPort!;
 const store = new ox.Store();
@@ -67,6 +67,8 @@ port.on('message', (msg: ReplicaIn) => {
   }
   run(msg).then(
     (body) => port.postMessage({ type: 'result', id: msg.id, body } satisfies ReplicaOut),
-    (e: Error) => port.postMessage({ type: 'error', id: msg.id, message: e.message } satisfies ReplicaOut),
+    // A WebAssembly trap (e.g. a stack overflow on a deeply nested query) leaves the store's
+    // instance unusable: the main thread must replace this worker.
+    (e: Error) => port.postMessage({ type: 'error', id: msg.id, message: e.message, fatal: e instanceof WebAssembly.RuntimeError } satisfies ReplicaOut),
   );
 });

@@ -69,6 +69,8 @@ export function parseSparqlQuery(text: string, baseIri: string): SparqlQuery {
       code: ERR.SparqlUpdateForbidden,
     });
   }
+  // Text with only comments or a prologue parses to no query at all.
+  if (!parsed.queryType) throw new BadRequest('no SPARQL query: the text holds only comments or prefix declarations', { code: ERR.MissingParameter });
   const kind = parsed.queryType.toLowerCase() as QueryKind;
   const from = parsed.from && (parsed.from.default.length > 0 || parsed.from.named.length > 0)
     ? { default: parsed.from.default.map((n) => n.value), named: parsed.from.named.map((n) => n.value) }

@@ -17,6 +17,7 @@ import { purgeTasks, recoverTasks } from './recovery.ts';
 import { isFinal, transition, type TaskEvent } from './stateMachine.ts';
 import { WorkerPool } from './workerPool.ts';
 import { LiveJob } from './liveJob.ts';
+import { clientOfRequest, JobQuota, outsideClient } from './quota.ts';
 import { completeTask, failTask } from './outcome.ts';
 import { recordOwner, recordOwners } from '../auth/owners.ts';
 import type { Logger } from '../logger.ts';
@@ -56,6 +57,8 @@ export class JobEngine implements TaskEngine {
   /** Set once close() has flushed: the store may be closed, so nothing more is written. */
   private closed = false;
   private purgeTimer: NodeJS.Timeout | undefined;
+  /** Live jobs per client (JOB_QUOTA): one client cannot fill the shared queue. */
+  private readonly quota = new JobQuota();
 
   constructor(private readonly deps: EngineDeps) {
     this.pool = new WorkerPool(deps.config.workers || os.availableParallelism());
@@ -109,11 +112,16 @@ export class JobEngine implements TaskEngine {
       owner: meta.owner,
       idempotent: definition.idempotent,
     };
+    const client = clientOfRequest();
+    if (client !== undefined) this.quota.acquire(client, record.uri, this.deps.config.jobQuota);
     this.reserved++;
     try {
       await this.deps.store.replaceGraph(record.uri, taskQuads(record));
       // Issue #7: a task is its creator's (SPEC §4.3: access to tasks is restricted).
       await recordOwner(this.deps, record.uri, meta.owner);
+    } catch (e) {
+      this.quota.release(record.uri);
+      throw e;
     } finally {
       this.reserved--;
     }
@@ -156,6 +164,7 @@ export class JobEngine implements TaskEngine {
     if (i >= 0) {
       this.waiting.splice(i, 1);
       this.jobs.delete(uri);
+      this.quota.release(uri);
     }
     job.throttle.stop();
     job.controller.abort(new ServiceUnavailable('the task was cancelled'));
@@ -211,7 +220,7 @@ export class JobEngine implements TaskEngine {
     while (!this.stopping && this.running < this.concurrency && this.waiting.length > 0) {
       const job = this.waiting.shift()!;
       this.running++;
-      void this.run(job).finally(() => {
+      void outsideClient(() => this.run(job)).finally(() => {
         this.running--;
         this.pump();
       });
@@ -252,6 +261,7 @@ export class JobEngine implements TaskEngine {
     // The slot frees now; the final write lands in the background (writes stay in order).
     void (changed ? this.write(job) : job.writes).then(() => {
       this.jobs.delete(job.record.uri);
+      this.quota.release(job.record.uri);
       job.settle();
     });
   }

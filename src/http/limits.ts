@@ -1,0 +1,109 @@
+// Limits that protect the service from a single request: each is a configuration option,
+// and a request past one is refused with 413 (RFC 9110 §15.5.14) and a report naming the
+// limit, its option and the value seen, before the expensive work starts.
+import type Koa from 'koa';
+import type { Config } from '../config.ts';
+import { HttpError } from '../errors.ts';
+import { ERR } from '../rdf/vocab.ts';
+import type { RdfSyntax } from '../rdf/formats.ts';
+import { withClient } from '../tasks/quota.ts';
+
+export type Limits = Pick<Config, 'maxAtoms' | 'maxDatasetRows' | 'maxRdfTriples' | 'maxNesting' | 'maxSparqlLength' | 'maxParameters'>;
+
+export class LimitExceeded extends HttpError {
+  constructor(what: string, seen: number | string, limit: number, option: string) {
+    super(413, ERR.LimitExceeded, `${what} is ${seen}, more than the limit of ${limit} (${option})`, {
+      details: `The operator sets this limit with ${option}; split the request into smaller ones.`,
+    });
+  }
+}
+
+/** The limits of this request, set by `limitsMiddleware` (absent in code that runs outside a request). */
+export function limitsOf(ctx: Koa.Context): Limits | undefined {
+  return (ctx.state as { limits?: Limits }).limits;
+}
+
+/**
+ * Before any router: counts query parameters, publishes the limits to body readers, and names
+ * the client whose jobs this request may submit (the user when authenticated, else the address).
+ */
+export function limitsMiddleware(config: Config): Koa.Middleware {
+  return async (ctx, next) => {
+    (ctx.state as { limits: Limits }).limits = config;
+    checkParameters(countParameters(ctx.querystring), config, 'query string');
+    const user = (ctx.state as { user?: string }).user;
+    await withClient(user ?? `address ${ctx.ip}`, next);
+  };
+}
+
+/** Parameters of a query string or urlencoded body, counted without decoding them. */
+export const countParameters = (text: string): number => (text ? text.split('&').filter(Boolean).length : 0);
+
+export function checkParameters(count: number, limits: Limits, where: string): void {
+  if (limits.maxParameters > 0 && count > limits.maxParameters) throw new LimitExceeded(`the number of parameters in the ${where}`, count, limits.maxParameters, 'MAX_PARAMETERS');
+}
+
+export function checkAtoms(atoms: number, limits: Limits): void {
+  if (limits.maxAtoms > 0 && atoms > limits.maxAtoms) throw new LimitExceeded('the number of atoms of the structure', atoms, limits.maxAtoms, 'MAX_ATOMS');
+}
+
+export function checkTriples(triples: number, limits: Limits): void {
+  if (limits.maxRdfTriples > 0 && triples > limits.maxRdfTriples) throw new LimitExceeded('the number of triples of the RDF body', triples, limits.maxRdfTriples, 'MAX_RDF_TRIPLES');
+}
+
+/** Rows of a table upload, counted before parsing: CSV/TSV lines past the header, SD records, SMILES lines. */
+export function checkRows(text: string, kind: string, limits: Limits): void {
+  if (limits.maxDatasetRows <= 0) return;
+  const lines = () => count(text, /\S.*$/gm);
+  const rows = kind === 'sdf' ? count(text, /^\$\$\$\$/gm) : kind === 'csv' || kind === 'tsv' ? Math.max(0, lines() - 1) : kind === 'smiles' ? lines() : 0;
+  if (rows > limits.maxDatasetRows) throw new LimitExceeded('the number of rows of the dataset', rows, limits.maxDatasetRows, 'MAX_DATASET_ROWS');
+}
+
+const count = (text: string, re: RegExp): number => text.match(re)?.length ?? 0;
+
+/**
+ * Length and nesting of a SPARQL query. Deeply nested groups or expressions overflow the
+ * store's stack, and a crashed WebAssembly instance fails every later query until replaced.
+ */
+export function checkSparql(query: string, limits: Limits): void {
+  if (limits.maxSparqlLength > 0 && query.length > limits.maxSparqlLength) throw new LimitExceeded('the length of the SPARQL query in characters', query.length, limits.maxSparqlLength, 'MAX_SPARQL_LENGTH');
+  checkDepth(bracketDepth(query, SPARQL_TOKENS), limits, 'the SPARQL query');
+}
+
+/** Nesting of an RDF body by syntax: brackets (Turtle family, JSON-LD) or elements (RDF/XML). */
+export function checkRdfNesting(text: string, syntax: RdfSyntax, limits: Limits): void {
+  if (syntax === 'ntriples') return;
+  const depth = syntax === 'rdfxml' ? elementDepth(text) : bracketDepth(text, syntax === 'jsonld' ? JSON_TOKENS : SPARQL_TOKENS);
+  checkDepth(depth, limits, 'the RDF body');
+}
+
+function checkDepth(depth: number, limits: Limits, what: string): void {
+  if (limits.maxNesting > 0 && depth > limits.maxNesting) throw new LimitExceeded(`the nesting depth of ${what}`, depth, limits.maxNesting, 'MAX_NESTING');
+}
+
+// Strings, IRIs and comments are skipped whole, so brackets inside them do not count.
+const SPARQL_TOKENS = /"""[\s\S]*?"""|'''[\s\S]*?'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|<[^<>"{}|^`\\\x00-\x20]*>|#[^\n]*|[{([]|[})\]]/g;
+const JSON_TOKENS = /"(?:[^"\\]|\\.)*"|[{[]|[}\]]/g;
+
+function bracketDepth(text: string, tokens: RegExp): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const [token] of text.matchAll(tokens)) {
+    if (token.length !== 1) continue;
+    if ('{(['.includes(token)) deepest = Math.max(deepest, ++depth);
+    else if ('})]'.includes(token)) depth = Math.max(0, depth - 1);
+  }
+  return deepest;
+}
+
+/** Element depth of XML; declarations, comments, CDATA and self-closing tags do not nest. */
+function elementDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const [tag] of text.matchAll(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[!?][^>]*>|<\/[^>]*>|<[^>]*>/g)) {
+    if (tag.startsWith('<!') || tag.startsWith('<?') || tag.endsWith('/>')) continue;
+    if (tag.startsWith('</')) depth = Math.max(0, depth - 1);
+    else deepest = Math.max(deepest, ++depth);
+  }
+  return deepest;
+}

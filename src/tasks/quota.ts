@@ -1,0 +1,54 @@
+// Per-client quota on live jobs (Queued or Running): one client cannot fill the queue that
+// every client shares (SPEC §3 Rejected is for the whole service; this is per caller).
+// The client is the authenticated user, else the address; the HTTP layer names it for the
+// request through `withClient`, and the engine asks `clientOfRequest` when a job is submitted.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { HttpError } from '../errors.ts';
+import { ERR } from '../rdf/vocab.ts';
+
+const scope = new AsyncLocalStorage<string>();
+
+/** Runs `fn` with `client` as the caller of every job it submits. */
+export function withClient<T>(client: string, fn: () => T): T {
+  return scope.run(client, fn);
+}
+
+/** Runs `fn` as no client's: a job's own submissions are the service's, not its caller's. */
+export function outsideClient<T>(fn: () => T): T {
+  return scope.exit(fn);
+}
+
+/** The caller of the request being served; undefined outside a request (recovery, jobs). */
+export const clientOfRequest = (): string | undefined => scope.getStore();
+
+/** Seconds a refused client is told to wait: about the time a small job takes. */
+const RETRY_AFTER_S = 5;
+
+export class JobQuota {
+  private readonly byClient = new Map<string, Set<string>>();
+  private readonly clientOf = new Map<string, string>();
+
+  /** Counts job `uri` against `client`; 429 when the client already has `limit` live jobs (0 = no quota). */
+  acquire(client: string, uri: string, limit: number): void {
+    const live = this.byClient.get(client) ?? new Set<string>();
+    if (limit > 0 && live.size >= limit) {
+      throw new HttpError(429, ERR.JobQuotaExceeded, `${client} already has ${live.size} jobs queued or running: the limit JOB_QUOTA is ${limit}`, {
+        headers: { 'Retry-After': String(RETRY_AFTER_S) },
+        details: `No task was created. Wait for some of your tasks to finish (or cancel them), then submit again after ${RETRY_AFTER_S} seconds.`,
+      });
+    }
+    live.add(uri);
+    this.byClient.set(client, live);
+    this.clientOf.set(uri, client);
+  }
+
+  /** The job is over (or was never created): it no longer counts. */
+  release(uri: string): void {
+    const client = this.clientOf.get(uri);
+    if (client === undefined) return;
+    this.clientOf.delete(uri);
+    const live = this.byClient.get(client);
+    live?.delete(uri);
+    if (live?.size === 0) this.byClient.delete(client);
+  }
+}
