@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { createApp } from '../src/app.ts';
 import { SearchEngine } from '../src/search/engine.ts';
-import { TripleStore } from '../src/store/store.ts';
+import { EmbeddedStore } from '../src/store/embedded/embeddedStore.ts';
 import { JobEngine } from '../src/tasks/engine.ts';
 import { searchToolkit } from '../src/chem/fingerprints.ts';
 import { popcount32 } from '../src/search/bits.ts';
@@ -86,7 +86,7 @@ async function run(): Promise<BenchRow[]> {
   const { engine, smiles, built } = await buildIndex();
   const buildMs = performance.now() - started;
   const storeDir = path.join(os.tmpdir(), `opentox-search-bench-store-${process.pid}`);
-  const store = await TripleStore.open(storeDir);
+  const store = await EmbeddedStore.open(storeDir);
   const config = loadConfig([], {}, { port: 0, dataDir: CACHE, searchTimeoutMs: 600_000, maxPageSize: TARGET });
   const tasks = new JobEngine({ config, store, log: () => {} });
   const server = createApp({ config, store, tasks, search: engine, log: () => {} }).listen(0, '127.0.0.1');

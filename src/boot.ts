@@ -3,7 +3,9 @@
 import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { TripleStore } from './store/store.ts';
+import type { Store } from './store/api.ts';
+import { EmbeddedStore } from './store/embedded/embeddedStore.ts';
+import { SparqlStore } from './store/sparql/store.ts';
 import { identityOf } from './auth/identity.ts';
 import { JOB } from './rdf/vocab.ts';
 import { loadBuiltInOntologies } from './ontology/ontology.ts';
@@ -17,15 +19,32 @@ export interface Running extends Deps {
   close: () => Promise<void>;
 }
 
-export async function openDeps(config: Config, log: Deps['log']): Promise<Running> {
-  const closers: Array<() => Promise<void> | void> = [];
-  const store = await TripleStore.open(path.join(config.dataDir, 'store'), {
+/**
+ * The store the configuration names: a SPARQL 1.1 Protocol store when SPARQL_ENDPOINT is
+ * set (DESIGN: storage rules, above the embedded ceiling), else the embedded one in DATA_DIR.
+ */
+export async function openStore(config: Config, log: Deps['log']): Promise<Store> {
+  if (config.sparqlEndpoint) {
+    return new SparqlStore({
+      queryUrl: config.sparqlEndpoint,
+      updateUrl: config.sparqlUpdateEndpoint || undefined,
+      user: config.sparqlUser || undefined,
+      password: config.sparqlPassword || undefined,
+      timeoutMs: config.storeTimeoutMs,
+    });
+  }
+  return EmbeddedStore.open(path.join(config.dataDir, 'store'), {
     snapshotEvery: config.snapshotEvery,
     sparqlTimeoutMs: config.sparqlTimeoutMs,
     log,
     // A queued job's kind, parameters and owner are for the engine, not for researchers.
     privatePredicatePrefixes: [JOB.ns],
   });
+}
+
+export async function openDeps(config: Config, log: Deps['log']): Promise<Running> {
+  const closers: Array<() => Promise<void> | void> = [];
+  const store = await openStore(config, log);
   closers.push(() => store.close());
   const tasks = new JobEngine({ config, store, log });
   closers.push(() => tasks.close());
@@ -37,7 +56,7 @@ export async function openDeps(config: Config, log: Deps['log']): Promise<Runnin
   // The catalogue's descriptions, as graphs, so ?type= and ?sameas= run in the store.
   await loadAlgorithms(deps);
   await bootCompounds(deps);
-  syncSearchIndex(deps);
+  await syncSearchIndex(deps);
   await tasks.start();
   return {
     ...deps,

@@ -24,11 +24,11 @@ import type { Prediction } from './learning/model.ts';
 const WORKER = new URL('./worker.ts', import.meta.url);
 
 /** SMILES of local compounds, by URI (remote compounds have none: their rows get ''). */
-function smilesOf(deps: Deps, compounds: readonly string[]): Map<string, string> {
+async function smilesOf(deps: Deps, compounds: readonly string[]): Promise<Map<string, string>> {
   const local = [...new Set(compounds.filter((c) => c.startsWith(uriOf(deps.config, '/compound/'))))];
   const out = new Map<string, string>();
   for (let i = 0; i < local.length; i += 1000) {
-    for (const row of deps.store.select('compound-smiles', { compounds: { iris: local.slice(i, i + 1000) } })) out.set(row.c.value, row.smiles.value);
+    for (const row of await deps.store.select('compound-smiles', { compounds: { iris: local.slice(i, i + 1000) } })) out.set(row.c.value, row.smiles.value);
   }
   return out;
 }
@@ -53,7 +53,7 @@ async function remoteSmiles(uris: readonly string[], subjectid?: string): Promis
 }
 
 export async function tableOf(deps: Deps, d: LoadedDataset, subjectid?: string): Promise<Table> {
-  const smiles = smilesOf(deps, d.compounds);
+  const smiles = await smilesOf(deps, d.compounds);
   const remote = d.compounds.filter((c) => c && !smiles.has(c) && !c.startsWith(uriOf(deps.config, '/')));
   for (const [uri, s] of await remoteSmiles(remote, subjectid)) smiles.set(uri, s);
   return {
@@ -93,7 +93,7 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
       const base = new URL(datasetUri);
       base.search = '';
       const local = base.href.startsWith(uriOf(deps.config, '/dataset/'));
-      if (local && !isDataset(deps, base.href)) throw new BadRequest(`dataset_uri ${datasetUri} names no dataset of this service`, { code: ERR.InvalidParameter });
+      if (local && !(await isDataset(deps, base.href))) throw new BadRequest(`dataset_uri ${datasetUri} names no dataset of this service`, { code: ERR.InvalidParameter });
       if (!predictionFeature || !local) return;
       try {
         const d = await loadDataset(deps, base.href, { subjectid, featureUris: [predictionFeature] });

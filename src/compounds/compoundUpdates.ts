@@ -26,7 +26,7 @@ export function replaceCompound(deps: Deps, id: number, s: ParsedStructure, owne
     const sameMolecule = identityKey(old.inchiKey, old.smiles) === key;
     const file = keepsFile(s) ? newStructurePath(id, 'compound') : undefined;
     if (file) await writeStructureFile(deps.config, file, s.molfile);
-    const conformers = sameMolecule ? [] : conformerRecords(deps, old);
+    const conformers = sameMolecule ? [] : await conformerRecords(deps, old);
     const ops: WriteOp[] = [{ op: 'replace', graph: old.uri, quads: compoundQuads(old.uri, id, s, file, owner) }];
     for (const c of conformers) ops.push({ op: 'drop', graph: c.uri });
     try {
@@ -47,7 +47,7 @@ export function replaceCompound(deps: Deps, id: number, s: ParsedStructure, owne
 export function deleteCompound(deps: Deps, id: number): Promise<void> {
   return withCompoundLock(compoundUri(deps, id), async () => {
     const c = compoundRecord(deps, id);
-    const ops: WriteOp[] = [{ op: 'drop', graph: c.uri }, ...conformerRecords(deps, c).map((k) => ({ op: 'drop' as const, graph: k.uri }))];
+    const ops: WriteOp[] = [{ op: 'drop', graph: c.uri }, ...(await conformerRecords(deps, c)).map((k) => ({ op: 'drop' as const, graph: k.uri }))];
     await deps.store.commit(ops);
     compoundIndex(deps).remove(id);
     deps.search.removeCompound(c.uri);

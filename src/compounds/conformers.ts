@@ -43,7 +43,7 @@ export function checkSameMolecule(compound: CompoundRecord, s: ParsedStructure):
 export function addConformers(deps: Deps, id: number, structures: ReadonlyArray<{ molfile: string; is3D: boolean }>): Promise<string[]> {
   return withCompoundLock(compoundUri(deps, id), async () => {
     const compound = compoundRecord(deps, id);
-    const existing = conformerRecords(deps, compound);
+    const existing = await conformerRecords(deps, compound);
     const last = compoundIndex(deps).lastConformer;
     let next = existing.reduce((max, c) => Math.max(max, c.number), last.get(id) ?? 0) + 1;
     const added = structures.map((s) => ({ n: next++, file: newStructurePath(id, 'conformer'), ...s }));
@@ -69,7 +69,7 @@ export function addConformer(deps: Deps, id: number, s: ParsedStructure): Promis
 export function replaceConformer(deps: Deps, id: number, n: number, s: ParsedStructure): Promise<string> {
   return withCompoundLock(compoundUri(deps, id), async () => {
     const compound = compoundRecord(deps, id);
-    const old = conformerRecord(deps, compound, n);
+    const old = await conformerRecord(deps, compound, n);
     checkSameMolecule(compound, s);
     const file = newStructurePath(id, 'conformer');
     await writeStructureFiles(deps.config, [{ rel: file, text: s.molfile }]);
@@ -89,7 +89,7 @@ export function replaceConformer(deps: Deps, id: number, n: number, s: ParsedStr
 export function deleteConformers(deps: Deps, id: number, n?: number): Promise<void> {
   return withCompoundLock(compoundUri(deps, id), async () => {
     const compound = compoundRecord(deps, id);
-    const gone = n === undefined ? conformerRecords(deps, compound) : [conformerRecord(deps, compound, n)];
+    const gone = n === undefined ? await conformerRecords(deps, compound) : [await conformerRecord(deps, compound, n)];
     if (gone.length) await deps.store.commit(gone.map((c) => ({ op: 'drop', graph: c.uri })));
     conformersChanged(deps, id);
     await removeStructureFiles(deps.config, gone.map((c) => c.file));

@@ -7,29 +7,39 @@ import { parseStructure, sdfRecord } from '../chem/index.ts';
 import { SVC } from '../rdf/vocab.ts';
 import { readStructureFile } from '../compounds/compoundFiles.ts';
 import { rowsOf, type DatasetView } from './datasetView.ts';
-import { readFeature } from '../features/features.ts';
+import { readFeatures } from '../features/features.ts';
 import type { CsvExtra } from './datasetOutput.ts';
 
 const { namedNode } = DataFactory;
 
-const stored = (deps: Deps, compound: string, p: typeof SVC.smiles): string | undefined =>
-  deps.store.match(namedNode(compound), p, null, compound)[0]?.object.value;
+const stored = async (deps: Deps, compound: string, p: typeof SVC.smiles): Promise<string | undefined> =>
+  (await deps.store.match(namedNode(compound), p, null, compound))[0]?.object.value;
+
+/** SMILES of the compounds of this service among `compounds` (one read for the chunk). */
+async function smilesOf(deps: Deps, compounds: readonly string[]): Promise<Array<string | undefined>> {
+  const unique = [...new Set(compounds)];
+  const found = new Map<string, string>();
+  if (unique.length > 0) {
+    for (const row of await deps.store.select('compound-smiles', { compounds: { iris: unique } })) found.set(row.c.value, row.smiles.value);
+  }
+  return compounds.map((c) => found.get(c));
+}
 
 /** The SMILES column of CSV output. */
-export const smilesColumn = (deps: Deps): CsvExtra => ({ title: 'SMILES', value: (c) => stored(deps, c, SVC.smiles) });
+export const smilesColumn = (deps: Deps): CsvExtra => ({ title: 'SMILES', values: (compounds) => smilesOf(deps, compounds) });
 
 async function molfileOf(deps: Deps, compound: string): Promise<string | undefined> {
-  const file = stored(deps, compound, SVC.structureFile);
+  const file = await stored(deps, compound, SVC.structureFile);
   if (file) return readStructureFile(deps.config, file);
-  const smiles = stored(deps, compound, SVC.smiles);
+  const smiles = await stored(deps, compound, SVC.smiles);
   return smiles ? parseStructure(smiles, 'smiles').molfile : undefined;
 }
 
 /** SD file: one record per entry with a structure, feature titles as data field names. */
 export async function* datasetSdf(deps: Deps, view: DatasetView): AsyncGenerator<string> {
-  const titles = view.features.map((f) => readFeature(deps, f)?.title ?? f);
+  const titles = (await readFeatures(deps, view.features)).map((info, j) => info?.title ?? view.features[j]);
   let out = '';
-  for (const row of rowsOf(deps, view)) {
+  for await (const row of rowsOf(deps, view)) {
     const molfile = await molfileOf(deps, row.compound);
     if (!molfile) continue;
     const fields: Record<string, string> = { compound_uri: row.compound };

@@ -55,7 +55,7 @@ function precheck(kind: UploadKind, data: Buffer): void {
 export async function startUpload(deps: Deps, upload: Upload, options: { dataset?: string; owner?: string; subjectid?: string }): Promise<Reply> {
   const kind = uploadKind(upload.type, upload.filename);
   precheck(kind, upload.data);
-  const dataset = options.dataset ?? newDatasetUri(deps);
+  const dataset = options.dataset ?? (await newDatasetUri(deps));
   const meta: DatasetMeta = { title: upload.form.get('title') ?? upload.filename, creator: options.owner, source: upload.filename, date: new Date().toISOString() };
   const tasks = tasksOf(deps);
   if (!tasks || upload.data.length <= INLINE_UPLOAD_BYTES) {

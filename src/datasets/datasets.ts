@@ -10,7 +10,7 @@ import type { InputTable } from './table.ts';
 import { requireDataset } from './datasetLayout.ts';
 import { importTable, type ImportResult } from './datasetImport.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta } from './datasetWrite.ts';
-import { readFeature } from '../features/features.ts';
+import { readFeatures } from '../features/features.ts';
 import { mintUri } from '../ids/mint.ts';
 import type { Paging as Page } from '../http/paging.ts';
 
@@ -26,7 +26,7 @@ export interface UploadParams {
   progress?: (percent: number) => void;
 }
 
-export const newDatasetUri = (deps: Deps): string => mintUri(deps, 'dataset');
+export const newDatasetUri = (deps: Deps): Promise<string> => mintUri(deps, 'dataset');
 
 /** Reads an upload and stores it as (or appends it to) `params.dataset`. */
 export async function uploadDataset(deps: Deps, params: UploadParams): Promise<ImportResult> {
@@ -60,8 +60,8 @@ export interface NewDataset {
 
 /** Stores an algorithm's output dataset; answers its URI. */
 export async function createDataset(deps: Deps, input: NewDataset): Promise<string> {
-  const dataset = newDatasetUri(deps);
-  const numeric = input.features.map((f) => readFeature(deps, f)?.type === 'numeric');
+  const dataset = await newDatasetUri(deps);
+  const numeric = (await readFeatures(deps, input.features)).map((f) => f?.type === 'numeric');
   const entries = input.compounds.map((compound, i) => ({
     compound,
     values: input.features.map((_, j) => {
@@ -74,15 +74,15 @@ export async function createDataset(deps: Deps, input: NewDataset): Promise<stri
   return dataset;
 }
 
-export function listDatasets(deps: Deps, page: Page): { uris: string[]; more: boolean } {
-  const rows = deps.store.select('dataset-list', { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } });
+export async function listDatasets(deps: Deps, page: Page): Promise<{ uris: string[]; more: boolean }> {
+  const rows = await deps.store.select('dataset-list', { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } });
   const uris = rows.map((r) => r.d.value);
   return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
 }
 
 /** DELETE /dataset/{id}: the dataset graph goes; its compounds and features stay. */
 export async function deleteDataset(deps: Deps, dataset: string): Promise<void> {
-  requireDataset(deps, dataset);
+  await requireDataset(deps, dataset);
   await deps.store.dropGraph(dataset);
 }
 
@@ -91,7 +91,7 @@ const EDITABLE = [DC.title, DC.description, DC.creator, DC.source, DC.contributo
 
 /** PUT /dataset/{id}/metadata: replaces the editable statements about the dataset. */
 export async function replaceMetadata(deps: Deps, dataset: string, body: readonly RDF.Quad[]): Promise<void> {
-  requireDataset(deps, dataset);
+  await requireDataset(deps, dataset);
   const subjects = [...new Set(body.filter((q) => q.predicate.equals(RDFNS.type) && q.object.equals(OT.Dataset)).map((q) => q.subject.value))];
   const about = body.some((q) => q.subject.value === dataset) ? dataset : subjects.length === 1 ? subjects[0] : undefined;
   if (!about) throw new BadRequest(`the RDF says nothing about ${dataset} (and holds no single ot:Dataset)`, { code: ERR.NotADatasetRepresentation });
@@ -100,7 +100,7 @@ export async function replaceMetadata(deps: Deps, dataset: string, body: readonl
   const added = body.filter((q) => q.subject.value === about && editable.has(q.predicate.value)).map((q) => quad(d, q.predicate as RDF.Quad_Predicate, q.object as RDF.Quad_Object));
   if (added.length === 0) throw new BadRequest(`no metadata to set: use ${EDITABLE.map((p) => p.value).join(', ')}`, { code: ERR.NotADatasetRepresentation });
   const replacedPredicates = new Set(added.map((q) => q.predicate.value));
-  const removed = deps.store.match(d, null, null, dataset).filter((q) => replacedPredicates.has(q.predicate.value));
+  const removed = (await deps.store.match(d, null, null, dataset)).filter((q) => replacedPredicates.has(q.predicate.value));
   await deps.store.commit([
     { op: 'remove', graph: dataset, quads: removed },
     { op: 'add', graph: dataset, quads: added },

@@ -7,7 +7,7 @@ import { handle } from '../http/send.ts';
 import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
 import { readForm } from '../http/body.ts';
 import type { TaskEngine } from '../tasks/api.ts';
-import { deleteModel, listModels, modelGraph } from '../models/models.ts';
+import { deleteModel, listModels, modelGraph, modelGraphs } from '../models/models.ts';
 import { checkPredictParams, definePredictJob, predict, PREDICT_JOB, type PredictParams } from '../models/modelPredict.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { callerOf } from '../auth/caller.ts';
@@ -18,15 +18,15 @@ export function modelRouter(deps: Deps): Router {
   definePredictJob(tasks, deps);
   const modelUri = (ctx: Koa.Context) => uriOf(deps.config, `/model/${encodeURIComponent(String(ctx.params.id))}`);
 
-  router.get('/model', handle((ctx) => {
+  router.get('/model', handle(async (ctx) => {
     const page = parsePaging(ctx.query, deps.config);
-    const { uris, more } = listModels(deps, page);
-    return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => uris.flatMap((u) => deps.store.graph(u)) });
+    const { uris, more } = await listModels(deps, page);
+    return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => modelGraphs(deps, uris) });
   }));
 
-  router.get('/model/:id', handle((ctx) => {
+  router.get('/model/:id', handle(async (ctx) => {
     const uri = modelUri(ctx);
-    return rdfReply(modelGraph(deps, uri), { uris: [uri] });
+    return rdfReply(await modelGraph(deps, uri), { uris: [uri] });
   }));
 
   router.delete('/model/:id', handle(async (ctx) => {
@@ -36,7 +36,7 @@ export function modelRouter(deps: Deps): Router {
 
   router.post('/model/:id', handle(async (ctx) => {
     const model = modelUri(ctx);
-    modelGraph(deps, model);
+    await modelGraph(deps, model);
     const form = await readForm(ctx);
     const params: PredictParams = {
       model,

@@ -33,6 +33,6 @@ describe('SPARQL endpoint hides internal task fields', () => {
     const statuses = await select(app, `SELECT ?t ?s WHERE { ?t <${OT.hasStatus.value}> ?s }`);
     expect(statuses.map((b) => b.t.value)).to.include.members([early.uri, late.uri]);
     // The engine itself still has them: the store is unchanged, only the public view filters.
-    expect(app.deps.store.graph(early.uri).some((q) => q.predicate.value.startsWith(JOB.ns))).to.equal(true);
+    expect((await app.deps.store.graph(early.uri)).some((q) => q.predicate.value.startsWith(JOB.ns))).to.equal(true);
   });
 });

@@ -44,8 +44,8 @@ describe('tasks across restarts', () => {
       expect(g.value(report, OT.errorCode)).to.equal(ERR.TaskInterrupted.value);
       expect(g.value(report, OT.message)).to.contain('stopped while this task was running');
       // Jobs wait for their kind to be defined (modules define kinds after start-up).
-      expect(app.deps.tasks.get(left.rerun.uri)?.status).to.equal('Queued');
-      expect(app.deps.tasks.get(left.queued.uri)?.status).to.equal('Queued');
+      expect((await app.deps.tasks.get(left.rerun.uri))?.status).to.equal('Queued');
+      expect((await app.deps.tasks.get(left.queued.uri))?.status).to.equal('Queued');
       const { ran } = defineTestJobs(app.deps.tasks);
       expect((await waitForStatus(app.deps.tasks, left.queued.uri, ['Completed'])).resultUris).to.deep.equal(['http://example.org/result/1']);
       expect((await waitForStatus(app.deps.tasks, left.rerun.uri, ['Completed'])).percentageCompleted).to.equal(100);

@@ -4,7 +4,7 @@
 // once per request), so a resource is never half-written. Durability is the store's.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import type { Store, Row, SparqlOptions, WriteOp } from '../api.ts';
+import type { Store, Row, SelectOptions, SparqlOptions, WriteOp } from '../api.ts';
 import { QueryFiles } from '../queries.ts';
 import { termToSparql, type Bindable } from '../binder.ts';
 import { encodeOps, type JournalOp } from '../records.ts';
@@ -119,7 +119,11 @@ export class SparqlStore implements Store {
     return out;
   }
 
-  select(name: string, values: Record<string, Bindable> = {}): Promise<Row[]> {
+  /**
+   * `union`: the query is sent without a dataset, and the protocol leaves the default graph
+   * to the store (SPARQL 1.1 Protocol §2.1.4); Virtuoso's is the union of every graph.
+   */
+  select(name: string, values: Record<string, Bindable> = {}, _options: SelectOptions = {}): Promise<Row[]> {
     return this.protocol.select(this.queries.text(name, values));
   }
 
