@@ -7,6 +7,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createApp } from '../../src/app.ts';
 import { openDeps, type Running } from '../../src/boot.ts';
+import { dropGraphsUnder, remoteStore, sharedVirtuoso } from './engines.ts';
 
 export interface TestApp {
   url: string;
@@ -24,7 +25,9 @@ export function tempDir(prefix = 'opentox-test-'): string {
 }
 
 export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDir()): Promise<TestApp> {
-  const config = loadConfig([], {}, { port: 0, dataDir, ...overrides });
+  // The remote run keeps every app's resources in the run's Virtuoso (test/helpers/engines.ts).
+  const remote = remoteStore && overrides.sparqlEndpoint === undefined ? { sparqlEndpoint: (await sharedVirtuoso()).endpoint } : {};
+  const config = loadConfig([], {}, { port: 0, dataDir, ...remote, ...overrides });
   const logged: unknown[] = [];
   // Listen first, so that boot steps (e.g. loading the built-in ontologies) already see the
   // real base URI. Nobody knows the port before startApp returns, so no request comes early.
@@ -50,7 +53,9 @@ export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDi
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       await deps.close();
-      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+      if (options.keepData) return;
+      rmSync(dataDir, { recursive: true, force: true });
+      if (remote.sparqlEndpoint) await dropGraphsUnder(remote.sparqlEndpoint, config.baseUrl + '/');
     },
   };
 }

@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import { rmSync } from 'node:fs';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDeps, type Running } from '../../src/boot.ts';
+import { dropGraphsUnder, remoteStore, sharedVirtuoso } from './engines.ts';
 import { uriOf } from '../../src/deps.ts';
 import { errorMiddleware } from '../../src/http/errorMiddleware.ts';
 import { authMiddleware } from '../../src/auth/middleware.ts';
@@ -51,7 +52,8 @@ function fakeResources(deps: Running): Router {
 }
 
 export async function startHarness(overrides: Partial<Config> = {}, identity?: IdentityService, dataDir = tempDir()): Promise<Harness> {
-  const config = loadConfig([], {}, { port: 0, dataDir, ...overrides });
+  const remote = remoteStore ? { sparqlEndpoint: (await sharedVirtuoso()).endpoint } : {};
+  const config = loadConfig([], {}, { port: 0, dataDir, ...remote, ...overrides });
   const deps = await openDeps(config, () => undefined);
   if (identity) deps.identity = identity;
   const app = new Koa();
@@ -71,6 +73,7 @@ export async function startHarness(overrides: Partial<Config> = {}, identity?: I
       await new Promise((r) => server.close(r));
       await deps.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (remote.sparqlEndpoint) await dropGraphsUnder(remote.sparqlEndpoint, config.baseUrl + '/');
     },
   };
 }

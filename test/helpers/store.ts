@@ -5,9 +5,6 @@ import type { Store } from '../../src/store/api.ts';
 import { EmbeddedStore } from '../../src/store/embedded/embeddedStore.ts';
 import { SparqlStore } from '../../src/store/sparql/store.ts';
 
-/** True in the second run of the suites, against a SPARQL store (npm run test:remote). */
-export const remoteStore = process.env.STORE === 'sparql';
-
 function sparqlOf(store: Store): SparqlStore {
   if (store instanceof SparqlStore) return store;
   throw new Error(`no test access to a ${store.kind} store`);
