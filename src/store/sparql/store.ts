@@ -10,6 +10,7 @@ import { termToSparql, type Bindable } from '../binder.ts';
 import { encodeOps, type JournalOp } from '../records.ts';
 import { datasetOf, type SparqlQuery } from '../sparqlQuery.ts';
 import { SparqlProtocol, type SparqlEndpoint } from './protocol.ts';
+import { lexicalRow, withLexicalForms } from './lexical.ts';
 import { serialize } from '../../rdf/serialize.ts';
 
 const { namedNode, quad } = DataFactory;
@@ -92,8 +93,8 @@ export class SparqlStore implements Store {
 
   async graph(graph: string): Promise<RDF.Quad[]> {
     const g = namedNode(graph);
-    const quads = await this.protocol.construct(`CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ${term(g, 'g')} { ?s ?p ?o } }`);
-    return quads.map((q) => quad(q.subject, q.predicate, q.object, g));
+    const rows = await this.rows(`SELECT ?s ?p ?o WHERE { GRAPH ${term(g, 'g')} { ?s ?p ?o } }`);
+    return rows.map((r) => quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
   }
 
   hasGraph(graph: string): Promise<boolean> {
@@ -102,7 +103,8 @@ export class SparqlStore implements Store {
 
   async match(s: RDF.Term | null, p: RDF.Term | null, o: RDF.Term | null, graph: string | null): Promise<RDF.Quad[]> {
     const g = graph === null ? null : namedNode(graph);
-    const rows = await this.protocol.select(`SELECT * WHERE { GRAPH ${term(g, 'g')} { ${term(s, 's')} ${term(p, 'p')} ${term(o, 'o')} } }`);
+    const projected = [s ? '' : '?s', p ? '' : '?p', o ? '' : '?o', g ? '' : '?g'].filter(Boolean).join(' ') || '(1 AS ?one)';
+    const rows = await this.rows(`SELECT ${projected} WHERE { GRAPH ${term(g, 'g')} { ${term(s, 's')} ${term(p, 'p')} ${term(o, 'o')} } }`);
     return rows.map((r) => quad(
       (s ?? r.s) as RDF.Quad_Subject, (p ?? r.p) as RDF.Quad_Predicate, (o ?? r.o) as RDF.Quad_Object, (g ?? r.g) as RDF.Quad_Graph,
     ));
@@ -113,7 +115,7 @@ export class SparqlStore implements Store {
     const out: RDF.Quad[] = [];
     for (let i = 0; i < subjects.length; i += SUBJECTS_PER_READ) {
       const values = subjects.slice(i, i + SUBJECTS_PER_READ).map((s) => term(s, 's')).join(' ');
-      const rows = await this.protocol.select(`SELECT ?s ?p ?o WHERE { GRAPH ${term(g, 'g')} { VALUES ?s { ${values} } ?s ?p ?o } }`);
+      const rows = await this.rows(`SELECT ?s ?p ?o WHERE { GRAPH ${term(g, 'g')} { VALUES ?s { ${values} } ?s ?p ?o } }`);
       for (const r of rows) out.push(quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
     }
     return out;
@@ -124,7 +126,12 @@ export class SparqlStore implements Store {
    * to the store (SPARQL 1.1 Protocol §2.1.4); Virtuoso's is the union of every graph.
    */
   select(name: string, values: Record<string, Bindable> = {}, _options: SelectOptions = {}): Promise<Row[]> {
-    return this.protocol.select(this.queries.text(name, values));
+    return this.rows(this.queries.text(name, values));
+  }
+
+  /** A SELECT whose literals come back as they were written (lexical.ts). */
+  private async rows(query: string): Promise<Row[]> {
+    return (await this.protocol.select(withLexicalForms(query))).map(lexicalRow);
   }
 
   ask(name: string, values: Record<string, Bindable> = {}): Promise<boolean> {
