@@ -10,7 +10,7 @@ import { termToSparql, type Bindable } from '../binder.ts';
 import { encodeOps, type JournalOp } from '../records.ts';
 import { datasetOf, type SparqlQuery } from '../sparqlQuery.ts';
 import { SparqlProtocol, type SparqlEndpoint } from './protocol.ts';
-import { lexicalRow, withLexicalForms } from './lexical.ts';
+import { lexicalRow, withGraphEnumeration, withLexicalForms } from './quirks.ts';
 import { serialize } from '../../rdf/serialize.ts';
 
 const { namedNode, quad } = DataFactory;
@@ -129,9 +129,9 @@ export class SparqlStore implements Store {
     return this.rows(this.queries.text(name, values));
   }
 
-  /** A SELECT whose literals come back as they were written (lexical.ts). */
+  /** A SELECT whose literals come back as they were written, graphs enumerated (quirks.ts). */
   private async rows(query: string): Promise<Row[]> {
-    return (await this.protocol.select(withLexicalForms(query))).map(lexicalRow);
+    return (await this.protocol.select(withLexicalForms(withGraphEnumeration(query)))).map(lexicalRow);
   }
 
   ask(name: string, values: Record<string, Bindable> = {}): Promise<boolean> {

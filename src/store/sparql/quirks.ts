@@ -1,3 +1,6 @@
+// What the service's own SELECTs need rewritten before a store answers them as SPARQL 1.1
+// says (results.ts reads the answers' quirks). Documented in docs/engines.md.
+//
 // Literals as they were written. Virtuoso answers an xsd:double in its own short form, six
 // significant digits ("3578.239" comes back as "3578.24", "1" as "1.0"), in every results
 // format and in CONSTRUCT output; STR() of the same term gives the lexical form it stored.
@@ -11,6 +14,15 @@ import type { Row } from './results.ts';
 
 const { literal } = DataFactory;
 const SUFFIX = '__lexical';
+
+/**
+ * `GRAPH ?g { }` (every named graph, SPARQL 1.1 §13.3) matches no graph on Virtuoso; a
+ * sub-select of the graphs that hold a triple means the same, since a store keeps no
+ * empty named graph (SPARQL 1.1 Update §3.1.1 lets it drop them).
+ */
+export function withGraphEnumeration(query: string): string {
+  return query.replace(/GRAPH\s+(\?\w+)\s*\{\s*\}/g, (_, g: string) => `{ SELECT DISTINCT ${g} WHERE { GRAPH ${g} { ?any__s ?any__p ?any__o } } }`);
+}
 
 /** `query` (a SELECT) also projecting STR(?v) AS ?v__lexical for each plain projected ?v. */
 export function withLexicalForms(query: string): string {
