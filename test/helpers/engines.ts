@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startVirtuoso, type Virtuoso } from '../../scripts/engines/virtuoso.ts';
+import type { Store } from '../../src/store/api.ts';
+import { EmbeddedStore } from '../../src/store/embedded/embeddedStore.ts';
 import { SparqlStore } from '../../src/store/sparql/store.ts';
 
 /** True in the second run of the suites, against a SPARQL store (npm run test:remote). */
@@ -39,6 +41,12 @@ export async function stopSharedVirtuoso(): Promise<void> {
   shared = undefined;
   await virtuoso.stop();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** The store an app started on `dataDir` would open, for tests that write before it starts. */
+export async function openTestStore(dataDir: string): Promise<Store> {
+  if (remoteStore) return new SparqlStore({ queryUrl: (await sharedVirtuoso()).endpoint });
+  return EmbeddedStore.open(path.join(dataDir, 'store'));
 }
 
 /** Drops every graph named under `prefix` (an app's base URI) from the run's Virtuoso. */
