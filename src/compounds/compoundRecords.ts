@@ -58,11 +58,11 @@ export async function conformerRecord(deps: Deps, compound: CompoundRecord, n: n
 
 /** The compound's own structure: its file, or a 2D layout of its SMILES. */
 export async function ownMolfile(deps: Deps, compound: CompoundRecord): Promise<string> {
-  return compound.file ? readStructureFile(deps.config, compound.file) : molfileOfSmiles(compound.smiles);
+  return compound.file ? readStructureFile(deps, compound.file) : molfileOfSmiles(compound.smiles);
 }
 
 /** SPEC §2.3: the default structure is the first conformer, else the compound's own. */
 export async function defaultMolfile(deps: Deps, compound: CompoundRecord): Promise<string> {
   const first = (await conformerRecords(deps, compound))[0];
-  return first ? readStructureFile(deps.config, first.file) : ownMolfile(deps, compound);
+  return first ? readStructureFile(deps, first.file) : ownMolfile(deps, compound);
 }

@@ -25,20 +25,20 @@ export function replaceCompound(deps: Deps, id: number, s: ParsedStructure, owne
     }
     const sameMolecule = identityKey(old.inchiKey, old.smiles) === key;
     const file = keepsFile(s) ? newStructurePath(id, 'compound') : undefined;
-    if (file) await writeStructureFile(deps.config, file, s.molfile);
+    if (file) await writeStructureFile(deps, file, s.molfile);
     const conformers = sameMolecule ? [] : await conformerRecords(deps, old);
     const ops: WriteOp[] = [{ op: 'replace', graph: old.uri, quads: compoundQuads(old.uri, id, s, file, owner) }];
     for (const c of conformers) ops.push({ op: 'drop', graph: c.uri });
     try {
       await deps.store.commit(ops);
     } catch (e) {
-      if (file) await removeStructureFiles(deps.config, [file]);
+      if (file) await removeStructureFiles(deps, [file]);
       throw e;
     }
     index.remove(id);
     index.add(id, storedOf(s, file));
     deps.search.indexCompound(old.uri, s.smiles, s.inchiKey);
-    await removeStructureFiles(deps.config, [...(old.file ? [old.file] : []), ...conformers.map((c) => c.file)]);
+    await removeStructureFiles(deps, [...(old.file ? [old.file] : []), ...conformers.map((c) => c.file)]);
     return old.uri;
   });
 }
@@ -51,6 +51,6 @@ export function deleteCompound(deps: Deps, id: number): Promise<void> {
     await deps.store.commit(ops);
     compoundIndex(deps).remove(id);
     deps.search.removeCompound(c.uri);
-    await removeCompoundDir(deps.config, id);
+    await removeCompoundDir(deps, id);
   });
 }

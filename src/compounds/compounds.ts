@@ -100,7 +100,7 @@ async function create(deps: Deps, fresh: Array<{ id: number; key: string; s: Par
   try {
     // Files first, then the triples naming them: a crash in between leaves
     // only unnamed files, which start-up removes.
-    await writeStructureFiles(deps.config, files);
+    await writeStructureFiles(deps, files);
     const ops: WriteOp[] = await featureOps(deps);
     for (const f of fresh) {
       const uri = compoundUri(deps, f.id);
@@ -110,7 +110,7 @@ async function create(deps: Deps, fresh: Array<{ id: number; key: string; s: Par
     await deps.store.commit(ops);
   } catch (e) {
     for (const f of fresh) index.pending.delete(f.key);
-    await removeStructureFiles(deps.config, files.map((f) => f.rel));
+    await removeStructureFiles(deps, files.map((f) => f.rel));
     settle(e);
     throw e;
   }

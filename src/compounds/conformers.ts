@@ -48,12 +48,12 @@ export function addConformers(deps: Deps, id: number, structures: ReadonlyArray<
     let next = existing.reduce((max, c) => Math.max(max, c.number), last.get(id) ?? 0) + 1;
     const added = structures.map((s) => ({ n: next++, file: newStructurePath(id, 'conformer'), ...s }));
     last.set(id, next - 1);
-    await writeStructureFiles(deps.config, added.map((a) => ({ rel: a.file, text: a.molfile })));
+    await writeStructureFiles(deps, added.map((a) => ({ rel: a.file, text: a.molfile })));
     const ops: WriteOp[] = added.map((a) => ({ op: 'replace', graph: conformerUri(compound, a.n), quads: conformerQuads(compound, a.n, a.file, a.is3D) }));
     try {
       await deps.store.commit(ops);
     } catch (e) {
-      await removeStructureFiles(deps.config, added.map((a) => a.file));
+      await removeStructureFiles(deps, added.map((a) => a.file));
       throw e;
     }
     conformersChanged(deps, id);
@@ -72,15 +72,15 @@ export function replaceConformer(deps: Deps, id: number, n: number, s: ParsedStr
     const old = await conformerRecord(deps, compound, n);
     checkSameMolecule(compound, s);
     const file = newStructurePath(id, 'conformer');
-    await writeStructureFiles(deps.config, [{ rel: file, text: s.molfile }]);
+    await writeStructureFiles(deps, [{ rel: file, text: s.molfile }]);
     try {
       await deps.store.replaceGraph(old.uri, conformerQuads(compound, n, file, s.is3D === true));
     } catch (e) {
-      await removeStructureFiles(deps.config, [file]);
+      await removeStructureFiles(deps, [file]);
       throw e;
     }
     conformersChanged(deps, id);
-    await removeStructureFiles(deps.config, [old.file]);
+    await removeStructureFiles(deps, [old.file]);
     return old.uri;
   });
 }
@@ -92,7 +92,7 @@ export function deleteConformers(deps: Deps, id: number, n?: number): Promise<vo
     const gone = n === undefined ? await conformerRecords(deps, compound) : [await conformerRecord(deps, compound, n)];
     if (gone.length) await deps.store.commit(gone.map((c) => ({ op: 'drop', graph: c.uri })));
     conformersChanged(deps, id);
-    await removeStructureFiles(deps.config, gone.map((c) => c.file));
+    await removeStructureFiles(deps, gone.map((c) => c.file));
   });
 }
 

@@ -30,7 +30,7 @@ export const smilesColumn = (deps: Deps): CsvExtra => ({ title: 'SMILES', values
 
 async function molfileOf(deps: Deps, compound: string): Promise<string | undefined> {
   const file = await stored(deps, compound, SVC.structureFile);
-  if (file) return readStructureFile(deps.config, file);
+  if (file) return readStructureFile(deps, file);
   const smiles = await stored(deps, compound, SVC.smiles);
   return smiles ? parseStructure(smiles, 'smiles').molfile : undefined;
 }

@@ -94,7 +94,7 @@ export function compoundRouter(deps: Deps): Router {
     const headers: Record<string, string> = { 'X-Total-Count': String(uris.length) };
     if (uris.length) headers.Link = uris.map((u) => `<${u}>; rel="item"`).join(', ');
     if (ctx.method === 'HEAD') return emptyReply({ headers });
-    const records = await Promise.all(conformers.map(async (c) => record(compound, await readStructureFile(deps.config, c.file), c.uri)));
+    const records = await Promise.all(conformers.map(async (c) => record(compound, await readStructureFile(deps, c.file), c.uri)));
     return structuresReply(records, uris, () => conformers.flatMap((c) => conformerRepresentation(compound, c.number)), headers);
   }));
 
@@ -121,7 +121,7 @@ export function compoundRouter(deps: Deps): Router {
     const compound = compoundRecord(deps, idOf(ctx));
     const c = await conformerRecord(deps, compound, numberOf(ctx.params.n, 'conformer'));
     const threeD = async () => (await threeDMolfiles(deps, compound.id, 1))[0];
-    const molfile = () => readStructureFile(deps.config, c.file);
+    const molfile = () => readStructureFile(deps, c.file);
     return structureReply({ record: { ...compound, title: c.uri }, molfile, threeD }, c.uri, () => [
       ...conformerRepresentation(compound, c.number),
       ...compoundRepresentation(deps, compound.uri, compound),
@@ -131,7 +131,7 @@ export function compoundRouter(deps: Deps): Router {
   router.get('/compound/:id/conformer/:n/image', handle(async (ctx) => {
     const compound = compoundRecord(deps, idOf(ctx));
     const c = await conformerRecord(deps, compound, numberOf(ctx.params.n, 'conformer'));
-    const molfile = await readStructureFile(deps.config, c.file);
+    const molfile = await readStructureFile(deps, c.file);
     const { w, h } = size(ctx);
     return bodyReply(MEDIA.png, () => depictPng(molfile, w, h));
   }));
