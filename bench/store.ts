@@ -16,6 +16,7 @@ import { DataFactory } from 'n3';
 import type { BenchModule, BenchRow } from './types.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDeps } from '../src/boot.ts';
+import { createLogger } from '../src/logger.ts';
 import { createApp } from '../src/app.ts';
 import { TripleStore } from '../src/store/store.ts';
 import { testGraph, testGraphRouter } from '../test/helpers/testGraphRouter.ts';
@@ -71,7 +72,7 @@ function rawFsyncRate(dir: string): number {
 async function httpFigures(rows: BenchRow[]): Promise<void> {
   const dataDir = tmp();
   const config = loadConfig([], {}, { port: 0, dataDir, baseUrl: 'http://bench.example' });
-  const deps = await openDeps(config, (m) => console.error(m));
+  const deps = await openDeps(config, createLogger('error'));
   const app = createApp(deps);
   app.use(testGraphRouter(deps).routes());
   const live = await listen(app);

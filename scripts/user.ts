@@ -2,6 +2,7 @@
 // Manages the users of AUTH_MODE=local in DATA_DIR/users.json. The password
 // of `add` is read from standard input (first line), so it never shows in a process list
 // or shell history: `printf '%s\n' 'secret' | npm run user -- add alice`.
+import { existsSync } from 'node:fs';
 import { loadConfig } from '../src/config.ts';
 import { UserFile } from '../src/auth/users.ts';
 
@@ -29,6 +30,11 @@ async function main(argv: string[]): Promise<number> {
   const [command, name] = positional;
   const users = new UserFile(loadConfig(flags, process.env).dataDir);
   if (command === 'list' && positional.length === 1) {
+    // An empty list would read as "no users" when the directory is simply the wrong one.
+    if (!existsSync(users.file)) {
+      console.error(`no user file at ${users.file}: no users were added with this --data-dir (or DATA_DIR)`);
+      return 1;
+    }
     for (const user of users.list()) console.log(user);
     return 0;
   }

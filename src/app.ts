@@ -16,12 +16,17 @@ import { compoundRouter } from './routes/compound.ts';
 import { searchRouter } from './search/routes.ts';
 import { algorithmRouter } from './routes/algorithm.ts';
 import { authRouter } from './routes/auth.ts';
+import { validationRouter } from './routes/validation.ts';
 import { authMiddleware } from './auth/middleware.ts';
+import { corsMiddleware } from './http/cors.ts';
+import { accessLog } from './http/accessLog.ts';
+import { logSink } from './logger.ts';
+import { pagesMiddleware } from './pages/pages.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
 // parameters and passes every other request on.
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter, authRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter, validationRouter, authRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();
@@ -30,7 +35,14 @@ export function createApp(deps: Deps): Koa {
   app.proxy = deps.config.trustProxy;
   // Errors are answered as reports by errorMiddleware; Koa's own logging would repeat them.
   app.silent = true;
-  app.use(errorMiddleware({ actor: uriOf(deps.config, '/'), debug: deps.config.debug, log: deps.log }));
+  // The access log is outermost, so it sees every answer as sent (errors and preflights too).
+  app.use(accessLog(deps.logger));
+  // CORS next: preflights are answered before anything else, and every answer (errors too) carries its headers.
+  const cors = corsMiddleware(deps.config);
+  if (cors) app.use(cors);
+  app.use(errorMiddleware({ actor: uriOf(deps.config, '/'), debug: deps.config.debug, log: logSink(deps.logger) }));
+  // text/html for browsers (src/pages), error pages included: installed before anything can throw.
+  app.use(pagesMiddleware(deps));
   app.use(async (ctx, next) => {
     (ctx.state as { bodyLimit: number }).bodyLimit = deps.config.bodyLimit;
     await next();

@@ -14,6 +14,7 @@ import { JobEngine } from './tasks/engine.ts';
 import { bootCompounds } from './compounds/compoundsBoot.ts';
 import { SearchEngine } from './search/engine.ts';
 import { syncSearchIndex } from './search/sync.ts';
+import { createLogger, logSink, type Logger } from './logger.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;
@@ -23,7 +24,7 @@ export interface Running extends Deps {
  * The store the configuration names: a SPARQL 1.1 Protocol store when SPARQL_ENDPOINT is
  * set (DESIGN: storage rules, above the embedded ceiling), else the embedded one in DATA_DIR.
  */
-export async function openStore(config: Config, log: Deps['log']): Promise<Store> {
+export async function openStore(config: Config, logger: Logger): Promise<Store> {
   if (config.sparqlEndpoint) {
     return new SparqlStore({
       queryUrl: config.sparqlEndpoint,
@@ -36,21 +37,22 @@ export async function openStore(config: Config, log: Deps['log']): Promise<Store
   return EmbeddedStore.open(path.join(config.dataDir, 'store'), {
     snapshotEvery: config.snapshotEvery,
     sparqlTimeoutMs: config.sparqlTimeoutMs,
-    log,
+    log: logSink(logger),
     // A queued job's kind, parameters and owner are for the engine, not for researchers.
     privatePredicatePrefixes: [JOB.ns],
   });
 }
 
-export async function openDeps(config: Config, log: Deps['log']): Promise<Running> {
+/** `logger` defaults to JSON lines on standard output at config.logLevel. */
+export async function openDeps(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Running> {
   const closers: Array<() => Promise<void> | void> = [];
-  const store = await openStore(config, log);
+  const store = await openStore(config, logger);
   closers.push(() => store.close());
-  const tasks = new JobEngine({ config, store, log });
+  const tasks = new JobEngine({ config, store, logger });
   closers.push(() => tasks.close());
   const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers, baseUrl: () => config.baseUrl });
   closers.push(() => search.close());
-  const deps: Deps = { config, store, log, tasks, search, identity: identityOf(config) };
+  const deps: Deps = { config, store, logger, tasks, search, identity: identityOf(config) };
   // Built-in ontologies are replaced at every start so that upgrades take effect.
   await loadBuiltInOntologies(deps);
   // The catalogue's descriptions, as graphs, so ?type= and ?sameas= run in the store.

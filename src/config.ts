@@ -50,7 +50,13 @@ export interface Config {
   sparqlPassword: string;
   /** Time limit of one request to a remote store, in milliseconds. */
   storeTimeoutMs: number;
+  /** Origins whose browser scripts may call the service (CORS); empty = none, ['*'] = any. */
+  corsOrigins: string[];
+  /** Log level of the JSON-lines log (pino): fatal, error, warn, info, debug, trace or silent. */
+  logLevel: LogLevel;
 }
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 interface Option<K extends keyof Config> {
   key: K;
@@ -98,7 +104,33 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'sparqlUser', env: 'SPARQL_USER', parse: str, describe: 'user for HTTP authentication (Basic or Digest) at the remote store' },
   { key: 'sparqlPassword', env: 'SPARQL_PASSWORD', parse: str, describe: 'password of SPARQL_USER' },
   { key: 'storeTimeoutMs', env: 'STORE_TIMEOUT_MS', parse: int, describe: 'time limit of one request to the remote store, 503 beyond (default 60000)' },
+  { key: 'corsOrigins', env: 'CORS_ORIGINS', parse: (r) => parseOrigins(r), describe: 'browser origins allowed to call the service (CORS): a comma list or *, default none' },
+  { key: 'logLevel', env: 'LOG_LEVEL', parse: (r) => parseLogLevel(r), describe: 'JSON-lines log level: fatal, error, warn, info, debug, trace or silent (default info)' },
 ];
+
+/** CORS origins as the Origin header spells them: scheme://host[:port], no path. */
+function parseOrigins(raw: string): string[] {
+  const list = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  if (list.includes('*')) return ['*'];
+  return list.map((o) => {
+    let url: URL;
+    try {
+      url = new URL(o);
+    } catch {
+      throw new Error(`expected origins like https://app.example.org or *, got "${o}"`);
+    }
+    if (url.origin === 'null' || url.origin !== o.replace(/\/+$/, '')) throw new Error(`expected an origin (scheme://host[:port]), got "${o}"`);
+    return url.origin;
+  });
+}
+
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parseLogLevel(raw: string): LogLevel {
+  const level = raw.toLowerCase() as LogLevel;
+  if (LOG_LEVELS.includes(level)) return level;
+  throw new Error(`expected one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+}
 
 function parseAuthRead(raw: string): Config['authRead'] {
   if (raw === 'public' || raw === 'authenticated') return raw;
@@ -140,6 +172,8 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     sparqlUser: '',
     sparqlPassword: '',
     storeTimeoutMs: 60_000,
+    corsOrigins: [],
+    logLevel: 'info',
   };
 }
 

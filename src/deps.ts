@@ -5,6 +5,7 @@ import type { Store } from './store/api.ts';
 import type { IdentityService } from './auth/identity.ts';
 import type { TaskEngine } from './tasks/api.ts';
 import type { SearchEngine } from './search/engine.ts';
+import type { Logger } from './logger.ts';
 
 export interface Deps {
   config: Config;
@@ -13,8 +14,8 @@ export interface Deps {
   tasks: TaskEngine;
   /** Structure search index. */
   search: SearchEngine;
-  /** Logs errors worth an operator's attention. */
-  log: (message: unknown) => void;
+  /** The JSON-lines log (pino): requests, tasks, and errors worth an operator's attention. */
+  logger: Logger;
   /** Checks and issues tokens; absent when AUTH_MODE=off. */
   identity?: IdentityService;
 }

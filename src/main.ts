@@ -2,14 +2,15 @@
 import { loadConfig } from './config.ts';
 import { openDeps } from './boot.ts';
 import { createApp } from './app.ts';
+import { createLogger } from './logger.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
-  const log = (m: unknown) => console.error(m instanceof Error ? m.stack : m);
-  const deps = await openDeps(config, log);
+  const logger = createLogger(config.logLevel);
+  const deps = await openDeps(config, logger);
   const app = createApp(deps);
   const server = app.listen(config.port, config.host, () => {
-    console.log(`OpenTox service at ${config.baseUrl} (data in ${config.dataDir})`);
+    logger.info({ baseUrl: config.baseUrl, dataDir: config.dataDir, logLevel: config.logLevel }, `OpenTox service at ${config.baseUrl} (data in ${config.dataDir})`);
   });
   // Idle keep-alive sockets outlive the clients' own idle timeout (undici's is 4 s), so a
   // polling client never reuses a socket the server is just closing (ECONNRESET).

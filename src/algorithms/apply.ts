@@ -1,7 +1,8 @@
 // Applying an algorithm (SPEC §2.1, §4.1): load the dataset, run, and turn the result into
 // resources — a dataset (descriptors, mining, cleanup, normalisation), feature URIs
 // (selection) or a model (learning). Every feature created has ot:hasSource = the URI of
-// the algorithm that ran, parameterised when parameters were given (rule 3).
+// the algorithm that ran, parameterised when parameters were given (rule 3); a model's
+// predicted features have the model as their source.
 import { BadRequest, InternalError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { AlgorithmIO, FeatureRequest } from './io.ts';
@@ -10,6 +11,7 @@ import { formatParam, type ParamValues } from './params.ts';
 import { columnIndex, type Cell, type Table } from './table.ts';
 import type { AlgorithmDef, FeaturesResult, ModelResult, RunInput, RunResult, TableResult } from './types.ts';
 import type { TrainedModel } from './learning/model.ts';
+import type { FeatureCalculation } from './learning/chain.ts';
 
 export interface ApplyParams {
   algorithmUri: string;
@@ -54,7 +56,7 @@ export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: Appl
     case 'selection': return result.featureUris;
     case 'features': return publish(await featuresDataset(io, def, p, table, result));
     case 'table': return publish(await tableDataset(io, def, p, result));
-    case 'model': return [await storeModel(io, def, p, result)];
+    case 'model': return [await storeModel(io, def, p, table, result)];
     case 'conformers': return publish(await conformersDataset(io, def, p, table, result.count, ctx));
   }
 }
@@ -129,24 +131,30 @@ async function conformersDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
   return io.dataset({ title: `${def.title} of ${p.datasetUri}`, source: p.algorithmUri, compounds, features: table.columns.map((c) => c.uri), values, warnings });
 }
 
-async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, result: ModelResult): Promise<string> {
-  const model = result.model;
+/**
+ * Stores a model with features of its own: the predicted value, confidence and domain flag
+ * have ot:hasSource the model (SPEC §2.2), so every prediction names the model that made it.
+ */
+export async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, table: Table, result: ModelResult): Promise<string> {
+  const model = await withCalculations(io, table, result.model);
+  const modelUri = await io.newModelUri();
   const title = model.task === 'domain' ? 'distance to the training set' : `${model.target.title} predicted by ${def.title}`;
   const specs: FeatureRequest[] = [
     model.task === 'classification'
-      ? { title, type: 'nominal', source: p.algorithmUri, acceptValues: model.classes }
-      : { title, type: 'numeric', source: p.algorithmUri },
+      ? { title, type: 'nominal', source: modelUri, acceptValues: model.classes }
+      : { title, type: 'numeric', source: modelUri },
   ];
   const withConfidence = model.task === 'classification' || model.learner === 'knn';
   const withDomain = model.learner === 'knn' || model.task === 'domain';
-  if (withConfidence) specs.push({ title: `${title}: confidence`, type: 'numeric', source: p.algorithmUri });
-  if (withDomain) specs.push({ title: `${title}: in applicability domain`, type: 'nominal', source: p.algorithmUri, acceptValues: ['false', 'true'] });
+  if (withConfidence) specs.push({ title: `${title}: confidence`, type: 'numeric', source: modelUri });
+  if (withDomain) specs.push({ title: `${title}: in applicability domain`, type: 'nominal', source: modelUri, acceptValues: ['false', 'true'] });
   const uris = await io.features(specs);
   const predicted: ModelData['predicted'] = { value: uris[0] };
   if (withConfidence) predicted.confidence = uris[1];
   if (withDomain) predicted.inDomain = uris[uris.length - 1];
   const rep = model.representation;
   const uri = await io.model({
+    uri: modelUri,
     title: model.task === 'domain' ? `${def.title} of ${p.datasetUri}` : `${def.title} model of ${model.target.title}`,
     algorithm: p.algorithmUri,
     trainingDataset: model.trainingDataset,
@@ -158,4 +166,16 @@ async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, re
   });
   await io.annotateModel(uri, validationQuads(uri, model));
   return uri;
+}
+
+/** The model with the feature calculation chain of its independent features (chain.ts). */
+async function withCalculations(io: AlgorithmIO, table: Table, model: TrainedModel): Promise<TrainedModel> {
+  const rep = model.representation;
+  if (rep.kind !== 'features') return model;
+  const calculations: Array<FeatureCalculation | null> = [];
+  for (const uri of rep.uris) {
+    const source = table.columns.find((c) => c.uri === uri)?.source;
+    calculations.push((source && (await io.featureCalculation(source))) || null);
+  }
+  return { ...model, representation: { ...rep, calculations } };
 }

@@ -8,8 +8,8 @@ import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
 import { isDataset } from '../datasets/datasetLayout.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { ensureFeatures } from '../features/features.ts';
-import { createModel } from '../models/models.ts';
-import { publishDataset, remoteFetch } from '../datasets/datasetRemote.ts';
+import { createModel, newModelUri } from '../models/models.ts';
+import { publishResult, remoteFetch } from '../datasets/datasetRemote.ts';
 import { threeDMolfiles } from '../compounds/conformerGeneration.ts';
 import { addConformers } from '../compounds/conformers.ts';
 import { compoundNumber } from '../compounds/compoundIndex.ts';
@@ -17,9 +17,14 @@ import { registerPredictor } from '../models/predictors.ts';
 import { ensureCompounds } from '../compounds/compounds.ts';
 import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
 import type { AlgorithmIO } from './io.ts';
+import { redact } from '../auth/redact.ts';
 import type { Table } from './table.ts';
 import { MODEL_KIND, type ModelData } from './apply.ts';
 import type { Prediction } from './learning/model.ts';
+import { checkComputable, type FeatureCalculation } from './learning/chain.ts';
+import { algorithmById } from './catalogue.ts';
+import { algorithmUri, HASH, storedValues } from './parameterised.ts';
+import { withDefaults } from './params.ts';
 
 const WORKER = new URL('./worker.ts', import.meta.url);
 
@@ -60,20 +65,33 @@ export async function tableOf(deps: Deps, d: LoadedDataset, subjectid?: string):
     datasetUri: d.uri,
     compounds: d.compounds,
     smiles: d.compounds.map((c) => smiles.get(c) ?? ''),
-    columns: d.features.map((f) => ({ uri: f.uri, title: f.title, numeric: f.type === 'numeric', units: f.units, sameAs: f.sameAs })),
+    columns: d.features.map((f) => ({ uri: f.uri, title: f.title, numeric: f.type === 'numeric', units: f.units, sameAs: f.sameAs, nominal: f.type === 'nominal', acceptValues: f.acceptValues, source: f.source })),
     values: d.values.map((r) => r.map((v) => (v === undefined ? null : v))),
   };
+}
+
+/** The descriptor algorithm and parameters behind an ot:hasSource URI of this service. */
+async function featureCalculation(deps: Deps, source: string): Promise<FeatureCalculation | undefined> {
+  const prefix = algorithmUri(deps, '');
+  if (!source.startsWith(prefix)) return undefined;
+  const [id, hash, ...rest] = source.slice(prefix.length).split('/');
+  const def = algorithmById(id);
+  if (!def?.perRow || rest.length > 0 || (hash !== undefined && !HASH.test(hash))) return undefined;
+  if (hash !== undefined && !(await deps.store.hasGraph(source))) return undefined;
+  const params = withDefaults(def.params, hash === undefined ? {} : await storedValues(deps, def, source));
+  return { algorithm: def.id, algorithmUri: source, params };
 }
 
 export function algorithmIO(deps: Deps): AlgorithmIO {
   registerPredictor(MODEL_KIND, async (_deps, input) => {
     const { model, predicted } = input.data as ModelData;
     const table = await tableOf(deps, input.dataset, input.subjectid);
+    checkComputable(model, table, input.model.uri);
     const predictions = await deps.tasks.runInWorker<Prediction[]>(WORKER, 'predictInWorker', { model, table }, { signal: input.signal });
     const order = input.model.predictedVariables;
     const warnings: string[] = [];
     const values = predictions.map((p, i) => {
-      if (p.value === null) warnings.push(`no prediction for ${input.dataset.compounds[i]}: no structure or values to build its ${model.representation.kind} vector`);
+      if (p.value === null) warnings.push(`no prediction for ${input.dataset.compounds[i]}: ${p.reason ?? `no structure or values to build its ${model.representation.kind} vector`}`);
       return order.map((f) => {
         if (f === predicted.value) return p.value;
         if (f === predicted.confidence) return p.confidence ?? null;
@@ -90,6 +108,9 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
       return tableOf(deps, await loadDataset(deps, datasetUri, { subjectid, featureUris }), subjectid);
     },
     check: async (datasetUri, predictionFeature, subjectid) => {
+      // Only http(s) datasets are read (SPEC §2.1: a dataset service's URI); anything else
+      // would fail inside the task.
+      if (!/^https?:\/\//i.test(datasetUri)) throw new BadRequest(`dataset_uri must be an http(s) URI of a dataset: ${JSON.stringify(redact(datasetUri).slice(0, 200))}`, { code: ERR.InvalidIRI });
       const base = new URL(datasetUri);
       base.search = '';
       const local = base.href.startsWith(uriOf(deps.config, '/dataset/'));
@@ -118,7 +139,10 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
       let k = 0;
       return parsed.map((p) => (p ? uris[k++] : undefined));
     },
-    dataset: (r) => createDataset(deps, { ...r, values: r.values, warnings: r.warnings }),
+    // Titles name the input dataset: without the user-info or token its URI may carry.
+    dataset: (r) => createDataset(deps, { ...r, title: redact(r.title), values: r.values, warnings: r.warnings }),
+    featureCalculation: (source) => featureCalculation(deps, source),
+    newModelUri: () => newModelUri(deps),
     model: (m) => createModel(deps, { ...m, kind: MODEL_KIND }),
     annotateModel: (uri, quads) => deps.store.addToGraph(uri, quads),
     conformers: async (compoundUri, count, signal) => {
@@ -127,6 +151,6 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
       const molfiles = await threeDMolfiles(deps, id, count, undefined, signal);
       return addConformers(deps, id, molfiles.map((molfile) => ({ molfile, is3D: true })));
     },
-    publish: (uri, service, subjectid) => publishDataset(deps, uri, service, subjectid),
+    publish: (uri, service, subjectid) => publishResult(deps, uri, service, subjectid),
   };
 }

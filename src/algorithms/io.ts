@@ -2,6 +2,7 @@
 // (behind one small interface, so apply.ts reads as the algorithm flow
 // and tests can drive it with in-memory tables).
 import type { Table } from './table.ts';
+import type { FeatureCalculation } from './learning/chain.ts';
 
 export interface FeatureRequest {
   title: string;
@@ -23,6 +24,8 @@ export interface DatasetRequest {
 }
 
 export interface ModelRequest {
+  /** Minted by newModelUri, so that the model's own features can name it as their source. */
+  uri?: string;
   title: string;
   algorithm: string;
   trainingDataset: string;
@@ -48,6 +51,13 @@ export interface AlgorithmIO {
   /** Compound URIs of new structures (undefined where one cannot be read). */
   compounds: (smiles: readonly string[]) => Promise<Array<string | undefined>>;
   dataset: (request: DatasetRequest) => Promise<string>;
+  /**
+   * How a feature with ot:hasSource `source` is computed for new compounds: a per-row
+   * descriptor algorithm of this service and its parameters; undefined for anything else.
+   */
+  featureCalculation: (source: string) => Promise<FeatureCalculation | undefined>;
+  /** A fresh model URI (the model is stored later by `model`). */
+  newModelUri: () => Promise<string>;
   model: (request: ModelRequest) => Promise<string>;
   /** Adds triples describing a model (its validation statistics) to its graph. */
   annotateModel: (modelUri: string, quads: import('@rdfjs/types').Quad[]) => Promise<void>;

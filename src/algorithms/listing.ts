@@ -17,10 +17,14 @@ const { namedNode } = DataFactory;
 
 export interface AlgorithmFilter {
   sameas?: string;
+  /** A class IRI (prefixed names already expanded). */
   type?: string;
 }
 
-/** One page of generic algorithm URIs, in URI order; 404 when a filter matches none (SPEC §7.1). */
+/**
+ * One page of generic algorithm URIs, in URI order. SPEC §7.1: 404 when no algorithm has the
+ * owl:sameAs asked for; a type filter with no match is an empty list, as /task?query= answers.
+ */
 export async function listAlgorithms(deps: Deps, paging: Paging, filter: AlgorithmFilter): Promise<{ items: string[]; hasMore: boolean }> {
   const { sameas, type } = filter;
   const page = await fetchPage(paging, async (limit, offset) => {
@@ -29,11 +33,11 @@ export async function listAlgorithms(deps: Deps, paging: Paging, filter: Algorit
     const rows = sameas
       ? await deps.store.select('algorithm-list-by-sameas', { sameas: namedNode(checkIri(sameas, 'sameas')), ...bounds }, { union: true })
       : type
-        ? await deps.store.select('algorithm-list-by-type', { type: namedNode(checkIri(type, 'type')), ...bounds }, { union: true })
+        ? await deps.store.select('algorithm-list-by-type', { type: namedNode(type), ...bounds }, { union: true })
         : await deps.store.select('algorithm-list', bounds, { union: true });
     return rows.map((r) => r.a.value);
   });
-  if (page.items.length === 0 && (sameas || type) && paging.page === 0) throw new NotFound(`no algorithm ${sameas ? `with owl:sameAs ${sameas}` : `of type ${type}`}`);
+  if (page.items.length === 0 && sameas && paging.page === 0) throw new NotFound(`no algorithm with owl:sameAs ${sameas}`);
   return page;
 }
 

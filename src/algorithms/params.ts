@@ -73,11 +73,25 @@ export function formatParam(value: ParamValue): string {
   return Array.isArray(value) ? value.join('\n') : String(value);
 }
 
+/** Form fields of an apply request that are not algorithm parameters (SPEC §2.1, §1 rule 9). */
+export const REQUEST_FIELDS = ['dataset_uri', 'prediction_feature', 'dataset_service', 'subjectid', 'feature_definition'] as const;
+
 /**
- * The explicit parameters of a request: only those posted. Unknown names are ignored
- * (forms also carry dataset_uri, subjectid and the like).
+ * The explicit parameters of a request: only those posted. When the names of every posted
+ * field are given, one that is neither a parameter nor a request field answers 400 naming
+ * it and listing the known ones: a misspelt parameter must not run with its default.
  */
-export function readParams(defs: readonly ParamDef[], get: (name: string) => string[]): ParamValues {
+export function readParams(defs: readonly ParamDef[], get: (name: string) => string[], posted?: readonly string[]): ParamValues {
+  if (posted) {
+    const known = new Set<string>([...defs.map((p) => p.name), ...REQUEST_FIELDS]);
+    const unknown = posted.filter((n) => !known.has(n));
+    if (unknown.length > 0) {
+      const list = defs.map((p) => p.name).join(', ') || 'none';
+      throw new BadRequest(`unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: this algorithm's parameters are ${list} (besides ${REQUEST_FIELDS.join(', ')})`, {
+        code: ERR.InvalidParameter,
+      });
+    }
+  }
   const out: ParamValues = {};
   for (const p of defs) {
     const raws = get(p.name);

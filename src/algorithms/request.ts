@@ -5,7 +5,7 @@
 import type { Deps } from '../deps.ts';
 import type { Form } from '../http/body.ts';
 import { BadRequest } from '../errors.ts';
-import { checkIri } from '../store/binder.ts';
+import { readUriParam } from '../http/uriParam.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { ApplyParams } from './apply.ts';
 import { algorithmUri, ensureParameterised, storedValues } from './parameterised.ts';
@@ -14,17 +14,17 @@ import type { AlgorithmDef } from './types.ts';
 
 /** `child` is the hash of a parameterised URI when the POST went to one. */
 export async function readApplyRequest(deps: Deps, def: AlgorithmDef, form: Form, child?: string): Promise<ApplyParams> {
-  const datasetUri = form.get('dataset_uri')?.trim();
-  if (!datasetUri) throw new BadRequest('dataset_uri is mandatory: the URI of the input dataset', { code: ERR.MissingParameter });
-  checkIri(datasetUri, 'dataset_uri');
-  const predictionFeature = form.get('prediction_feature')?.trim() || undefined;
-  if (def.supervised && !predictionFeature) {
+  const sentDataset = form.get('dataset_uri')?.trim();
+  if (!sentDataset) throw new BadRequest('dataset_uri is mandatory: the URI of the input dataset', { code: ERR.MissingParameter });
+  const datasetUri = readUriParam(sentDataset, 'dataset_uri');
+  const sentFeature = form.get('prediction_feature')?.trim() || undefined;
+  if (def.supervised && !sentFeature) {
     throw new BadRequest(`prediction_feature is mandatory for ${def.id}: the URI of the feature to learn`, { code: ERR.MissingParameter });
   }
-  if (predictionFeature) checkIri(predictionFeature, 'prediction_feature');
-  const datasetService = form.get('dataset_service')?.trim() || undefined;
-  if (datasetService) checkIri(datasetService, 'dataset_service');
-  const explicit = readParams(def.params, (name) => form.all(name));
+  const predictionFeature = sentFeature && readUriParam(sentFeature, 'prediction_feature');
+  const sentService = form.get('dataset_service')?.trim() || undefined;
+  const datasetService = sentService && readUriParam(sentService, 'dataset_service');
+  const explicit = readParams(def.params, (name) => form.all(name), form.names());
   let uri: string;
   let values;
   if (child) {

@@ -14,6 +14,12 @@ export interface Column {
   sameAs?: string;
   /** Free text, e.g. the SMARTS of a mined fragment. */
   description?: string;
+  /** An ot:NominalFeature: its values are classes, whatever they look like (SPEC §2.2). */
+  nominal?: boolean;
+  /** ot:acceptValue of a nominal feature. */
+  acceptValues?: string[];
+  /** ot:hasSource: the algorithm (or dataset, model) that produced the feature. */
+  source?: string;
 }
 
 export interface Table {

@@ -7,6 +7,7 @@ import type { RunInput, RunResult } from './types.ts';
 import type { Table } from './table.ts';
 import type { Prediction, TrainedModel } from './learning/model.ts';
 import { predictModel } from './learning/predict.ts';
+import { withComputedFeatures } from './learning/chain.ts';
 
 export type WorkerRunInput = Omit<RunInput, 'signal' | 'progress'> & { id: string };
 
@@ -17,7 +18,10 @@ export async function runAlgorithm(input: WorkerRunInput, tools?: WorkerTools): 
   return def.run({ ...run, progress: tools?.progress });
 }
 
-/** Predictions of a trained model (POST /model/{id}), computed off the event loop. */
-export function predictInWorker(input: { model: TrainedModel; table: Table }): Promise<Prediction[]> {
-  return predictModel(input.model, input.table);
+/**
+ * Predictions of a trained model (POST /model/{id}), computed off the event loop, after
+ * the model's feature calculation chain has computed the features the dataset lacks.
+ */
+export async function predictInWorker(input: { model: TrainedModel; table: Table }): Promise<Prediction[]> {
+  return predictModel(input.model, await withComputedFeatures(input.model, input.table, algorithmById));
 }

@@ -1,17 +1,20 @@
 // 3D conformers with openchemlib's ConformerGenerator and MMFF94s+ clean-up.
-// Runs inside a worker thread (conformerWorker.ts): generation can take seconds. Each
-// conformer is checked against the compound's standard InChI, so one whose stereo did not
-// survive is dropped (measured pitfall).
+// Runs inside a worker thread (conformerWorker.ts). Each conformer is checked against the
+// compound's standard InChI: one whose specified stereo did not survive (measured pitfall)
+// or with atoms on top of each other is dropped. Stereo the compound leaves unspecified
+// is embedded in whichever configuration the generator picks.
 import * as OCL from 'openchemlib';
 import { setChiralFlag } from './molfile.ts';
 import { inchiOfMolfile } from './write.ts';
+import { readCtab } from './ctab.ts';
+import { clashOf, embeddingMismatch } from './embedding.ts';
 import { checkCancelled } from '../tasks/cancellation.ts';
 
 export interface ConformerRequest {
   /** The compound's structure (2D or 3D molfile, chiral flag set when stereo is absolute). */
   molfile: string;
   smiles: string;
-  /** Standard InChI every conformer must keep ('' skips the check). */
+  /** Standard InChI of the compound, whose specified stereo every conformer keeps ('' skips the check). */
   inchi: string;
   count: number;
   seed?: number;
@@ -44,7 +47,8 @@ export function generateConformers(req: ConformerRequest): GeneratedConformer[] 
     const molfile = conformer.toMolfile();
     const signature = energy === undefined ? molfile : energy.toFixed(2);
     if (seen.has(signature)) continue;
-    if (req.inchi && inchiOfMolfile(molfile) !== req.inchi) continue;
+    if (req.inchi && embeddingMismatch(req.inchi, inchiOfMolfile(molfile))) continue;
+    if (clashOf(readCtab(molfile).atoms)) continue;
     seen.add(signature);
     out.push({ molfile, energy });
   }

@@ -10,6 +10,7 @@ import { checkMolfile, setChiralFlag } from './molfile.ts';
 import { splitSdf } from './sdf.ts';
 import { mol2ToMolfile } from './mol2.ts';
 import { symbolOf, weightOf } from './elements.ts';
+import { withoutDativeBonds } from './dative.ts';
 
 export interface ParsedStructure {
   /** Canonical SMILES (RDKit), stereo kept. */
@@ -147,7 +148,9 @@ function tidyCml(text: string): string {
 }
 
 /** Identity, molfile, formula and weight of a parsed molecule; frees it. */
-function describe(mol: Mol, format: ChemFormat, is3D: boolean): ParsedStructure {
+function describe(parsed: Mol, format: ChemFormat, is3D: boolean): ParsedStructure {
+  const mol = withoutDativeBonds(parsed, is3D);
+  if (mol !== parsed) parsed.delete();
   return withMol(mol, (m) => {
     if (m.get_num_atoms() === 0) throw fail(format, 'no atoms');
     const rd = rdkit();

@@ -12,6 +12,6 @@ export async function bootCompounds(deps: Deps): Promise<void> {
   await loadCompoundIndex(deps);
   const referenced = new Set((await deps.store.select('structure-files')).map((r) => r.file.value));
   const removed = await repairStructureFiles(deps, referenced);
-  if (removed.length) deps.log(`start-up repair removed ${removed.length} structure file(s) that no compound names: ${removed.slice(0, 10).join(', ')}`);
+  if (removed.length) deps.logger.warn({ removed: removed.length }, `start-up repair removed ${removed.length} structure file(s) that no compound names: ${removed.slice(0, 10).join(', ')}`);
   defineGenerationJob(deps);
 }

@@ -38,7 +38,7 @@ export async function threeDMolfiles(deps: Deps, id: number, count: number, run:
     if (signal?.aborted) throw e;
     throw new BadRequest(`3D generation failed for ${compound.uri}: ${(e as Error).message}`, { code: ERR.InvalidStructure, cause: e });
   }
-  if (!made.length) throw new BadRequest(`no 3D conformer of ${compound.uri} kept its stereo configuration`, { code: ERR.InvalidStructure });
+  if (!made.length) throw new BadRequest(`no 3D conformer of ${compound.uri} kept its specified stereo configuration with all atoms apart`, { code: ERR.InvalidStructure });
   return made.map((c) => c.molfile);
 }
 

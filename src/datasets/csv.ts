@@ -1,5 +1,7 @@
 // text/csv uploads: a SMILES, InChI or compound URI column found by its
 // header; every other column becomes a feature whose type is inferred from its values.
+// Files named text/csv are often tab- or semicolon-separated (spreadsheet exports in
+// locales with a decimal comma): the delimiter is the one the header line uses.
 import { parse } from 'csv-parse/sync';
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
@@ -30,19 +32,33 @@ function keyColumn(header: string[], first: string[] | undefined): { index: numb
 /** Some files quote SMILES with single quotes ('CCO'); they are not part of the structure. */
 const unquote = (v: string): string => (v.length > 1 && v.startsWith("'") && v.endsWith("'") ? v.slice(1, -1).trim() : v);
 
-export function readCsv(text: string): InputTable {
+export type Delimiter = ',' | '\t' | ';';
+
+const DELIMITERS: Delimiter[] = [',', '\t', ';'];
+
+/** The delimiter the header line uses most, outside quotes; a comma when it uses none. */
+export function detectDelimiter(text: string): Delimiter {
+  const header = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0].replace(/"[^"]*"/g, '');
+  const count = (d: string) => header.split(d).length - 1;
+  let best: Delimiter = ',';
+  for (const d of DELIMITERS) if (count(d) > count(best)) best = d;
+  return best;
+}
+
+export function readCsv(text: string, delimiter: Delimiter = detectDelimiter(text)): InputTable {
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
-    records = parse(text, { bom: true, trim: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as never;
+    records = parse(text, { bom: true, delimiter, trim: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as never;
   } catch (e) {
     const err = e as Error & { lines?: number };
     throw new BadRequest(`malformed CSV${err.lines ? ` at line ${err.lines}` : ''}: ${err.message}`, { code: ERR.BadRequest });
   }
   if (records.length === 0) throw new BadRequest('empty CSV: expected a header line and rows', { code: ERR.NoStructureColumn });
   const header = records[0].record;
+  if (records.length === 1) throw new BadRequest('no rows: the CSV has a header line and nothing else', { code: ERR.BadRequest });
   const key = keyColumn(header, records[1]?.record);
   const featureIndexes = header.map((_, i) => i).filter((i) => i !== key.index);
-  const table: InputTable = { columns: featureIndexes.map((i) => ({ title: header[i] || `column ${i + 1}` })), rows: [], warnings: [] };
+  const table: InputTable = { columns: featureIndexes.map((i) => ({ title: header[i] || `column ${i + 1}` })), rows: [], warnings: [], keyColumn: key.index };
   for (const { record, info } of records.slice(1)) {
     const line = info.lines;
     if (record.length > header.length) {

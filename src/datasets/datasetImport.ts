@@ -6,7 +6,8 @@ import type * as RDF from '@rdfjs/types';
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import { isNumeric, type InputTable } from './table.ts';
-import { resolveCompounds } from './datasetCompounds.ts';
+import { resolveCompounds, type RowCompound } from './datasetCompounds.ts';
+import { BadRequest } from '../errors.ts';
 import { ensureFeatures, readFeature, readFeatures } from '../features/features.ts';
 import type { FeatureSpec } from '../features/featureModel.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta, type EntryData } from './datasetWrite.ts';
@@ -39,10 +40,34 @@ async function featuresOfTable(deps: Deps, table: InputTable, dataset: string): 
   return reused.map((u) => u ?? minted[k++]);
 }
 
+const warningText = (w: { row: number; column?: number; message: string }): string =>
+  w.column === undefined ? `row ${w.row}: ${w.message}` : `row ${w.row}, column ${w.column} ${w.message}`;
+
+/** 1-based position of feature column `i` in the upload: the CSV's structure column is not a feature. */
+const columnNumber = (table: InputTable, i: number): number => (table.keyColumn !== undefined && i >= table.keyColumn ? i + 2 : i + 1);
+
+/**
+ * An upload of which no row can be stored is refused (400) with the first row's problem,
+ * rather than answered 200 with an empty dataset the client did not mean to make.
+ */
+function refuseEmpty(table: InputTable, compounds: ReadonlyArray<RowCompound>, warnings: Array<{ row: number; message: string }>): void {
+  const problems = [...warnings];
+  table.rows.forEach((row, r) => {
+    const c = compounds[r];
+    if (typeof c !== 'string') problems.push({ row: row.row, message: c.error });
+  });
+  if (problems.length === 0) return;
+  const first = problems.sort((a, b) => a.row - b.row)[0];
+  throw new BadRequest(`no row loaded: row ${first.row}: ${first.message}`, {
+    details: `${problems.length} row(s) could not be read; nothing was stored.`,
+  });
+}
+
 export async function importTable(deps: Deps, table: InputTable, options: ImportOptions): Promise<ImportResult> {
   const { dataset } = options;
-  const warnings = table.warnings.map((w) => ({ ...w }));
+  const warnings: Array<{ row: number; column?: number; message: string }> = table.warnings.map((w) => ({ ...w }));
   const compounds = await resolveCompounds(deps, table.rows, options.signal, (p: number) => options.progress?.(p * 0.5));
+  if (!compounds.some((c) => typeof c === 'string')) refuseEmpty(table, compounds, warnings);
   const features = await featuresOfTable(deps, table, dataset);
   const numeric = (await readFeatures(deps, features)).map((f) => f?.type === 'numeric');
   const firstRow = new Map<string, number>();
@@ -60,12 +85,12 @@ export async function importTable(deps: Deps, table: InputTable, options: Import
       if (v === undefined) return undefined;
       if (!numeric[i]) return stringLiteral(v);
       if (isNumeric(v)) return numberLiteral(Number(v));
-      warnings.push({ row: row.row, message: `value ${JSON.stringify(v)} of numeric feature "${table.columns[i].title}" is not a number; value skipped` });
+      warnings.push({ row: row.row, column: columnNumber(table, i), message: `(${JSON.stringify(table.columns[i].title)}): value ${JSON.stringify(v)} is not a number; cell left empty` });
       return undefined;
     });
     entries.push({ compound, values });
   });
-  const texts = warnings.sort((a, b) => a.row - b.row).map((w) => `row ${w.row}: ${w.message}`);
+  const texts = warnings.sort((a, b) => a.row - b.row).map(warningText);
   const added = await writeEntries(deps, { dataset, features, entries, warnings: texts, meta: options.meta, signal: options.signal, progress: options.progress });
   return { entries: added, warnings: texts };
 }

@@ -69,3 +69,17 @@ export async function publishDataset(deps: Deps, datasetUri: string, datasetServ
   if (!res.ok || !isValidIri(text)) throw new BadGateway(`dataset service ${datasetService} refused the dataset`, [await remoteReport(datasetService, res)]);
   return text;
 }
+
+/**
+ * Publishes a result dataset made for a job (SPEC §2.1 dataset_service). When the dataset
+ * service fails the job fails (502, SPEC §7.2 rule 1), and the local copy, which nothing
+ * would point to, is removed first.
+ */
+export async function publishResult(deps: Deps, local: string, datasetService: string, subjectid?: string): Promise<string> {
+  try {
+    return await publishDataset(deps, local, datasetService, subjectid);
+  } catch (e) {
+    await deps.store.dropGraph(local);
+    throw e;
+  }
+}

@@ -6,13 +6,16 @@ import { mkdirSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../deps.ts';
 import type { Upload } from '../http/body.ts';
-import { uriListReply, type Reply } from '../http/reply.ts';
+import type { Reply } from '../http/reply.ts';
+import { uriOf } from '../deps.ts';
+import { directReply } from '../tasks/taskReply.ts';
 import type { JobContext, TaskEngine } from '../tasks/api.ts';
-import { readCsv } from './csv.ts';
+import { detectDelimiter, readCsv } from './csv.ts';
 import { uploadKind, type UploadKind } from './readTable.ts';
 import { newDatasetUri, uploadDataset, uploadDatasetFile } from './datasets.ts';
 import { metadataQuads, type DatasetMeta } from './datasetWrite.ts';
 import { DC } from '../rdf/vocab.ts';
+import { isDataset } from './datasetLayout.ts';
 
 /** Bodies up to this size are stored within the request. */
 export const INLINE_UPLOAD_BYTES = 64 * 1024;
@@ -24,6 +27,7 @@ interface UploadJobParams {
   kind: UploadKind;
   file: string;
   meta: DatasetMeta;
+  nominal?: string[];
 }
 
 const tasksOf = (deps: Deps): TaskEngine | undefined => (deps as Deps & { tasks?: TaskEngine }).tasks;
@@ -39,28 +43,44 @@ export function defineUploadJob(deps: Deps): void {
 }
 
 async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext): Promise<string> {
-  await uploadDatasetFile(deps, params.file, { kind: params.kind, dataset: params.dataset, meta: params.meta, signal: ctx.signal, progress: ctx.progress });
+  const appending = await isDataset(deps, params.dataset);
+  try {
+    await uploadDatasetFile(deps, params.file, { kind: params.kind, dataset: params.dataset, meta: params.meta, nominal: params.nominal, signal: ctx.signal, progress: ctx.progress });
+  } catch (e) {
+    // A failed upload leaves nothing behind: the new dataset's graph (its reserved id and
+    // any entries written) and the saved body go. An aborted run is kept for recovery.
+    if (!ctx.signal.aborted) {
+      if (!appending) await deps.store.dropGraph(params.dataset);
+      await fsp.rm(params.file, { force: true });
+    }
+    throw e;
+  }
   await fsp.rm(params.file, { force: true });
   return params.dataset;
 }
 
 /** A CSV without a structure column is refused before any task starts. */
 function precheck(kind: UploadKind, data: Buffer): void {
-  if (kind !== 'csv') return;
+  if (kind !== 'csv' && kind !== 'tsv') return;
   const head = data.subarray(0, 64 * 1024).toString('utf8');
   const cut = head.length === data.length ? head : head.slice(0, head.lastIndexOf('\n') + 1);
-  readCsv(cut.split(/\r?\n/).slice(0, 3).join('\n'));
+  const first = cut.split(/\r?\n/).slice(0, 3).join('\n');
+  readCsv(first, kind === 'tsv' ? '\t' : detectDelimiter(first));
 }
 
-export async function startUpload(deps: Deps, upload: Upload, options: { dataset?: string; owner?: string; subjectid?: string }): Promise<Reply> {
+const uploadTitle = (upload: Upload, kind: UploadKind, dataset: string) => `Upload of ${upload.filename ?? kind} to ${dataset}`;
+
+export async function startUpload(deps: Deps, upload: Upload, options: { dataset?: string; owner?: string; subjectid?: string; nominal?: string[] }): Promise<Reply> {
   const kind = uploadKind(upload.type, upload.filename);
   precheck(kind, upload.data);
   const dataset = options.dataset ?? (await newDatasetUri(deps));
   const meta: DatasetMeta = { title: upload.form.get('title') ?? upload.filename, creator: options.owner, source: upload.filename, date: new Date().toISOString() };
+  // Columns declared nominal, as form fields beside a multipart file or in the query.
+  const nominal = [...(options.nominal ?? []), ...upload.form.all('nominal')];
   const tasks = tasksOf(deps);
   if (!tasks || upload.data.length <= INLINE_UPLOAD_BYTES) {
-    await uploadDataset(deps, { kind, data: upload.data, dataset, meta });
-    return uriListReply([dataset], { uriListFirst: true });
+    await uploadDataset(deps, { kind, data: upload.data, dataset, meta, nominal });
+    return directReply(deps, [dataset], { title: uploadTitle(upload, kind, dataset), creator: options.dataset ?? uriOf(deps.config, '/dataset'), owner: options.owner });
   }
   const dir = path.join(deps.config.dataDir, 'uploads');
   mkdirSync(dir, { recursive: true });
@@ -69,8 +89,8 @@ export async function startUpload(deps: Deps, upload: Upload, options: { dataset
   // The new dataset's graph is created now (with the date its metadata will carry), so its
   // id stays taken across a restart while the job waits; it is invisible until complete.
   if (!options.dataset) await deps.store.addToGraph(dataset, metadataQuads(dataset, meta).filter((q) => q.predicate.equals(DC.date)));
-  const task = await tasks.submit<UploadJobParams>(UPLOAD_JOB, { dataset, kind, file, meta }, {
-    title: `Upload of ${upload.filename ?? kind} to ${dataset}`,
+  const task = await tasks.submit<UploadJobParams>(UPLOAD_JOB, { dataset, kind, file, meta, nominal }, {
+    title: uploadTitle(upload, kind, dataset),
     creator: dataset,
     owner: options.owner,
     subjectid: options.subjectid,

@@ -1,20 +1,15 @@
 // The dataset resource: upload (new or append), algorithm outputs, list,
-// delete, metadata. Layout and reads are in datasetLayout.ts / datasetView.ts.
-import type * as RDF from '@rdfjs/types';
-import { DataFactory } from 'n3';
+// delete (metadata edits: datasetMetadata.ts). Layout and reads are in datasetLayout.ts / datasetView.ts.
 import type { Deps } from '../deps.ts';
-import { BadRequest } from '../errors.ts';
-import { DC, ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { readTable, type UploadKind } from './readTable.ts';
-import type { InputTable } from './table.ts';
+import { declareNominal, type InputTable } from './table.ts';
 import { requireDataset } from './datasetLayout.ts';
 import { importTable, type ImportResult } from './datasetImport.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta } from './datasetWrite.ts';
 import { readFeatures } from '../features/features.ts';
 import { mintUri } from '../ids/mint.ts';
+import { datasetReferrers, refuseIfReferenced } from '../integrity/referrers.ts';
 import type { Paging as Page } from '../http/paging.ts';
-
-const { quad, namedNode } = DataFactory;
 
 export interface UploadParams {
   kind: UploadKind;
@@ -24,6 +19,8 @@ export interface UploadParams {
   meta: DatasetMeta;
   signal?: AbortSignal;
   progress?: (percent: number) => void;
+  /** Titles of columns to store as nominal features (declareNominal). */
+  nominal?: string[];
 }
 
 export const newDatasetUri = (deps: Deps): Promise<string> => mintUri(deps, 'dataset');
@@ -42,6 +39,7 @@ export async function uploadDatasetFile(deps: Deps, file: string, params: Omit<U
 const READER = new URL('./readTableWorker.ts', import.meta.url);
 
 function importUpload(deps: Deps, table: InputTable, params: Omit<UploadParams, 'data'>): Promise<ImportResult> {
+  if (params.nominal?.length) declareNominal(table, params.nominal);
   const meta = { ...params.meta, title: params.meta.title ?? table.title };
   return importTable(deps, table, { dataset: params.dataset, meta, signal: params.signal, progress: params.progress });
 }
@@ -80,29 +78,13 @@ export async function listDatasets(deps: Deps, page: Page): Promise<{ uris: stri
   return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
 }
 
-/** DELETE /dataset/{id}: the dataset graph goes; its compounds and features stay. */
-export async function deleteDataset(deps: Deps, dataset: string): Promise<void> {
+/**
+ * DELETE /dataset/{id}: the dataset graph goes; its compounds and features stay. 409 while
+ * models name it as their training dataset, unless forced (docs/integrity.md).
+ */
+export async function deleteDataset(deps: Deps, dataset: string, force = false): Promise<void> {
   await requireDataset(deps, dataset);
+  refuseIfReferenced(dataset, 'delete', await datasetReferrers(deps, dataset), force);
   await deps.store.dropGraph(dataset);
 }
 
-/** Metadata predicates a client may set (PUT /dataset/{id}/metadata). */
-const EDITABLE = [DC.title, DC.description, DC.creator, DC.source, DC.contributor, DC.type, DC.identifier];
-
-/** PUT /dataset/{id}/metadata: replaces the editable statements about the dataset. */
-export async function replaceMetadata(deps: Deps, dataset: string, body: readonly RDF.Quad[]): Promise<void> {
-  await requireDataset(deps, dataset);
-  const subjects = [...new Set(body.filter((q) => q.predicate.equals(RDFNS.type) && q.object.equals(OT.Dataset)).map((q) => q.subject.value))];
-  const about = body.some((q) => q.subject.value === dataset) ? dataset : subjects.length === 1 ? subjects[0] : undefined;
-  if (!about) throw new BadRequest(`the RDF says nothing about ${dataset} (and holds no single ot:Dataset)`, { code: ERR.NotADatasetRepresentation });
-  const d = namedNode(dataset);
-  const editable = new Set(EDITABLE.map((p) => p.value));
-  const added = body.filter((q) => q.subject.value === about && editable.has(q.predicate.value)).map((q) => quad(d, q.predicate as RDF.Quad_Predicate, q.object as RDF.Quad_Object));
-  if (added.length === 0) throw new BadRequest(`no metadata to set: use ${EDITABLE.map((p) => p.value).join(', ')}`, { code: ERR.NotADatasetRepresentation });
-  const replacedPredicates = new Set(added.map((q) => q.predicate.value));
-  const removed = (await deps.store.match(d, null, null, dataset)).filter((q) => replacedPredicates.has(q.predicate.value));
-  await deps.store.commit([
-    { op: 'remove', graph: dataset, quads: removed },
-    { op: 'add', graph: dataset, quads: added },
-  ]);
-}

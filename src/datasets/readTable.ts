@@ -9,23 +9,25 @@ import { readSdf } from './sdf.ts';
 import type { InputTable } from './table.ts';
 import { readUriList } from './uriList.ts';
 
-export type UploadKind = 'csv' | 'sdf' | 'urilist' | RdfSyntax;
+export type UploadKind = 'csv' | 'tsv' | 'sdf' | 'urilist' | RdfSyntax;
 
 const BY_TYPE: Record<string, UploadKind> = {
   'text/csv': 'csv',
   'application/csv': 'csv',
   'text/comma-separated-values': 'csv',
+  // IANA text/tab-separated-values: the tab is the delimiter, whatever the header holds.
+  'text/tab-separated-values': 'tsv',
   'chemical/x-mdl-sdfile': 'sdf',
   'chemical/x-sdf': 'sdf',
   'text/uri-list': 'urilist',
 };
 
 const BY_EXTENSION: Record<string, UploadKind> = {
-  csv: 'csv', sdf: 'sdf', sd: 'sdf', uri: 'urilist', uris: 'urilist', rdf: 'rdfxml', owl: 'rdfxml', xml: 'rdfxml',
+  csv: 'csv', tsv: 'tsv', tab: 'tsv', sdf: 'sdf', sd: 'sdf', uri: 'urilist', uris: 'urilist', rdf: 'rdfxml', owl: 'rdfxml', xml: 'rdfxml',
   ttl: 'turtle', nt: 'ntriples', ntriples: 'ntriples', n3: 'n3', jsonld: 'jsonld',
 };
 
-export const UPLOAD_MEDIA_TYPES = ['text/csv', 'chemical/x-mdl-sdfile', 'text/uri-list', ...RDF_MEDIA_TYPES];
+export const UPLOAD_MEDIA_TYPES = ['text/csv', 'text/tab-separated-values', 'chemical/x-mdl-sdfile', 'text/uri-list', ...RDF_MEDIA_TYPES];
 
 export function uploadKind(type: string, filename?: string): UploadKind {
   const kind = BY_TYPE[type] ?? syntaxOf(type) ?? (filename ? BY_EXTENSION[filename.toLowerCase().split('.').pop() ?? ''] : undefined);
@@ -39,6 +41,8 @@ export async function readTable(kind: UploadKind, data: Buffer, baseIri: string)
   switch (kind) {
     case 'csv':
       return readCsv(text);
+    case 'tsv':
+      return readCsv(text, '\t');
     case 'sdf':
       return readSdf(text);
     case 'urilist':

@@ -8,6 +8,7 @@ import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
 import { mintUri } from '../ids/mint.ts';
 import type { Paging as Page } from '../http/paging.ts';
+import { featureReferrers, refuseIfReferenced } from '../integrity/referrers.ts';
 import { featureOfQuads, featureQuads, featureSubjects, TYPE_CLASS, typeOfClasses, type FeatureInfo, type FeatureSpec } from './featureModel.ts';
 
 const { quad, namedNode } = DataFactory;
@@ -79,15 +80,26 @@ export async function createFeature(deps: Deps, quads: readonly RDF.Quad[]): Pro
   return uri;
 }
 
-/** PUT /feature/{id}: replaces the feature with the one in the body. */
-export async function replaceFeature(deps: Deps, uri: string, quads: readonly RDF.Quad[]): Promise<void> {
+/** What a dataset column or a model variable means: a change renames or retypes it for every referrer. */
+const MEANING = ['title', 'type', 'units'] as const;
+
+/**
+ * PUT /feature/{id}: replaces the feature with the one in the body. A change of title, type
+ * or units of a feature datasets or models use answers 409 unless forced (docs/integrity.md).
+ */
+export async function replaceFeature(deps: Deps, uri: string, quads: readonly RDF.Quad[], force = false): Promise<void> {
   await requireFeature(deps, uri);
   const { spec, subject } = specOfRdf(quads);
+  const old = await readFeature(deps, uri);
+  const changed = MEANING.filter((k) => (old?.[k] ?? '') !== (spec[k] ?? ''));
+  if (changed.length > 0) refuseIfReferenced(uri, `change the ${changed.join(', ')} of`, await featureReferrers(deps, uri), force);
   await deps.store.replaceGraph(uri, storedQuads(uri, quads, subject, spec));
 }
 
-export async function deleteFeature(deps: Deps, uri: string): Promise<void> {
+/** DELETE /feature/{id}: 409 while datasets or models use it, unless forced. */
+export async function deleteFeature(deps: Deps, uri: string, force = false): Promise<void> {
   await requireFeature(deps, uri);
+  refuseIfReferenced(uri, 'delete', await featureReferrers(deps, uri), force);
   await deps.store.dropGraph(uri);
 }
 

@@ -1,8 +1,21 @@
 // The edge: negotiates a Reply's representation (Accept, or ?media= for browsers) and
 // writes it. Every route goes through `handle`, so negotiation lives in one place.
 import type Koa from 'koa';
-import { negotiate } from '../rdf/formats.ts';
+import { N_TRIPLES, negotiate } from '../rdf/formats.ts';
 import type { Reply } from './reply.ts';
+
+/** Text/html is one more representation (src/pages): a renderer set per request in ctx.state. */
+export type PageRenderer = (ctx: Koa.Context, reply: Reply) => Promise<string>;
+export const HTML = 'text/html';
+
+/**
+ * HTML only for replies with triples (a page shows them; a PNG or a file stays itself), and
+ * only when Accept ranks it above every variant the reply has: offered last, so that no
+ * Accept, `*\/*` and every type a resource already serves keep their answer (SPEC §1 rule 5).
+ */
+export function prefersHtml(accept: string | undefined, offered: readonly string[]): boolean {
+  return !!accept && offered.includes(N_TRIPLES) && negotiate(accept, [...offered, HTML]) === HTML;
+}
 
 /** Accept of a request: `?media=TYPE` overrides the header (browsers cannot set Accept). */
 export function acceptOf(ctx: Koa.Context): string | undefined {
@@ -21,6 +34,15 @@ export async function send(ctx: Koa.Context, reply: Reply): Promise<void> {
     return;
   }
   if (reply.variants.length > 1) ctx.vary('Accept');
+  const page = (ctx.state as { page?: PageRenderer }).page;
+  if (page && prefersHtml(acceptOf(ctx), reply.variants.map((v) => v.type))) {
+    ctx.vary('Accept');
+    const html = await page(ctx, reply);
+    ctx.type = `${HTML}; charset=utf-8`;
+    ctx.body = html;
+    ctx.status = reply.status;
+    return;
+  }
   const chosen = negotiate(acceptOf(ctx), reply.variants.map((v) => v.type));
   const variant = reply.variants.find((v) => v.type === chosen) ?? reply.variants[0];
   const body = await variant.produce();

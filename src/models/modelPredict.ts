@@ -2,12 +2,16 @@
 // task; the result is a new dataset with the predicted variables (confidence included
 // when the model predicts one), optionally published to a dataset_service.
 import type { Deps } from '../deps.ts';
+import { uriOf } from '../deps.ts';
+import { isDataset } from '../datasets/datasetLayout.ts';
+import { compoundIndex, compoundNumber } from '../compounds/compoundIndex.ts';
+import { redact } from '../auth/redact.ts';
 import { BadRequest, InternalError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
-import { isValidIri } from '../store/binder.ts';
+import { readUriParam } from '../http/uriParam.ts';
 import type { JobContext, TaskEngine } from '../tasks/api.ts';
 import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
-import { publishDataset } from '../datasets/datasetRemote.ts';
+import { publishResult } from '../datasets/datasetRemote.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { readModel } from './models.ts';
 import { predictorOf } from './predictors.ts';
@@ -22,11 +26,37 @@ export interface PredictParams {
   subjectid?: string;
 }
 
-/** Checks the form before a task is queued, so bad input answers 400 at once. */
-export function checkPredictParams(p: PredictParams): void {
+/**
+ * Checks the form before a task is queued, so bad input answers 400 at once; answers the
+ * parameters with every URI normalised (brackets percent-encoded, SPEC §1 rule 2).
+ */
+export function checkPredictParams(p: PredictParams): PredictParams {
   if (!p.datasetUri && !p.compoundUri) throw new BadRequest('give dataset_uri (or compound_uri) to predict', { code: ERR.MissingParameter });
+  const uri = (v: string | undefined, name: string) => (v === undefined ? undefined : readUriParam(v, name));
+  return { ...p, datasetUri: uri(p.datasetUri, 'dataset_uri'), compoundUri: uri(p.compoundUri, 'compound_uri'), datasetService: uri(p.datasetService, 'dataset_service') };
+}
+
+const http = /^https?:\/\//i;
+
+/**
+ * What can be known before a task is created (as POST /algorithm/{id} does, SPEC §2.1:
+ * "400 incorrect dataset URI"): the URIs are http(s), and a dataset or compound of this
+ * service exists. A task that could only fail would read as "task not found" later.
+ */
+export async function checkPredictInput(deps: Deps, p: PredictParams): Promise<void> {
   for (const [name, v] of [['dataset_uri', p.datasetUri], ['compound_uri', p.compoundUri], ['dataset_service', p.datasetService]] as const) {
-    if (v !== undefined && !isValidIri(v)) throw new BadRequest(`${name} is not a URI: ${JSON.stringify(v.slice(0, 200))}`, { code: ERR.InvalidIRI });
+    if (v !== undefined && !http.test(v)) throw new BadRequest(`${name} must be an http(s) URI this service can read: ${JSON.stringify(redact(v).slice(0, 200))}`, { code: ERR.InvalidIRI });
+  }
+  if (p.datasetUri) {
+    const base = new URL(p.datasetUri);
+    base.search = '';
+    if (base.href.startsWith(uriOf(deps.config, '/dataset/')) && !(await isDataset(deps, base.href))) {
+      throw new BadRequest(`dataset_uri ${p.datasetUri} names no dataset of this service`, { code: ERR.InvalidParameter });
+    }
+  }
+  const local = p.compoundUri?.startsWith(uriOf(deps.config, '/compound/'));
+  if (p.compoundUri && local && !compoundIndex(deps).records.has(compoundNumber(p.compoundUri) ?? -1)) {
+    throw new BadRequest(`compound_uri ${p.compoundUri} names no compound of this service`, { code: ERR.InvalidParameter });
   }
 }
 
@@ -40,14 +70,14 @@ export async function predict(deps: Deps, p: PredictParams, signal?: AbortSignal
   const out = await predictor(deps, { model: info, data, dataset, signal, subjectid: p.subjectid });
   signal?.throwIfAborted();
   const result = await createDataset(deps, {
-    title: `Predictions of ${info.title} for ${dataset.uri}`,
+    title: `Predictions of ${info.title} for ${redact(dataset.uri)}`,
     source: info.uri,
     compounds: dataset.compounds,
     features: info.predictedVariables,
     values: out.values,
     warnings: out.warnings,
   });
-  return p.datasetService ? publishDataset(deps, result, p.datasetService, p.subjectid) : result;
+  return p.datasetService ? publishResult(deps, result, p.datasetService, p.subjectid) : result;
 }
 
 /** Registers the prediction job kind with the task engine (once per app). */

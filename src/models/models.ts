@@ -15,6 +15,8 @@ import type { Paging as Page } from '../http/paging.ts';
 const { quad, namedNode, literal } = DataFactory;
 
 export interface NewModel {
+  /** A URI minted beforehand (newModelUri), e.g. to be the ot:hasSource of its features. */
+  uri?: string;
   title: string;
   creator?: string;
   /** Algorithm URI (the parameterised one when parameters were given, SPEC §2.1). */
@@ -31,7 +33,7 @@ export interface NewModel {
   data: unknown;
 }
 
-export interface ModelInfo extends Omit<NewModel, 'data'> {
+export interface ModelInfo extends Omit<NewModel, 'data' | 'uri'> {
   uri: string;
 }
 
@@ -59,9 +61,12 @@ function modelQuads(uri: string, m: NewModel): RDF.Quad[] {
   return out;
 }
 
+/** A new model URI, for a model whose features must name it before it is stored. */
+export const newModelUri = (deps: Deps): Promise<string> => mintUri(deps, 'model');
+
 /** Stores a model built by a learning algorithm; answers its URI. */
 export async function createModel(deps: Deps, m: NewModel): Promise<string> {
-  const uri = await mintUri(deps, 'model');
+  const uri = m.uri ?? (await newModelUri(deps));
   mkdirSync(modelsDir(deps), { recursive: true });
   // The file first: a model visible in the store can always be loaded.
   const file = fileOf(deps, uri);

@@ -28,6 +28,14 @@ export const OT = vocabulary(OT_NS, [
   'regressionStatistics', 'percentCorrect', 'balancedAccuracy', 'areaUnderRoc', 'confusionMatrix',
   'confusionMatrixCell', 'confusionMatrixActual', 'confusionMatrixPredicted', 'confusionMatrixValue',
   'rSquare', 'rootMeanSquaredError', 'meanAbsoluteError',
+  // Validation resources (/validation): terms of the OpenTox validation service, and the
+  // few it lacked (documented in docs/validation.md).
+  'Validation', 'Crossvalidation', 'validationType', 'model', 'dataset', 'testDataset', 'testTargetDataset',
+  'predictionFeature', 'crossvalidation', 'crossvalidationFold', 'stratified', 'splitRatio',
+  'numUnpredicted', 'numWithoutClass', 'truePositiveRate', 'trueNegativeRate',
+  'matthewsCorrelationCoefficient', 'qSquare', 'prediction', 'actualValue', 'predictedValue',
+  'positiveClassScore', 'confidence', 'inApplicabilityDomain', 'shareInsideDomain',
+  'insideDomainStatistics', 'outsideDomainStatistics',
 ] as const);
 
 export const DC = vocabulary('http://purl.org/dc/elements/1.1/', [
@@ -68,6 +76,7 @@ export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
   'TaskInterrupted', 'TaskFailed', 'RemoteServiceError', 'ParameterisedAlgorithm', 'InvalidToken',
   'InvalidCredentials', 'InvalidSmarts',
   'NoStructureColumn', 'FeatureNotInDataset', 'NotAModelRepresentation',
+  'ResourceInUse',
 ] as const);
 
 /** VoID, for the triple counts of listed ontology graphs. */

@@ -4,24 +4,45 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Deps } from '../deps.ts';
 import { handle } from '../http/send.ts';
-import { uriListReply, rdfVariants, bodyReply, type Reply } from '../http/reply.ts';
+import { uriListReply, rdfVariants, type Reply } from '../http/reply.ts';
 import { readForm, type Form } from '../http/body.ts';
 import { BadRequest, HttpError, NotFound } from '../errors.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { checkIri } from '../store/binder.ts';
+import { readUriParam } from '../http/uriParam.ts';
 import { algorithmJson } from '../algorithms/describe.ts';
 import { algorithmGraph, algorithmGraphs, describeOptions, listAlgorithms, resolveAlgorithm } from '../algorithms/listing.ts';
 import { readApplyRequest } from '../algorithms/request.ts';
 import { APPLY_JOB, defineApplyJob, type ApplyJobParams } from '../algorithms/job.ts';
 import { applyAlgorithm } from '../algorithms/apply.ts';
 import { algorithmIO } from '../algorithms/datasetIO.ts';
-import { ATYPE, ERR } from '../rdf/vocab.ts';
+import { ATYPE, ERR, PREFIXES } from '../rdf/vocab.ts';
 import { callerOf } from '../auth/caller.ts';
+import { directReply } from '../tasks/taskReply.ts';
+import { redact } from '../auth/redact.ts';
+
+/**
+ * The ?type= class: a full IRI or a prefixed name with a prefix of the service's own RDF
+ * (`ota:Classification`). An IRI that stops where a namespace ends in `#` was cut at the
+ * fragment by the client (RFC 3986 §3.5: `#` ends the query), so the 400 says how to send it.
+ */
+export function typeIri(value: string): string {
+  const colon = value.indexOf(':');
+  const ns = colon > 0 ? PREFIXES[value.slice(0, colon)] : undefined;
+  if (ns !== undefined && !value.slice(colon + 1).startsWith('//')) return checkIri(ns + value.slice(colon + 1), 'type');
+  if (Object.values(PREFIXES).some((n) => n.endsWith('#') && (n === value + '#' || n === value))) {
+    throw new BadRequest(`type ${JSON.stringify(value)} names a namespace, not a class: was the IRI cut at "#"?`, {
+      code: ERR.InvalidParameter,
+      details: `Write "#" as %23 in a query string (e.g. type=${encodeURIComponent(value.replace(/#$/, '') + '#Classification')}), or use a prefixed name such as ota:Classification.`,
+    });
+  }
+  return checkIri(value, 'type');
+}
 
 async function list(deps: Deps, ctx: Koa.Context): Promise<Reply> {
   const paging = parsePaging(ctx.query, deps.config);
   const sameas = typeof ctx.query.sameas === 'string' ? ctx.query.sameas : undefined;
-  const type = typeof ctx.query.type === 'string' ? ctx.query.type : undefined;
+  const type = typeof ctx.query.type === 'string' ? typeIri(ctx.query.type) : undefined;
   const { items, hasMore } = await listAlgorithms(deps, paging, { sameas, type });
   return uriListReply(items, {
     quads: () => algorithmGraphs(deps, items),
@@ -64,7 +85,7 @@ export function algorithmRouter(deps: Deps): Router {
     const subjectid = subjectidOf(ctx, form);
     await io.check(params.datasetUri, params.predictionFeature, subjectid);
     const task = await deps.tasks.submit<ApplyJobParams>(APPLY_JOB, { id: def.id, ...params }, {
-      title: `Apply ${def.title} to ${params.datasetUri}`,
+      title: `Apply ${def.title} to ${redact(params.datasetUri)}`,
       creator: params.algorithmUri,
       owner: ownerOf(ctx),
       subjectid,
@@ -81,7 +102,7 @@ export function algorithmRouter(deps: Deps): Router {
     if (!def.types.some((t) => t.equals(ATYPE.FeatureSelection))) throw new NotFound(`${ctx.params.id} is not a feature selection algorithm`);
     const form = await readForm(ctx);
     const params = await readApplyRequest(deps, def, form);
-    const candidates = form.all('feature_definition').map((f) => checkIri(f.trim(), 'feature_definition'));
+    const candidates = form.all('feature_definition').map((f) => readUriParam(f, 'feature_definition'));
     if (candidates.length > 0) {
       const url = new URL(params.datasetUri);
       for (const f of candidates) url.searchParams.append('feature_uris[]', f);
@@ -99,7 +120,7 @@ export function algorithmRouter(deps: Deps): Router {
       }
       throw e;
     }
-    return bodyReply('text/uri-list', selected.map((u) => u + '\r\n').join(''));
+    return directReply(deps, selected, { title: `Apply ${def.title} to ${params.datasetUri}`, creator: params.algorithmUri, owner: ownerOf(ctx) });
   }));
   return router;
 }

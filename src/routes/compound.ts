@@ -16,6 +16,7 @@ import { compoundIndex } from '../compounds/compoundIndex.ts';
 import { compoundRecord, conformerRecord, conformerRecords, defaultMolfile, numberOf, type CompoundRecord } from '../compounds/compoundRecords.ts';
 import { compoundRepresentation } from '../compounds/compoundQuads.ts';
 import { deleteCompound, replaceCompound } from '../compounds/compoundUpdates.ts';
+import { forceOf } from '../integrity/referrers.ts';
 import { addConformer, conformerRepresentation, deleteConformers, replaceConformer } from '../compounds/conformers.ts';
 import { generateCount, submitGeneration, threeDMolfiles } from '../compounds/conformerGeneration.ts';
 import { readStructureFile } from '../compounds/compoundFiles.ts';
@@ -82,7 +83,7 @@ export function compoundRouter(deps: Deps): Router {
   }));
 
   router.delete('/compound/:id', handle(async (ctx) => {
-    await deleteCompound(deps, idOf(ctx));
+    await deleteCompound(deps, idOf(ctx), forceOf(ctx.query));
     return emptyReply();
   }));
 

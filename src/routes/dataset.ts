@@ -15,7 +15,9 @@ import { rdfTextStream } from '../datasets/rdfStream.ts';
 import { viewOf, compoundsOf } from '../datasets/datasetView.ts';
 import { datasetCsv, datasetQuadChunks, datasetsMetadata, datasetUriList, featureDefinitions, metadataOf } from '../datasets/datasetOutput.ts';
 import { datasetSdf, smilesColumn } from '../datasets/datasetChemOutput.ts';
-import { deleteDataset, listDatasets, replaceMetadata } from '../datasets/datasets.ts';
+import { deleteDataset, listDatasets } from '../datasets/datasets.ts';
+import { replaceMetadata } from '../datasets/datasetMetadata.ts';
+import { forceOf } from '../integrity/referrers.ts';
 import { defineUploadJob, startUpload } from '../datasets/datasetUploadJob.ts';
 import { requireDataset } from '../datasets/datasetLayout.ts';
 import { parsePaging, pagingHeaders, type Paging } from '../http/paging.ts';
@@ -40,12 +42,12 @@ export function datasetRouter(deps: Deps): Router {
     return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => datasetsMetadata(deps, uris) });
   }));
 
-  router.post('/dataset', handle(async (ctx) => startUpload(deps, await readUpload(ctx), callerOf(ctx))));
+  router.post('/dataset', handle(async (ctx) => startUpload(deps, await readUpload(ctx), { ...callerOf(ctx), nominal: listParam(ctx.query, 'nominal') })));
 
   router.put('/dataset/:id', handle(async (ctx) => {
     const dataset = datasetUri(ctx);
     await requireDataset(deps, dataset);
-    return startUpload(deps, await readUpload(ctx), { dataset, ...callerOf(ctx) });
+    return startUpload(deps, await readUpload(ctx), { dataset, ...callerOf(ctx), nominal: listParam(ctx.query, 'nominal') });
   }));
 
   router.get('/dataset/:id', handle(async (ctx) => {
@@ -60,7 +62,7 @@ export function datasetRouter(deps: Deps): Router {
   }));
 
   router.delete('/dataset/:id', handle(async (ctx) => {
-    await deleteDataset(deps, datasetUri(ctx));
+    await deleteDataset(deps, datasetUri(ctx), forceOf(ctx.query));
     return emptyReply();
   }));
 

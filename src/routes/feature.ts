@@ -9,6 +9,7 @@ import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
 import { readRdf } from '../http/body.ts';
 import { createFeature, deleteFeature, featureGraph, featureGraphs, listFeatures, replaceFeature } from '../features/features.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
+import { forceOf } from '../integrity/referrers.ts';
 
 export function featureRouter(deps: Deps): Router {
   const router = new Router();
@@ -34,12 +35,12 @@ export function featureRouter(deps: Deps): Router {
 
   router.put('/feature/:id', handle(async (ctx) => {
     const uri = featureUri(ctx);
-    await replaceFeature(deps, uri, await readRdf(ctx, uri));
+    await replaceFeature(deps, uri, await readRdf(ctx, uri), forceOf(ctx.query));
     return uriListReply([uri], { uriListFirst: true });
   }));
 
   router.delete('/feature/:id', handle(async (ctx) => {
-    await deleteFeature(deps, featureUri(ctx));
+    await deleteFeature(deps, featureUri(ctx), forceOf(ctx.query));
     return emptyReply();
   }));
   return router;

@@ -7,8 +7,9 @@ import { handle } from '../http/send.ts';
 import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
 import { readForm } from '../http/body.ts';
 import type { TaskEngine } from '../tasks/api.ts';
+import { directReply } from '../tasks/taskReply.ts';
 import { deleteModel, listModels, modelGraph, modelGraphs } from '../models/models.ts';
-import { checkPredictParams, definePredictJob, predict, PREDICT_JOB, type PredictParams } from '../models/modelPredict.ts';
+import { checkPredictInput, checkPredictParams, definePredictJob, predict, PREDICT_JOB, type PredictParams } from '../models/modelPredict.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { callerOf } from '../auth/caller.ts';
 
@@ -38,18 +39,19 @@ export function modelRouter(deps: Deps): Router {
     const model = modelUri(ctx);
     await modelGraph(deps, model);
     const form = await readForm(ctx);
-    const params: PredictParams = {
+    const params: PredictParams = checkPredictParams({
       model,
       datasetUri: form.get('dataset_uri'),
       compoundUri: form.get('compound_uri'),
       datasetService: form.get('dataset_service'),
-    };
-    checkPredictParams(params);
+    });
+    await checkPredictInput(deps, params);
     // Issue #7: the token travels in TaskMeta (kept in memory), never in the job parameters,
     // which are stored with the task; the owner makes the task and its result the caller's.
     const caller = callerOf(ctx);
-    if (!tasks) return uriListReply([await predict(deps, { ...params, subjectid: caller.subjectid })], { uriListFirst: true });
-    const task = await tasks.submit(PREDICT_JOB, params, { title: `Prediction by ${model}`, creator: model, ...caller });
+    const meta = { title: `Prediction by ${model}`, creator: model, ...caller };
+    if (!tasks) return directReply(deps, [await predict(deps, { ...params, subjectid: caller.subjectid })], meta);
+    const task = await tasks.submit(PREDICT_JOB, params, meta);
     return tasks.reply(task);
   }));
   return router;

@@ -18,7 +18,7 @@ export async function storedStructures(deps: Pick<Deps, 'store' | 'config'>): Pr
   });
 }
 
-export async function syncSearchIndex(deps: Pick<Deps, 'store' | 'search' | 'log' | 'config'>): Promise<void> {
+export async function syncSearchIndex(deps: Pick<Deps, 'store' | 'search' | 'logger' | 'config'>): Promise<void> {
   const recomputed = deps.search.reconcile(await storedStructures(deps));
-  if (recomputed > 0) deps.log(`search index: recomputed fingerprints of ${recomputed} compound(s) missing from the index file`);
+  if (recomputed > 0) deps.logger.warn({ recomputed }, `search index: recomputed fingerprints of ${recomputed} compound(s) missing from the index file`);
 }

@@ -19,11 +19,12 @@ import { WorkerPool } from './workerPool.ts';
 import { LiveJob } from './liveJob.ts';
 import { completeTask, failTask } from './outcome.ts';
 import { recordOwner, recordOwners } from '../auth/owners.ts';
+import type { Logger } from '../logger.ts';
 
 export interface EngineDeps {
   config: Config;
   store: Store;
-  log: (message: unknown) => void;
+  logger: Logger;
 }
 
 /** How long close() lets aborted jobs wind down before the store closes. */
@@ -67,7 +68,7 @@ export class JobEngine implements TaskEngine {
     const hours = this.deps.config.taskRetentionHours;
     if (hours > 0) {
       const retentionMs = hours * 3_600_000;
-      const purge = () => purgeTasks(this.deps.store, new Date(Date.now() - retentionMs), (u) => this.jobs.has(u)).catch(this.deps.log);
+      const purge = () => purgeTasks(this.deps.store, new Date(Date.now() - retentionMs), (u) => this.jobs.has(u)).catch((e: unknown) => this.deps.logger.error({ err: e }, 'task purge failed'));
       this.purgeTimer = setInterval(() => void purge(), Math.min(Math.max(retentionMs / 4, 100), 600_000));
       this.purgeTimer.unref();
       await purge();
@@ -220,6 +221,10 @@ export class JobEngine implements TaskEngine {
   private async run(job: LiveJob): Promise<void> {
     if (!this.move(job.record, 'start')) return;
     void this.write(job);
+    // Task URI and kind only: titles and parameters may quote what a client sent.
+    const task = { task: job.record.uri, kind: job.record.kind };
+    const started = performance.now();
+    this.deps.logger.info(task, 'task started');
     let result: JobResult | undefined;
     let failure: unknown;
     let failed = false;
@@ -238,8 +243,11 @@ export class JobEngine implements TaskEngine {
     // A cancelled task keeps no result (SPEC §3: Cancelled is final); a job stopped by
     // shutdown stays Running in the store, so the next start recovers it.
     const changed = !isFinal(job.record.status) && !shutDown;
-    if (changed && failed && failTask(job.record, failure, this.deps.config.debug)) this.deps.log(failure);
+    if (changed && failed && failTask(job.record, failure, this.deps.config.debug)) this.deps.logger.error({ ...task, err: failure }, 'task failed unexpectedly');
     if (changed && !failed) completeTask(job.record, result, this.deps.config.debug);
+    const ended = { ...task, status: shutDown ? 'Interrupted' : job.record.status, ms: Math.round(performance.now() - started) };
+    if (job.record.status === 'Error' && changed) this.deps.logger.warn({ ...ended, error: job.record.error?.message }, 'task ended');
+    else this.deps.logger.info(ended, 'task ended');
     job.finish();
     // The slot frees now; the final write lands in the background (writes stay in order).
     void (changed ? this.write(job) : job.writes).then(() => {
@@ -253,7 +261,7 @@ export class JobEngine implements TaskEngine {
     if (this.closed) return job.writes;
     job.writes = job.writes
       .then(() => this.deps.store.replaceGraph(job.record.uri, taskQuads(job.record)))
-      .catch((e) => this.deps.log(e));
+      .catch((e: unknown) => this.deps.logger.error({ err: e, task: job.record.uri }, 'task write failed'));
     return job.writes;
   }
 }

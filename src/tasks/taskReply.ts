@@ -2,9 +2,14 @@
 // "Creating a task", §7.1). RDF/XML (the task object) is the default; text/uri-list
 // carries the URI the client should follow next.
 import type * as RDF from '@rdfjs/types';
-import { rdfReply, type Reply } from '../http/reply.ts';
+import type { Deps } from '../deps.ts';
+import { uriOf } from '../deps.ts';
+import { rdfReply, rdfVariants, uriListVariant, type Reply } from '../http/reply.ts';
+import { recordOwner } from '../auth/owners.ts';
+import { redact } from '../auth/redact.ts';
 import type { TaskRecord } from './tasks.ts';
-import { publicQuads } from './tasks.ts';
+import { publicQuads, taskQuads } from './tasks.ts';
+import { uuidv7 } from './ids.ts';
 
 /** True when `uri` names a task of this service (a job resumed by another task: 201). */
 export function isTaskUri(uri: string, base: string): boolean {
@@ -43,4 +48,44 @@ export function taskReply(t: TaskRecord, quads: readonly RDF.Quad[], base: strin
   if (status === 202) headers.Location = t.uri;
   if (status === 201) headers.Location = t.resultUris[0];
   return rdfReply(publicQuads(quads), { status, headers, uris: uriListOf(t, status) });
+}
+
+export interface DirectJob {
+  title: string;
+  /** URI of the resource where the job was started (dc:creator, SPEC §2.4). */
+  creator: string;
+  owner?: string;
+}
+
+/**
+ * The answer of a job done within the request (SPEC §4.3 "Creating a task": 200 with
+ * text/uri-list is the result URI, 200 with RDF the task object). text/uri-list stays the
+ * default; the Completed task is recorded only when a client asks for RDF, so that its URI
+ * dereferences like any other task's.
+ */
+export function directReply(deps: Deps, results: readonly string[], job: DirectJob): Reply {
+  let recorded: Promise<RDF.Quad[]> | undefined;
+  const record = async (): Promise<RDF.Quad[]> => {
+    const now = new Date();
+    const t: TaskRecord = {
+      uri: uriOf(deps.config, `/task/${uuidv7()}`),
+      creator: job.creator,
+      status: 'Completed',
+      date: now,
+      ended: now,
+      title: redact(job.title),
+      percentageCompleted: 100,
+      resultUris: [...results],
+      kind: 'direct',
+      params: '{}',
+      owner: job.owner,
+      idempotent: true,
+    };
+    const quads = taskQuads(t);
+    await deps.store.replaceGraph(t.uri, quads);
+    await recordOwner(deps, t.uri, job.owner);
+    return publicQuads(quads);
+  };
+  const task = () => (recorded ??= record());
+  return { status: 200, headers: {}, variants: [uriListVariant(results), ...rdfVariants(task)] };
 }

@@ -7,15 +7,16 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createApp } from '../../src/app.ts';
 import { openDeps, type Running } from '../../src/boot.ts';
-import { dropGraphsUnder, remoteStore, sharedVirtuoso } from './engines.ts';
+import { createLogger } from '../../src/logger.ts';
+import { releaseVirtuoso, storeConfig } from './engines.ts';
 
 export interface TestApp {
   url: string;
   /** Where the server listens; differs from `url` when a test fixes baseUrl (restart tests). */
   origin: string;
   deps: Running;
-  /** Messages the app logged (errors worth an operator's attention). */
-  logged: unknown[];
+  /** What the app logged at `logLevel` (default warn: errors worth an operator's attention), as parsed JSON lines. */
+  logged: Array<Record<string, unknown>>;
   dataDir: string;
   close: (options?: { keepData?: boolean }) => Promise<void>;
 }
@@ -25,10 +26,12 @@ export function tempDir(prefix = 'opentox-test-'): string {
 }
 
 export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDir()): Promise<TestApp> {
-  // The remote run keeps every app's resources in the run's Virtuoso (test/helpers/engines.ts).
-  const remote = remoteStore && overrides.sparqlEndpoint === undefined ? { sparqlEndpoint: (await sharedVirtuoso()).endpoint } : {};
-  const config = loadConfig([], {}, { port: 0, dataDir, ...remote, ...overrides });
-  const logged: unknown[] = [];
+  // Tests stay quiet: the log goes to `logged`, at warn unless a test asks for more.
+  // The remote run gives each app a Virtuoso of its own (test/helpers/engines.ts).
+  const store = overrides.sparqlEndpoint === undefined ? await storeConfig(dataDir) : {};
+  const config = loadConfig([], {}, { port: 0, dataDir, logLevel: 'warn', ...store, ...overrides });
+  const logged: Array<Record<string, unknown>> = [];
+  const logger = createLogger(config.logLevel, { write: (line: string) => { logged.push(JSON.parse(line) as Record<string, unknown>); } });
   // Listen first, so that boot steps (e.g. loading the built-in ontologies) already see the
   // real base URI. Nobody knows the port before startApp returns, so no request comes early.
   let handler: RequestListener = (_req, res) => res.writeHead(503).end();
@@ -41,7 +44,7 @@ export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDi
   const port = (server.address() as AddressInfo).port;
   config.port = port;
   config.baseUrl = overrides.baseUrl ?? `http://127.0.0.1:${port}`;
-  const deps = await openDeps(config, (m) => logged.push(m));
+  const deps = await openDeps(config, logger);
   handler = createApp(deps).callback();
   return {
     url: config.baseUrl,
@@ -53,9 +56,8 @@ export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDi
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       await deps.close();
-      if (options.keepData) return;
-      rmSync(dataDir, { recursive: true, force: true });
-      if (remote.sparqlEndpoint) await dropGraphsUnder(remote.sparqlEndpoint, config.baseUrl + '/');
+      if (store.sparqlEndpoint) await releaseVirtuoso(dataDir, options.keepData);
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

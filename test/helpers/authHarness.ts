@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import { rmSync } from 'node:fs';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDeps, type Running } from '../../src/boot.ts';
-import { dropGraphsUnder, remoteStore, sharedVirtuoso } from './engines.ts';
+import { createLogger } from '../../src/logger.ts';
 import { uriOf } from '../../src/deps.ts';
 import { errorMiddleware } from '../../src/http/errorMiddleware.ts';
 import { authMiddleware } from '../../src/auth/middleware.ts';
@@ -19,6 +19,7 @@ import { bodyReply, emptyReply, uriListReply } from '../../src/http/reply.ts';
 import { handle } from '../../src/http/send.ts';
 import { tempDir } from './app.ts';
 import type { IdentityService } from '../../src/auth/identity.ts';
+import { releaseVirtuoso, storeConfig } from './engines.ts';
 
 export interface Harness {
   url: string;
@@ -52,9 +53,9 @@ function fakeResources(deps: Running): Router {
 }
 
 export async function startHarness(overrides: Partial<Config> = {}, identity?: IdentityService, dataDir = tempDir()): Promise<Harness> {
-  const remote = remoteStore ? { sparqlEndpoint: (await sharedVirtuoso()).endpoint } : {};
-  const config = loadConfig([], {}, { port: 0, dataDir, ...remote, ...overrides });
-  const deps = await openDeps(config, () => undefined);
+  const store = await storeConfig(dataDir);
+  const config = loadConfig([], {}, { port: 0, dataDir, ...store, ...overrides });
+  const deps = await openDeps(config, createLogger('silent'));
   if (identity) deps.identity = identity;
   const app = new Koa();
   app.silent = true;
@@ -72,8 +73,8 @@ export async function startHarness(overrides: Partial<Config> = {}, identity?: I
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       await deps.close();
+      if (store.sparqlEndpoint) await releaseVirtuoso(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
-      if (remote.sparqlEndpoint) await dropGraphsUnder(remote.sparqlEndpoint, config.baseUrl + '/');
     },
   };
 }

@@ -14,7 +14,7 @@ export interface Child {
 
 export async function startChild(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BASE_URL: 'http://durable.example', ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BASE_URL: 'http://durable.example', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? String(code))));

@@ -34,8 +34,10 @@ export function memoryIO(tables: Table[]): MemoryIO {
       created.datasets.push({ ...r, uri });
       return uri;
     },
+    featureCalculation: async () => undefined,
+    newModelUri: async () => `http://example.org/model/${++n}`,
     model: async (m) => {
-      const uri = `http://example.org/model/${++n}`;
+      const uri = m.uri ?? `http://example.org/model/${++n}`;
       created.models.push({ ...m, uri });
       return uri;
     },

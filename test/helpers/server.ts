@@ -7,7 +7,7 @@ import { createApp } from '../../src/app.ts';
 import { testGraphRouter } from './testGraphRouter.ts';
 
 const config = loadConfig(process.argv.slice(2), process.env);
-const deps = await openDeps(config, (m) => console.error(m));
+const deps = await openDeps(config);
 const app = createApp(deps);
 app.use(testGraphRouter(deps).routes());
 const server = app.listen(config.port, config.host, () => {

@@ -47,6 +47,17 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
     expect(page.headers.get('link')).to.contain('rel="next"');
   });
 
+  it('?type= takes prefixed names of the service\'s own RDF', async () => {
+    expect(await lines(`${app.url}/algorithm?type=ota:Learning`)).to.deep.equal(await lines(`${app.url}/algorithm?type=${encodeURIComponent(ATYPE.Learning.value)}`));
+    expect(await lines(`${app.url}/algorithm?type=ota:Classification`)).to.include(`${app.url}/algorithm/knn`);
+  });
+
+  it('?type= cut at "#" answers 400 saying to write %23', async () => {
+    const res = await fetch(`${app.url}/algorithm?type=${ATYPE.Classification.value}`, { headers: { Accept: 'text/plain' } });
+    expect(res.status).to.equal(400);
+    expect(await res.text()).to.contain('%23');
+  });
+
   it('?type= includes subclasses, also of a hierarchy POSTed to /ontology', async () => {
     const learners = await lines(`${app.url}/algorithm?type=${encodeURIComponent(ATYPE.Learning.value)}`);
     expect(learners).to.include(`${app.url}/algorithm/knn`).and.not.include(`${app.url}/algorithm/physchem`);
@@ -55,7 +66,10 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
     expect(up.status).to.be.oneOf([200, 201]);
     const exotic = await lines(`${app.url}/algorithm?type=${encodeURIComponent('http://example.org/types#Exotic')}`);
     expect(exotic).to.include(`${app.url}/algorithm/fsm`).and.not.include(`${app.url}/algorithm/knn`);
-    expect((await fetch(`${app.url}/algorithm?type=${encodeURIComponent('http://example.org/none')}`)).status).to.equal(404);
+    const none = await fetch(`${app.url}/algorithm?type=${encodeURIComponent('http://example.org/none')}`, { headers: { Accept: 'text/uri-list' } });
+    expect(none.status).to.equal(200);
+    expect(none.headers.get('content-type')).to.match(/^text\/uri-list/);
+    expect(await none.text()).to.equal('');
   });
 
   it('?sameas= finds the descriptor with that Blue Obelisk entry', async () => {
@@ -96,6 +110,20 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
       expect(await res.text()).to.contain(text);
     });
   }
+
+  it('an unknown parameter answers 400 naming it and listing the known ones, for every algorithm', async () => {
+    const ids = await lines(app.url + '/algorithm');
+    expect(ids.length).to.be.greaterThan(10);
+    for (const uri of ids) {
+      const res = await fetch(uri, { method: 'POST', body: new URLSearchParams({ dataset_uri: hamster, prediction_feature: target, kk: '3' }) });
+      const text = await res.text();
+      expect(res.status, `${uri}: ${text}`).to.equal(400);
+      expect(res.headers.get('content-type'), uri).to.match(/^(text\/plain|application\/rdf\+xml)/);
+      expect(text, uri).to.contain('unknown parameter kk').and.to.contain('InvalidParameter');
+    }
+    const knn = await (await fetch(app.url + '/algorithm/knn', { method: 'POST', body: new URLSearchParams({ dataset_uri: hamster, prediction_feature: target, kk: '3' }) })).text();
+    expect(knn).to.contain('k, min_similarity');
+  });
 
   it('parameterised URIs: created, reused, repeated, and closed to new parameters (rules 1-6)', async () => {
     const first = await apply(app.url + '/algorithm/physchem', { dataset_uri: hamster, MW: 'true', LogP: 'false' });

@@ -82,19 +82,22 @@ describe('compounds over HTTP (SPEC §4.2)', function () {
     expect((await fetch(`${app.url}/compound?pagesize=0`)).status).to.equal(400);
   });
 
-  it('PUT replaces the structure; DELETE removes the compound', async () => {
+  it('PUT of another molecule answers its compound and leaves this one; DELETE removes the compound', async () => {
     const uri = await createCompound(app.url, 'CCCCCl');
-    const put = await fetch(uri, { method: 'PUT', headers: { 'Content-Type': SMILES }, body: 'CCCCBr' });
+    const put = await fetch(uri, { method: 'PUT', headers: { 'Content-Type': SMILES, Accept: 'text/uri-list' }, body: 'CCCCBr' });
     expect(put.status).to.equal(200);
-    expect(await (await fetch(uri, { headers: { Accept: SMILES } })).text()).to.equal('CCCCBr\n');
-    expect(await createCompound(app.url, 'BrCCCC')).to.equal(uri);
-    const clash = await fetch(uri, { method: 'PUT', headers: { 'Content-Type': SMILES }, body: 'C[C@H](N)C(=O)O' });
-    expect(clash.status).to.equal(400);
-    expect(await (await fetch(uri, { headers: { Accept: SMILES } })).text()).to.equal('CCCCBr\n');
+    const bromide = (await put.text()).trim();
+    expect(bromide).to.not.equal(uri);
+    expect(await (await fetch(bromide, { headers: { Accept: SMILES } })).text()).to.equal('CCCCBr\n');
+    expect(await (await fetch(uri, { headers: { Accept: SMILES } })).text()).to.equal('CCCCCl\n');
+    expect(await createCompound(app.url, 'BrCCCC')).to.equal(bromide);
+    const same = await fetch(uri, { method: 'PUT', headers: { 'Content-Type': SMILES, Accept: 'text/uri-list' }, body: 'ClCCCC' });
+    expect(same.status).to.equal(200);
+    expect((await same.text()).trim()).to.equal(uri);
     expect((await fetch(uri, { method: 'DELETE' })).status).to.equal(200);
     expect((await fetch(uri)).status).to.equal(404);
     expect((await fetch(uri, { method: 'DELETE' })).status).to.equal(404);
-    expect(await createCompound(app.url, 'CCCCBr')).to.not.equal(uri);
+    expect(await createCompound(app.url, 'CCCCCl')).to.not.equal(uri);
   });
 
   it('answers 404 for unknown compounds', async () => {

@@ -12,14 +12,15 @@ const FILES: Array<[string, string, number, number, number, number]> = [
   ['opentox-test/hamster_carcinogenicity.csv', CSV, 85, 85, 1, 0],
   ['opentox-test/hamster_carcinogenicity.sdf', SDF, 85, 85, 1, 1],
   ['opentox-test/hamster_carcinogenicity.ntriples', 'application/n-triples', 76, 76, 1, 0],
-  ['opentox-test/hamster_carcinogenicity_with_errors.csv', CSV, 83, 81, 1, 6],
+  // 6 unreadable or duplicate rows, and "NA" and "TRUE" in the 0/1 column: left empty, warned.
+  ['opentox-test/hamster_carcinogenicity_with_errors.csv', CSV, 83, 81, 1, 8],
   ['opentox-test/multicolumn.csv', CSV, 6, 4, 6, 3],
-  ['opentox-test/wrong_dataset.csv', CSV, 0, 0, 1, 7],
   ['opentox-test/EPAFHM.csv', CSV, 617, 617, 1, 0],
   ['opentox-test/EPAFHM.mini.csv', CSV, 21, 21, 1, 0],
   ['opentox-test/ISSCAN-multi.csv', CSV, 58, 58, 1, 0],
   ['opentox-test/LOAEL_log_mmol_corrected_smiles.csv', CSV, 558, 437, 1, 130],
-  ['opentox-test/CPDBAS_v5c_1547_29Apr2008part.sdf', SDF, 98, 98, 60, 2],
+  // 2 records without atoms, and "blank" in 6 numeric fields of record 1: left empty, warned.
+  ['opentox-test/CPDBAS_v5c_1547_29Apr2008part.sdf', SDF, 98, 98, 60, 8],
   ['opentox-test/boiling_points.ext.sdf', SDF, 277, 277, 1, 0],
   ['opentox-test/acetaldehyde.sdf', SDF, 1, 1, 1, 0],
   ['opentox-test/hamster_carcinogenicity.mini.csv', CSV, 10, 10, 1, 0],
@@ -51,6 +52,20 @@ describe('dataset upload of the shared test files', function () {
       expect(got).to.deep.equal([entries, compounds, features, warned]);
     });
   }
+});
+
+describe('dataset upload of a file of which no row loads', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  before(async () => { app = await startApp(); });
+  after(async () => { await app.close(); });
+
+  it('opentox-test/wrong_dataset.csv: 400 naming the first row, no dataset made', async () => {
+    const { status, body } = await uploadFile(app, sharedData('opentox-test', 'wrong_dataset.csv'), CSV);
+    expect(status, body).to.equal(400);
+    expect(body).to.match(/^400 BadRequest: no row loaded: row 2: SMILES: "Tost" is not a valid structure/);
+    expect(await lines(app.url + '/dataset')).to.deep.equal([]);
+  });
 });
 
 describe('dataset upload of kazius.csv (about 4,000 structures, as a task)', function () {

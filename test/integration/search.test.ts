@@ -146,9 +146,13 @@ describe('structure search over compounds posted through the API', () => {
     const acid = await post('CC(=O)O');
     expect(await find('search=' + encodeURIComponent('c1ccccc1O'))).to.deep.equal([phenol]);
     expect(await find('smarts=' + encodeURIComponent('C(=O)[OH]'))).to.deep.equal([acid]);
-    const put = await fetch(acid, { method: 'PUT', headers: { 'Content-Type': 'chemical/x-daylight-smiles' }, body: 'CCC(=O)O' });
+    // A PUT of another molecule makes that molecule's compound; the old one stays (docs/integrity.md).
+    const put = await fetch(acid, { method: 'PUT', headers: { 'Content-Type': 'chemical/x-daylight-smiles', Accept: 'text/uri-list' }, body: 'CCC(=O)O' });
     expect(put.status).to.equal(200);
-    expect(await find('search=' + encodeURIComponent('OC(=O)CC'))).to.deep.equal([acid]);
+    const propionic = (await put.text()).trim();
+    expect(await find('search=' + encodeURIComponent('OC(=O)CC'))).to.deep.equal([propionic]);
+    expect(await find('search=CC(%3DO)O')).to.deep.equal([acid]);
+    expect((await fetch(acid, { method: 'DELETE' })).status).to.equal(200);
     expect(await find('search=CC(%3DO)O')).to.deep.equal([]);
     expect((await fetch(phenol, { method: 'DELETE' })).status).to.equal(200);
     expect(await find('substructure=c1ccccc1')).to.deep.equal([]);
@@ -156,7 +160,7 @@ describe('structure search over compounds posted through the API', () => {
     const dataDir = app.dataDir;
     await app.close({ keepData: true });
     app = await startApp({}, dataDir);
-    const again = acid.replace(/^http:\/\/[^/]+/, app.url);
+    const again = propionic.replace(/^http:\/\/[^/]+/, app.url);
     expect(await find('smarts=' + encodeURIComponent('C(=O)[OH]'))).to.deep.equal([again]);
   });
 });

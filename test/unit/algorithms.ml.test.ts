@@ -6,6 +6,7 @@ import { fitForest, predictForest } from '../../src/algorithms/ml/forest.ts';
 import { fitKnn, predictKnn, tanimoto, packBits } from '../../src/algorithms/ml/knn.ts';
 import { fitLogistic, predictLogistic } from '../../src/algorithms/ml/logistic.ts';
 import { seededRng } from '../../src/algorithms/ml/rng.ts';
+import { growTree, matrixOf, predictTree } from '../../src/algorithms/ml/tree.ts';
 
 describe('learning primitives', () => {
   it('computes accuracy, balanced accuracy, AUC and confusion counts', () => {
@@ -82,5 +83,15 @@ describe('learning primitives', () => {
     const m = fitLogistic(X.slice(0, 200), y.slice(0, 200), { classes: 2, iterations: 300, l2: 0.001, learningRate: 0.5 });
     const correct = X.slice(200).filter((x, i) => (predictLogistic(m, x)[1] > 0.5 ? 1 : 0) === y[200 + i]).length;
     expect(correct / 100).to.be.greaterThan(0.85);
+  });
+  it('a split between two adjacent doubles keeps both sides non-empty (no NaN leaf)', () => {
+    // (0.3 + 0.30000000000000004) / 2 rounds to 0.30000000000000004: a midpoint threshold
+    // would send both rows left and leave an empty right leaf whose mean is 0/0.
+    const lo = 0.3;
+    const hi = 0.30000000000000004;
+    const tree = growTree(matrixOf([[lo], [hi]], 1), Float64Array.from([0, 1]), Int32Array.from([0, 1]), { classes: 0, mtry: 1, maxDepth: 5, minLeaf: 1 }, seededRng(1));
+    expect(tree.value.flat().every(Number.isFinite)).to.equal(true);
+    expect(predictTree(tree, [lo])).to.deep.equal([0]);
+    expect(predictTree(tree, [hi])).to.deep.equal([1]);
   });
 });

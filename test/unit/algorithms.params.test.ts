@@ -63,4 +63,11 @@ describe('algorithm parameters', () => {
     expect(withDefaults([support, k], explicit)).to.deep.equal({ min_support: 0.05, k: 3 });
     expect(error(() => withDefaults([smarts], {})).code.value).to.match(/MissingParameter$/);
   });
+  it('an unknown posted name is a 400 that names it and lists the known parameters', () => {
+    const form: Record<string, string[]> = { dataset_uri: ['x'], kk: ['3'] };
+    const e = error(() => readParams([k, flag], (n) => form[n] ?? [], Object.keys(form)));
+    expect(e.status).to.equal(400);
+    expect(e.message).to.contain('unknown parameter kk').and.to.contain('k, MW');
+    expect(readParams([k, flag], (n) => ({ ...form, kk: [] })[n] ?? [], ['dataset_uri', 'k', 'subjectid'])).to.deep.equal({});
+  });
 });

@@ -41,4 +41,6 @@ export interface Prediction {
   probability?: number;
   confidence?: number;
   inDomain?: boolean;
+  /** Why there is no value (value null), e.g. the features a row has no value of. */
+  reason?: string;
 }

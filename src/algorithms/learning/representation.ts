@@ -4,11 +4,18 @@
 import { morganFingerprints } from '../../chem/morgan.ts';
 import { computeDescriptors, DESCRIPTORS } from '../../chem/descriptors.ts';
 import { numberOf, numericColumns, type Table } from '../table.ts';
+import type { FeatureCalculation } from './chain.ts';
 
 export type Representation =
   | { kind: 'morgan'; radius: number; bits: number }
   | { kind: 'descriptors'; names: string[] }
-  | { kind: 'features'; uris: string[]; titles: string[] };
+  | {
+    kind: 'features';
+    uris: string[];
+    titles: string[];
+    /** How each feature is computed for a dataset that lacks it (null: it cannot be). */
+    calculations?: Array<FeatureCalculation | null>;
+  };
 
 export const REPRESENTATIONS = ['auto', 'morgan', 'descriptors', 'features'] as const;
 
@@ -33,6 +40,6 @@ export async function vectors(table: Table, rep: Representation): Promise<Array<
     return rows.map((r) => (r.every((v) => v !== null) ? (r as number[]) : undefined));
   }
   const cols = rep.uris.map((u) => table.columns.findIndex((c) => c.uri === u));
-  // A feature missing from a prediction dataset gives NaN, imputed by the model's means.
+  // A feature missing from a prediction dataset gives NaN: no prediction for that row.
   return table.values.map((row) => cols.map((j) => (j < 0 ? NaN : numberOf(row[j]))));
 }

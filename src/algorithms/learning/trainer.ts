@@ -5,18 +5,54 @@ import { ERR } from '../../rdf/vocab.ts';
 import { assignFolds } from '../ml/folds.ts';
 import { classificationStats, regressionStats } from '../ml/metrics.ts';
 import type { ParamValues } from '../params.ts';
-import { numberOf, type Table } from '../table.ts';
+import { numberOf, type Cell, type Table } from '../table.ts';
 import { LEARNERS, type RawPrediction } from './learners.ts';
 import type { LearningTask, Prediction, TrainedModel, Validation } from './model.ts';
 import { chooseRepresentation, vectors } from './representation.ts';
 
-/** Classification when the target is text or takes at most two values (e.g. 1/0, true/false). */
-export function taskOf(table: Table, target: number, supported: readonly LearningTask[]): LearningTask {
-  if (supported.length === 1) return supported[0];
+/** Most distinct integer values a numeric target may hold to be read as classes. */
+export const MAX_INTEGER_CLASSES = 10;
+
+/**
+ * What the model learns, from the target feature's kind (SPEC §2.2): classes for an
+ * ot:NominalFeature or text, and for a numeric target with at most two values (1/0);
+ * regression otherwise. `asked` (the task parameter) overrides auto. A classification-only
+ * learner reads a numeric target of a few integers (0/1/2) as classes; a target it cannot
+ * learn answers 400 saying why.
+ */
+export function taskOf(table: Table, target: number, supported: readonly LearningTask[], asked = 'auto'): LearningTask {
+  const column = table.columns[target];
   const present = table.values.map((r) => r[target]).filter((v) => v !== null && v !== '');
-  const numeric = present.every((v) => Number.isFinite(numberOf(v)));
+  const numeric = !column.nominal && present.every((v) => Number.isFinite(numberOf(v)));
   const distinct = new Set(present.map((v) => String(v).trim().toLowerCase()));
-  return numeric && distinct.size > 2 ? 'regression' : 'classification';
+  const integers = numeric && present.every((v) => Number.isInteger(numberOf(v)));
+  const auto: LearningTask = numeric && distinct.size > 2 ? 'regression' : 'classification';
+  const task = asked === 'classification' || asked === 'regression' ? asked : supported.length === 1 && supported[0] === 'classification' && integers && distinct.size <= MAX_INTEGER_CLASSES ? 'classification' : auto;
+  if (task === 'regression' && !numeric) {
+    const why = column.nominal ? 'is a nominal feature (ot:NominalFeature): its values are classes' : 'holds values that are not numbers';
+    throw new BadRequest(`prediction_feature ${column.uri} ${why}; regression needs a numeric feature`, { code: ERR.InvalidParameter });
+  }
+  if (task === 'classification' && numeric && distinct.size > 2 && !(integers && distinct.size <= MAX_INTEGER_CLASSES)) {
+    throw new BadRequest(`prediction_feature ${column.uri} is numeric with ${distinct.size} distinct values: classification needs classes (a nominal feature, or at most ${MAX_INTEGER_CLASSES} integer codes)`, { code: ERR.InvalidParameter });
+  }
+  if (!supported.includes(task)) {
+    throw new BadRequest(`this algorithm does ${supported.join(' and ')} only, but prediction_feature ${column.uri} asks for ${task}`, { code: ERR.InvalidParameter });
+  }
+  return task;
+}
+
+/** Class labels in a stable order: the feature's accept values when declared, else sorted. */
+function classesOf(column: Table['columns'][number], labels: readonly Cell[]): string[] {
+  const present = [...new Set(labels.filter((v) => v !== null && v !== '').map((v) => labelOf(v)))];
+  const declared = (column.acceptValues ?? []).filter((v) => present.includes(v));
+  const rest = present.filter((v) => !declared.includes(v)).sort((a, b) => (Number.isFinite(Number(a)) && Number.isFinite(Number(b)) ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0));
+  return [...declared, ...rest];
+}
+
+/** A class label as text: 1 and "1" and "1.0" are one class. */
+function labelOf(v: Cell): string {
+  const t = String(v).trim();
+  return t !== '' && Number.isFinite(Number(t)) && /^[+-]?[\d.]+([eE][+-]?\d+)?$/.test(t) ? String(Number(t)) : t;
 }
 
 function impute(X: Array<number[]>, means: number[]): number[][] {
@@ -35,15 +71,13 @@ export interface TrainInput {
 export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   const { table, target, params } = input;
   const learner = LEARNERS[input.learner];
-  const task = taskOf(table, target, learner.tasks);
+  const task = taskOf(table, target, learner.tasks, (params.task as string | undefined) ?? 'auto');
   const column = table.columns[target];
   const rep = chooseRepresentation(table, target, params.representation as string, input.fallback, { radius: params.radius as number, bits: params.bits as number });
   if (rep.kind === 'features' && rep.uris.length === 0) throw new BadRequest('representation=features but the dataset has no numeric feature besides prediction_feature', { code: ERR.InvalidParameter });
   const vecs = await vectors(table, rep);
   const labels = table.values.map((r) => r[target]);
-  const classes = task === 'classification'
-    ? [...new Set(labels.filter((v) => v !== null && v !== '').map((v) => String(v).trim()))].sort()
-    : [];
+  const classes = task === 'classification' ? classesOf(column, labels) : [];
   const rows: number[] = [];
   table.values.forEach((_, i) => {
     const present = labels[i] !== null && labels[i] !== '' && (task === 'classification' || Number.isFinite(numberOf(labels[i])));
@@ -51,7 +85,7 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   });
   if (rows.length < 2) throw new BadRequest(`prediction_feature ${column.uri} has fewer than two usable rows`, { code: ERR.InvalidParameter });
   if (task === 'classification' && classes.length < 2) throw new BadRequest(`prediction_feature ${column.uri} has a single class; classification needs two or more`, { code: ERR.InvalidParameter });
-  const y = rows.map((i) => (task === 'classification' ? classes.indexOf(String(labels[i]).trim()) : numberOf(labels[i])));
+  const y = rows.map((i) => (task === 'classification' ? classes.indexOf(labelOf(labels[i])) : numberOf(labels[i])));
   const raw = rows.map((i) => vecs[i]!);
   const cols = raw[0].length;
   const means = Array.from({ length: cols }, (_, j) => {
@@ -101,11 +135,21 @@ export function crossValidate(learnerId: string, X: number[][], y: number[], cla
 
 /** Predictions of `model` for every row of `table` (null where no vector can be built). */
 export async function predictWith(model: TrainedModel, table: Table): Promise<Prediction[]> {
-  const vecs = await vectors(table, model.representation);
-  const rows = vecs.flatMap((v, i) => (v ? [i] : []));
-  const X = impute(rows.map((i) => vecs[i]!), model.means);
-  const raw = LEARNERS[model.learner].predict(model.state, X);
+  const rep = model.representation;
+  const vecs = await vectors(table, rep);
   const out: Prediction[] = table.values.map(() => ({ value: null }));
+  // A row without a value of some feature gets no prediction rather than a training mean.
+  const rows = vecs.flatMap((v, i) => {
+    if (!v) {
+      out[i].reason = rep.kind === 'features' ? 'no values' : 'no structure to compute its vector from';
+      return [];
+    }
+    const gaps = v.flatMap((x, j) => (Number.isFinite(x) ? [] : [rep.kind === 'features' ? rep.titles[j] : rep.kind === 'descriptors' ? rep.names[j] : `bit ${j}`]));
+    if (gaps.length > 0) out[i].reason = `no value of ${gaps.join(', ')}`;
+    return gaps.length > 0 ? [] : [i];
+  });
+  const X = rows.map((i) => vecs[i]!);
+  const raw = X.length > 0 ? LEARNERS[model.learner].predict(model.state, X) : [];
   rows.forEach((i, t) => {
     const p = raw[t];
     out[i] = {

@@ -19,18 +19,18 @@ interface Mined { smarts: string; rows: number[] }
 
 interface Mining { found: Mined[]; structures: number; parsed: boolean[] }
 
-function mine(input: RunInput): Mining {
+async function mine(input: RunInput): Promise<Mining> {
   const { table, params } = input;
-  const sets = linearFragments(table.smiles, params.max_bonds as number);
-  const structures = sets.filter((s) => s.size > 0).length;
+  const sets = await linearFragments(table.smiles, params.max_bonds as number);
+  const structures = sets.filter((s) => s !== undefined).length;
   const rowsOf = new Map<string, number[]>();
-  sets.forEach((set, i) => { for (const f of set) { const r = rowsOf.get(f) ?? []; r.push(i); rowsOf.set(f, r); } });
+  sets.forEach((set, i) => { for (const f of set ?? []) { const r = rowsOf.get(f) ?? []; r.push(i); rowsOf.set(f, r); } });
   const minCount = Math.max(1, Math.ceil((params.min_support as number) * structures));
   const found = [...rowsOf].filter(([, rows]) => rows.length >= minCount).map(([smarts, rows]) => ({ smarts, rows }));
-  return { found, structures, parsed: sets.map((set) => set.size > 0) };
+  return { found, structures, parsed: sets.map((set) => set !== undefined) };
 }
 
-/** Presence (1/0) of each kept fragment per row; null where the structure did not parse. */
+/** Presence (1/0) of each kept fragment per row (0 for a structure without bonds); null where there is no structure. */
 function asFeatures(input: RunInput, parsed: boolean[], kept: Mined[], describe: (m: Mined) => string): FeaturesResult {
   const values = input.table.values.map((_, i) => kept.map(() => (parsed[i] ? 0 : null) as number | null));
   kept.forEach((m, j) => { for (const i of m.rows) values[i][j] = 1; });
@@ -64,7 +64,7 @@ export const frequentMining: AlgorithmDef = {
   needsStructures: true,
   params: common,
   run: async (input) => {
-    const { found, structures, parsed } = mine(input);
+    const { found, structures, parsed } = await mine(input);
     found.sort((a, b) => b.rows.length - a.rows.length || (a.smarts < b.smarts ? -1 : 1));
     const kept = found.slice(0, input.params.max_features as number);
     return asFeatures(input, parsed, kept, (m) => `support ${(m.rows.length / structures).toFixed(4)}`);
@@ -83,7 +83,7 @@ export const supervisedMining: AlgorithmDef = {
     const { table, target, params } = input;
     const labels = classLabels(table, target!);
     const classes = [...new Set(labels.filter((l): l is string => l !== null))].sort();
-    const { found, parsed } = mine(input);
+    const { found, parsed } = await mine(input);
     const labelled = labels.flatMap((l, i) => (l !== null && table.smiles[i] ? [i] : []));
     const scored = found.map((m) => {
       const has = new Set(m.rows);

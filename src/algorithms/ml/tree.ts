@@ -207,7 +207,10 @@ function sortedSplit(m: Matrix, y: Float64Array, idx: Int32Array, start: number,
     const next = m.data[col + rows[i + 1]];
     if (v === next || i + 1 < opt.minLeaf || n - i - 1 < opt.minLeaf) continue;
     const score = impurity(opt, i + 1, aL, n - i - 1, aR);
-    if (!best || score < best.score) best = { feature: f, threshold: (v + next) / 2, score };
+    // The midpoint of two neighbouring doubles can round up to `next`, which would send
+    // every row left; `v` itself separates them then.
+    const mid = (v + next) / 2;
+    if (!best || score < best.score) best = { feature: f, threshold: mid < next ? mid : v, score };
   }
   return best;
 }

@@ -5,7 +5,7 @@
 // test switches between these states (test/helpers/faultyProxy.ts).
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../../helpers/app.ts';
-import { sharedVirtuoso } from '../../helpers/engines.ts';
+import { releaseVirtuoso, virtuosoFor } from '../../helpers/engines.ts';
 import { startFaultyProxy, type FaultyProxy } from '../../helpers/faultyProxy.ts';
 
 const FEATURE = (title: string) => `@prefix ot: <http://www.opentox.org/api/1.1#> .
@@ -17,13 +17,14 @@ describe('remote store faults', function () {
   let proxy: FaultyProxy;
   let app: TestApp;
   before(async () => {
-    proxy = await startFaultyProxy((await sharedVirtuoso()).endpoint);
+    proxy = await startFaultyProxy((await virtuosoFor('remote store faults')).endpoint);
     app = await startApp({ sparqlEndpoint: proxy.url, storeTimeoutMs: 1500 });
   });
   after(async () => {
     proxy.mode = 'pass';
     await app?.close();
     await proxy?.close();
+    await releaseVirtuoso('remote store faults');
   });
   afterEach(() => { proxy.mode = 'pass'; });
 

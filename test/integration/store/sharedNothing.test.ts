@@ -4,7 +4,7 @@
 // search index, rebuilt from the store at start.
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../../helpers/app.ts';
-import { sharedVirtuoso } from '../../helpers/engines.ts';
+import { releaseVirtuoso, virtuosoFor } from '../../helpers/engines.ts';
 
 // Ethanol with 2D coordinates written by hand: the compound keeps this file as given.
 const MOLFILE = `ethanol
@@ -24,11 +24,12 @@ describe('nothing shared but the store', function () {
   let first: TestApp;
   let second: TestApp | undefined;
   before(async () => {
-    first = await startApp({ sparqlEndpoint: (await sharedVirtuoso()).endpoint });
+    first = await startApp({ sparqlEndpoint: (await virtuosoFor('nothing shared')).endpoint });
   });
   after(async () => {
-    await second?.close({ keepData: false });
+    await second?.close();
     await first?.close();
+    await releaseVirtuoso('nothing shared');
   });
 
   it('a compound made through one process is read, with its structure file, through another', async () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../../src/config.ts';
 import { openDeps, type Running } from '../../../src/boot.ts';
+import { createLogger } from '../../../src/logger.ts';
 import { parseStructure, PARSE_WORKER, type ParseOutcome } from '../../../src/chem/index.ts';
 import { compoundUriByKey, ensureCompound, ensureCompounds, ensureIdentityFeatures } from '../../../src/compounds/compounds.ts';
 import { tempDir } from '../../helpers/app.ts';
@@ -11,7 +12,7 @@ import { rmSync } from 'node:fs';
 describe('domain: compound identity and creation', () => {
   let dir: string;
   let deps: Running;
-  const open = async () => openDeps(loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org' }), () => undefined);
+  const open = async () => openDeps(loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org' }), createLogger('silent'));
   beforeEach(async () => {
     dir = tempDir();
     deps = await open();
@@ -59,7 +60,7 @@ describe('chem: parsing in worker threads', function () {
   this.timeout(60_000);
   it('parseMany answers one outcome per text, errors as data', async () => {
     const dir = tempDir();
-    const deps = await openDeps(loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org' }), () => undefined);
+    const deps = await openDeps(loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org' }), createLogger('silent'));
     try {
       const out = await deps.tasks.runInWorker<ParseOutcome[]>(PARSE_WORKER, 'parseMany', { texts: ['OCC', 'C(C)(C)(C)(C)C'], format: 'smiles' });
       expect(out[0]).to.deep.include({ ok: true });
@@ -76,7 +77,7 @@ describe('chem: parsing in worker threads', function () {
 describe('domain: identifier features', () => {
   it('are created once with stable URIs under the base', async () => {
     const dir = tempDir();
-    const deps = await openDeps(loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org' }), () => undefined);
+    const deps = await openDeps(loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org' }), createLogger('silent'));
     try {
       const uris = await ensureIdentityFeatures(deps);
       expect(uris).to.deep.equal({

@@ -1,0 +1,52 @@
+// Progress bars on stderr (stdout carries only result URIs, for scripts): bytes while
+// uploading, percent while the task runs. Off when stderr is not a terminal, unless forced.
+import { Readable } from 'node:stream';
+import { SingleBar, Presets } from 'cli-progress';
+
+export interface Bar {
+  start: (total: number, label: string) => void;
+  update: (value: number, label?: string) => void;
+  stop: () => void;
+}
+
+let forced = false;
+
+/** Draws bars even when stderr is not a terminal (--progress), one line per redraw. */
+export function forceProgress(): void {
+  forced = true;
+}
+
+export function progressBar(): Bar {
+  if (!forced && !process.stderr.isTTY) return { start: () => {}, update: () => {}, stop: () => {} };
+  const bar = new SingleBar({
+    stream: process.stderr, format: '{label} [{bar}] {percentage}% | {value}/{total}', hideCursor: true, clearOnComplete: false,
+    noTTYOutput: forced, notTTYSchedule: 200,
+  }, Presets.shades_classic);
+  let running = false;
+  return {
+    start: (total, label) => {
+      if (running) bar.stop();
+      bar.start(total, 0, { label });
+      running = true;
+    },
+    update: (value, label) => bar.update(value, label === undefined ? {} : { label }),
+    stop: () => {
+      if (running) bar.stop();
+      running = false;
+    },
+  };
+}
+
+/** A file's bytes as a web stream that reports how many have been sent. */
+export function countingStream(data: Buffer, onBytes: (sent: number) => void, chunk = 64 * 1024): ReadableStream<Uint8Array> {
+  let sent = 0;
+  const node = Readable.from((function* () {
+    for (let i = 0; i < data.length; i += chunk) {
+      const part = data.subarray(i, i + chunk);
+      sent += part.length;
+      onBytes(sent);
+      yield part;
+    }
+  })());
+  return Readable.toWeb(node) as ReadableStream<Uint8Array>;
+}

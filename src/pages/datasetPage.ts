@@ -1,0 +1,97 @@
+// A dataset (SPEC §4.4) for a person: compounds with depictions by features, paged and
+// sortable by a feature, a histogram per numeric feature and counts per nominal one.
+// Sorting and the plots need every row, not the page the handler would serve, so this
+// reads the dataset's rows from the store itself; the reply gives status and formats.
+import type Koa from 'koa';
+import { DC } from '../rdf/vocab.ts';
+import { isSearch } from '../search/params.ts';
+import { parsePaging } from '../http/paging.ts';
+import { BadRequest } from '../errors.ts';
+import { ERR } from '../rdf/vocab.ts';
+import { viewOf, rowsOf } from '../datasets/datasetView.ts';
+import { metadataOf } from '../datasets/datasetOutput.ts';
+import { readFeatures } from '../features/features.ts';
+import type { FeatureInfo } from '../features/featureModel.ts';
+import { html, link, raw, type Html } from './html.ts';
+import { formatLinks, layout } from './layout.ts';
+import { compoundDepictions } from './depiction.ts';
+import { barCounts, fmt, histogram } from './plots.ts';
+import { queryText, type PageInput } from './page.ts';
+import { resourcePage } from './resourcePage.ts';
+
+/** Rows per page: each carries a depiction. */
+const PAGE = { pageSize: 20, maxPageSize: 200 };
+const MOST_NOMINAL_BARS = 12;
+
+interface Row {
+  compound: string;
+  values: Array<string | undefined>;
+}
+
+function sortRows(rows: Row[], column: number, numeric: boolean, descending: boolean): Row[] {
+  const sign = descending ? -1 : 1;
+  // Missing values go last either way: a sorted table shows what is there first.
+  return [...rows].sort((a, b) => {
+    const x = a.values[column];
+    const y = b.values[column];
+    if (x === undefined || y === undefined) return x === y ? 0 : x === undefined ? 1 : -1;
+    return sign * (numeric ? Number(x) - Number(y) : x.localeCompare(y));
+  });
+}
+
+function plotOf(feature: FeatureInfo, column: Array<string | undefined>): Html {
+  const present = column.filter((v): v is string => v !== undefined);
+  if (present.length === 0) return html``;
+  if (feature.type === 'numeric') {
+    const numbers = present.map(Number).filter(Number.isFinite);
+    return numbers.length ? html`<figure>${histogram(numbers, feature.title)}<figcaption>${feature.title}: ${numbers.length} values, mean ${fmt(numbers.reduce((s, v) => s + v, 0) / numbers.length)}</figcaption></figure>` : html``;
+  }
+  if (feature.type !== 'nominal') return html``;
+  const counts = new Map<string, number>();
+  for (const v of present) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const bars = [...counts].sort((a, b) => b[1] - a[1]).slice(0, MOST_NOMINAL_BARS);
+  return html`<figure>${barCounts(bars, feature.title)}<figcaption>${feature.title}: ${bars.map(([k, c]) => `${k} ${c}`).join(', ')}</figcaption></figure>`;
+}
+
+function sortLink(ctx: Koa.Context, base: string, i: number, current: { sort: number; desc: boolean }): string {
+  const u = new URL(base + ctx.url);
+  u.searchParams.set('sort', String(i));
+  u.searchParams.set('order', current.sort === i && !current.desc ? 'desc' : 'asc');
+  u.searchParams.delete('page');
+  return u.href;
+}
+
+export async function datasetPage(input: PageInput): Promise<string> {
+  const { ctx, deps, uri, base } = input;
+  if (isSearch(ctx.query)) return resourcePage(input);
+  const view = await viewOf(deps, uri);
+  const features = (await readFeatures(deps, view.features)).map((info, j) => info ?? { uri: view.features[j], title: view.features[j], type: 'string' as const });
+  const all: Row[] = [];
+  for await (const r of rowsOf(deps, view)) all.push({ compound: r.compound, values: r.values.map((v) => v?.value) });
+  const sortRaw = queryText(ctx, 'sort');
+  const sort = sortRaw === '' ? -1 : Number(sortRaw);
+  if (sortRaw !== '' && !(Number.isInteger(sort) && sort >= 0 && sort < features.length)) {
+    throw new BadRequest(`parameter sort=${JSON.stringify(sortRaw.slice(0, 20))} is out of range: expected a column from 0 to ${features.length - 1}`, { code: ERR.InvalidParameter });
+  }
+  const desc = queryText(ctx, 'order') === 'desc';
+  const rows = sort >= 0 ? sortRows(all, sort, features[sort].type === 'numeric', desc) : all;
+  const paging = parsePaging(ctx.query, PAGE);
+  const shown = rows.slice(paging.offset, paging.offset + paging.limit);
+  const at = (page: number) => {
+    const u = new URL(base + ctx.url);
+    u.searchParams.set('page', String(page));
+    u.searchParams.set('pagesize', String(paging.pageSize));
+    return u.href;
+  };
+  const pictures = await compoundDepictions(deps, shown.map((r) => r.compound), 110);
+  const title = (await metadataOf(deps, uri)).find((q) => q.predicate.equals(DC.title))?.object.value ?? uri;
+  const arrow = (i: number) => (i === sort ? (desc ? ' ▼' : ' ▲') : '');
+  const body = html`<p>${all.length} entries, ${features.length} features.</p>
+<div class="plots">${features.map((f, i) => plotOf(f, all.map((r) => r.values[i])))}</div>
+<h2>Entries ${all.length ? `${paging.offset + 1}-${paging.offset + shown.length}` : ''}</h2>
+<table class="entries"><thead><tr><th>Structure</th><th>Compound</th>${features.map((f, i) => html`<th${raw(i === sort ? ` aria-sort="${desc ? 'descending' : 'ascending'}"` : '')}><a class="sort" href="${sortLink(ctx, base, i, { sort, desc })}" title="sort by ${f.title}">${f.title}${arrow(i)}</a></th>`)}</tr></thead>
+<tbody>${shown.map((r, k) => html`<tr><td>${pictures[k]}</td><td>${link(r.compound, base)}</td>${r.values.map((v, i) => html`<td${raw(features[i].type === 'numeric' ? ' class="num"' : '')}>${v ?? ''}</td>`)}</tr>`)}</tbody></table>
+<nav class="paging" aria-label="pages">${paging.page > 0 ? html`<a rel="prev" href="${at(paging.page - 1)}">← previous page</a>` : ''}${paging.offset + paging.limit < rows.length ? html`<a rel="next" href="${at(paging.page + 1)}">next page →</a>` : ''}</nav>
+<h2>Features</h2><ul>${features.map((f) => html`<li>${link(f.uri, base, f.title)} (${f.type}${f.units ? `, ${f.units}` : ''})</li>`)}</ul>`;
+  return layout({ title, base, body, formats: formatLinks(uri, input.reply.variants.map((v) => v.type)) });
+}

@@ -1,0 +1,36 @@
+// A collection (/compound, /dataset, /feature, /algorithm, /model, /task) for a person:
+// its items with titles, the same page/pagesize paging, and the form that belongs to it.
+import { DC, OT } from '../rdf/vocab.ts';
+import { URI_LIST } from '../rdf/formats.ts';
+import { isSearch } from '../search/params.ts';
+import { variantText } from './graph.ts';
+import { html, link, type Html } from './html.ts';
+import { formatLinks, layout } from './layout.ts';
+import { pagingLinks } from './paging.ts';
+import { compoundDepictions } from './depiction.ts';
+import { searchForm, searchResults } from './searchPage.ts';
+import { uploadForm } from './uploadForm.ts';
+import type { PageInput } from './page.ts';
+
+const TITLES: Record<string, string> = {
+  compound: 'Compounds', dataset: 'Datasets', feature: 'Features', algorithm: 'Algorithms', model: 'Models', task: 'Tasks',
+};
+
+export async function listPage(input: PageInput): Promise<string> {
+  const kind = input.params.kind;
+  if (kind === 'compound' && (isSearch(input.ctx.query) || input.ctx.query.q !== undefined)) return searchResults(input);
+  const uris = ((await variantText(input.reply, URI_LIST)) ?? '').split(/\r?\n/).filter(Boolean);
+  const g = await input.graph();
+  let items: Html;
+  if (kind === 'compound') {
+    const pictures = await compoundDepictions(input.deps, uris, 100);
+    items = html`<ul class="items compounds">${uris.map((u, i) => html`<li>${pictures[i]} ${link(u, input.base)}</li>`)}</ul>`;
+  } else {
+    items = html`<table class="items"><thead><tr><th>URI</th><th>Title</th>${kind === 'task' ? html`<th>Status</th>` : ''}</tr></thead><tbody>
+${uris.map((u) => html`<tr><td>${link(u, input.base)}</td><td>${g.value(u, DC.title) ?? ''}</td>${kind === 'task' ? html`<td>${(g.value(u, OT.hasStatus) ?? '').replace(/^.*#/, '')}</td>` : ''}</tr>`)}</tbody></table>`;
+  }
+  const empty = uris.length === 0 ? html`<p>None yet.</p>` : '';
+  const form = kind === 'compound' ? searchForm(input, {}) : kind === 'dataset' ? uploadForm(input) : '';
+  const body = html`${form}<h2>${TITLES[kind]}${uris.length ? ` (${uris.length} on this page)` : ''}</h2>${empty}${uris.length ? items : ''}${pagingLinks(input.reply.headers)}`;
+  return layout({ title: TITLES[kind], base: input.base, body, formats: formatLinks(input.uri, input.reply.variants.map((v) => v.type)) });
+}

@@ -1,0 +1,49 @@
+// Routes of the pages: which renderer turns a reply into HTML, by path. Installed as a
+// per-request hook that src/http/send.ts calls when Accept prefers text/html.
+import type Koa from 'koa';
+import type { Deps } from '../deps.ts';
+import type { PageRenderer } from '../http/send.ts';
+import { pageInput, type Renderer } from './page.ts';
+import { errorPage } from './errorPage.ts';
+import { resourcePage } from './resourcePage.ts';
+import { rootPage } from './rootPage.ts';
+import { listPage } from './listPage.ts';
+import { compoundPage } from './compoundPage.ts';
+import { datasetPage } from './datasetPage.ts';
+import { algorithmPage } from './algorithmPage.ts';
+import { modelPage } from './modelPage.ts';
+import { taskPage } from './taskPage.ts';
+
+const ROUTES: ReadonlyArray<[RegExp, Renderer]> = [
+  [/^\/$/, rootPage],
+  [/^\/(?<kind>compound|dataset|feature|algorithm|model|task)\/?$/, listPage],
+  [/^\/compound\/(?<id>\d+)$/, compoundPage],
+  [/^\/dataset\/(?<id>[^/]+)$/, datasetPage],
+  [/^\/algorithm\/(?<id>[^/]+)$/, algorithmPage],
+  [/^\/model\/(?<id>[^/]+)$/, modelPage],
+  [/^\/task\/(?<id>[^/]+)$/, taskPage],
+];
+
+function renderer(path: string): { render: Renderer; params: Record<string, string> } | undefined {
+  for (const [pattern, render] of ROUTES) {
+    const m = pattern.exec(path);
+    if (m) return { render, params: { ...m.groups } };
+  }
+  return undefined;
+}
+
+export const renderPage = (deps: Deps): PageRenderer => async (ctx, reply) => {
+  const route = renderer(ctx.path);
+  // A task in the Error state answers its error's status, yet is a task: its page says so.
+  if (reply.status >= 400 && route?.render !== taskPage) return errorPage(pageInput(ctx, reply, deps, {}));
+  return (route?.render ?? resourcePage)(pageInput(ctx, reply, deps, route?.params ?? {}));
+};
+
+/** Installs the page hook for every request (see send.ts). */
+export function pagesMiddleware(deps: Deps): Koa.Middleware {
+  const page = renderPage(deps);
+  return async (ctx, next) => {
+    (ctx.state as { page?: PageRenderer }).page = page;
+    await next();
+  };
+}

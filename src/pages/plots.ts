@@ -1,0 +1,79 @@
+// Plots as SVG made on the server: histogram, bar counts, ROC space and observed vs
+// predicted. Plain shapes with a <title> each, readable without script or stylesheet.
+import { html, type Html } from './html.ts';
+
+const W = 320;
+const H = 220;
+const PAD = { l: 50, r: 12, t: 12, b: 36 };
+const IW = W - PAD.l - PAD.r;
+const IH = H - PAD.t - PAD.b;
+
+export const fmt = (v: number): string => (Number.isInteger(v) ? String(v) : Math.abs(v) >= 1000 || (Math.abs(v) < 0.01 && v !== 0) ? v.toExponential(2) : v.toFixed(Math.abs(v) < 1 ? 3 : 2));
+
+function frame(label: string, body: Html, xLabel: string, yLabel: string): Html {
+  return html`<svg class="plot" role="img" aria-label="${label}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg" font-family="sans-serif" font-size="11">
+<title>${label}</title><rect x="${PAD.l}" y="${PAD.t}" width="${IW}" height="${IH}" fill="#fff" stroke="#999"/>${body}
+<text x="${PAD.l + IW / 2}" y="${H - 4}" text-anchor="middle">${xLabel}</text>
+<text transform="translate(11 ${PAD.t + IH / 2}) rotate(-90)" text-anchor="middle">${yLabel}</text></svg>`;
+}
+
+const sx = (v: number, lo: number, hi: number) => PAD.l + (hi === lo ? IW / 2 : ((v - lo) / (hi - lo)) * IW);
+const sy = (v: number, lo: number, hi: number) => PAD.t + IH - (hi === lo ? IH / 2 : ((v - lo) / (hi - lo)) * IH);
+
+/** Low, middle and high ticks; counts get no middle tick that is not a whole number. */
+function ticks(lo: number, hi: number, axis: 'x' | 'y', counts = false): Html {
+  const mid = (lo + hi) / 2;
+  return html`${(counts && !Number.isInteger(mid) ? [lo, hi] : [lo, mid, hi]).map((v) => axis === 'x'
+    ? html`<text x="${sx(v, lo, hi)}" y="${PAD.t + IH + 13}" text-anchor="middle">${fmt(v)}</text>`
+    : html`<text x="${PAD.l - 3}" y="${sy(v, lo, hi) + 4}" text-anchor="end">${fmt(v)}</text>`)}`;
+}
+
+/** Bin counts of `values` in `bins` equal-width bins over [min, max] (Sturges' rule by default). */
+export function binCounts(values: readonly number[], bins = Math.max(1, Math.ceil(Math.log2(values.length) + 1))): { lo: number; hi: number; counts: number[] } {
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const counts = new Array<number>(bins).fill(0);
+  for (const v of values) counts[hi === lo ? 0 : Math.min(bins - 1, Math.floor(((v - lo) / (hi - lo)) * bins))]++;
+  return { lo, hi, counts };
+}
+
+export function histogram(values: readonly number[], title: string): Html {
+  const { lo, hi, counts } = binCounts(values);
+  const top = Math.max(...counts);
+  const bw = IW / counts.length;
+  const bars = counts.map((c, i) => {
+    const a = lo + ((hi - lo) * i) / counts.length;
+    const b = lo + ((hi - lo) * (i + 1)) / counts.length;
+    const y = sy(c, 0, top);
+    return html`<rect class="bar" x="${PAD.l + i * bw + 1}" y="${y}" width="${Math.max(bw - 2, 1)}" height="${PAD.t + IH - y}" fill="#4a7ab5"><title>${fmt(a)} to ${fmt(b)}: ${c}</title></rect>`;
+  });
+  return frame(`Histogram of ${title} (${values.length} values)`, html`${bars}${ticks(lo, hi, 'x')}${ticks(0, top, 'y', true)}`, title, 'count');
+}
+
+export function barCounts(counts: ReadonlyArray<[string, number]>, title: string): Html {
+  const top = Math.max(1, ...counts.map(([, c]) => c));
+  const bw = IW / Math.max(counts.length, 1);
+  const bars = counts.map(([label, c], i) => {
+    const y = sy(c, 0, top);
+    return html`<rect class="bar" x="${PAD.l + i * bw + 2}" y="${y}" width="${Math.max(bw - 4, 1)}" height="${PAD.t + IH - y}" fill="#5a9a68"><title>${label}: ${c}</title></rect>
+<text x="${PAD.l + (i + 0.5) * bw}" y="${PAD.t + IH + 13}" text-anchor="middle">${label.length > 10 ? label.slice(0, 9) + '…' : label}</text>`;
+  });
+  return frame(`Counts of ${title}`, html`${bars}${ticks(0, top, 'y', true)}`, title, 'count');
+}
+
+/** ROC space: the chance diagonal and the cross-validated operating point(s) (FPR, TPR). */
+export function rocSpace(points: ReadonlyArray<{ fpr: number; tpr: number; label: string }>, auc: number | undefined): Html {
+  const marks = points.map((p) => html`<circle class="point" cx="${sx(p.fpr, 0, 1)}" cy="${sy(p.tpr, 0, 1)}" r="5" fill="#c33"><title>${p.label}: FPR ${fmt(p.fpr)}, TPR ${fmt(p.tpr)}</title></circle>`);
+  const curve = points.length === 1 ? html`<polyline points="${sx(0, 0, 1)},${sy(0, 0, 1)} ${sx(points[0].fpr, 0, 1)},${sy(points[0].tpr, 0, 1)} ${sx(1, 0, 1)},${sy(1, 0, 1)}" fill="none" stroke="#c33"/>` : '';
+  const label = `ROC space${auc !== undefined && Number.isFinite(auc) ? `, cross-validated AUC ${fmt(auc)}` : ''}`;
+  return frame(label, html`<line x1="${sx(0, 0, 1)}" y1="${sy(0, 0, 1)}" x2="${sx(1, 0, 1)}" y2="${sy(1, 0, 1)}" stroke="#aaa" stroke-dasharray="4 3"/>${curve}${marks}${ticks(0, 1, 'x')}${ticks(0, 1, 'y')}`, 'false positive rate', 'true positive rate');
+}
+
+export function observedPredicted(pairs: ReadonlyArray<{ observed: number; predicted: number; label: string }>, title: string): Html {
+  const all = pairs.flatMap((p) => [p.observed, p.predicted]);
+  const lo = Math.min(...all);
+  const hi = Math.max(...all);
+  const marks = pairs.map((p) => html`<circle class="point" cx="${sx(p.observed, lo, hi)}" cy="${sy(p.predicted, lo, hi)}" r="3.5" fill="#4a7ab5" fill-opacity=".7"><title>${p.label}: observed ${fmt(p.observed)}, predicted ${fmt(p.predicted)}</title></circle>`);
+  const diagonal = html`<line x1="${sx(lo, lo, hi)}" y1="${sy(lo, lo, hi)}" x2="${sx(hi, lo, hi)}" y2="${sy(hi, lo, hi)}" stroke="#aaa" stroke-dasharray="4 3"/>`;
+  return frame(`Observed vs predicted ${title} (${pairs.length} compounds)`, html`${diagonal}${marks}${ticks(lo, hi, 'x')}${ticks(lo, hi, 'y')}`, `observed ${title}`, `predicted ${title}`);
+}

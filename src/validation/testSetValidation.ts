@@ -1,0 +1,76 @@
+// Validation of a model on an external test set (OECD principle 4, predictivity): the
+// model predicts test_dataset_uri, the measured values come from the same dataset or from
+// test_target_dataset_uri (matched by compound), and the figures are given for the whole
+// set and for the compounds inside and outside the model's applicability domain.
+import type { AlgorithmIO } from '../algorithms/io.ts';
+import type { ModelData } from '../algorithms/apply.ts';
+import type { ScoredPrediction } from './foldWorker.ts';
+import { columnIndex, numberOf } from '../algorithms/table.ts';
+import type { Deps } from '../deps.ts';
+import { BadRequest } from '../errors.ts';
+import { readModel } from '../models/models.ts';
+import { ERR } from '../rdf/vocab.ts';
+import type { JobContext } from '../tasks/api.ts';
+import { actualOf } from './learningValidation.ts';
+import { figuresOfHeldOut, heldOut, type HeldOut, type Task, type ValidationResult } from './validation.ts';
+
+const PREDICT_WORKER = new URL('./foldWorker.ts', import.meta.url);
+
+export interface TestSetParams {
+  model: string;
+  testDataset: string;
+  testTargetDataset?: string;
+}
+
+export async function runTestSetValidation(deps: Deps, io: AlgorithmIO, p: TestSetParams, ctx: JobContext): Promise<ValidationResult> {
+  const { data } = await readModel(deps, p.model);
+  const { model } = data as ModelData;
+  if (model.task === 'domain') throw new BadRequest(`model_uri ${p.model} predicts no endpoint (an applicability domain model): nothing to validate`, { code: ERR.InvalidParameter });
+  const task: Task = model.task;
+  const load = (uri: string, predictionFeature?: string) => io.load(uri, { subjectid: ctx.subjectid, signal: ctx.signal, predictionFeature });
+  const table = await load(p.testDataset);
+  const measured = p.testTargetDataset ? await load(p.testTargetDataset, model.target.uri) : table;
+  const column = columnIndex(measured, model.target.uri);
+  const source = p.testTargetDataset ? 'test_target_dataset_uri' : 'test_dataset_uri';
+  if (column < 0) throw new BadRequest(`${source} ${measured.datasetUri} holds no values of the model's dependent variable ${model.target.uri}`, { code: ERR.PredictionFeatureNotInDataset });
+  const byCompound = new Map<string, string | number | null>();
+  measured.compounds.forEach((c, i) => { if (!byCompound.has(c)) byCompound.set(c, measured.values[i][column]); });
+  ctx.progress(20);
+
+  const predictions = await ctx.runInWorker<ScoredPrediction[]>(PREDICT_WORKER, 'predictScored', { model, table });
+  ctx.signal.throwIfAborted();
+  ctx.progress(90);
+  const rows: HeldOut[] = [];
+  let withoutClass = 0;
+  table.compounds.forEach((c, i) => {
+    const v = byCompound.get(c) ?? null;
+    const known = task === 'classification' ? v !== null && model.classes.includes(String(v).trim()) : Number.isFinite(numberOf(v));
+    if (!known) {
+      withoutClass++;
+      return;
+    }
+    rows.push(heldOut(i, c, 0, actualOf(v, task), predictions[i], model.classes, model.classes));
+  });
+  const judged = rows.filter((h) => h.predicted !== null && h.inDomain !== undefined);
+  const inside = judged.filter((h) => h.inDomain);
+  const outside = judged.filter((h) => !h.inDomain);
+  return {
+    type: 'test_set_validation',
+    algorithm: model.algorithmUri,
+    model: p.model,
+    dataset: p.testDataset,
+    testTargetDataset: p.testTargetDataset,
+    predictionFeature: model.target.uri,
+    task,
+    classes: model.classes,
+    folds: [],
+    predictions: rows,
+    figures: figuresOfHeldOut(rows, task, model.classes),
+    withoutClass,
+    domain: judged.length === 0 ? undefined : {
+      share: inside.length / judged.length,
+      inside: figuresOfHeldOut(inside, task, model.classes),
+      outside: figuresOfHeldOut(outside, task, model.classes),
+    },
+  };
+}

@@ -1,0 +1,91 @@
+// Reads the forms of POST /validation/* and checks everything that can be checked before a
+// task is created (SPEC §4.3: bad input answers 400 at once, not as a failed task): the
+// algorithm is a learning algorithm of this service, the dataset holds prediction_feature,
+// and num_folds, random_seed, stratified and split_ratio are in range. Each error names the
+// parameter (STYLE §12).
+import type { Deps } from '../deps.ts';
+import { uriOf } from '../deps.ts';
+import { BadRequest, HttpError } from '../errors.ts';
+import type { Form } from '../http/body.ts';
+import type { AlgorithmIO } from '../algorithms/io.ts';
+import { algorithmById } from '../algorithms/catalogue.ts';
+import { HASH, storedValues } from '../algorithms/parameterised.ts';
+import { readParams, withDefaults, type ParamDef } from '../algorithms/params.ts';
+import { modelGraph } from '../models/models.ts';
+import { ERR, OT } from '../rdf/vocab.ts';
+import { checkIri } from '../store/binder.ts';
+import type { LearningValidationParams } from './learningValidation.ts';
+import type { TestSetParams } from './testSetValidation.ts';
+
+/** The validation parameters, described as algorithm parameters are (SPEC §2.1). */
+export const VALIDATION_PARAMS: readonly ParamDef[] = [
+  { name: 'num_folds', type: 'int', default: 10, min: 2, max: 100, description: 'Folds of the cross-validation' },
+  { name: 'random_seed', type: 'int', default: 1, min: 0, max: 2147483647, description: 'Seed of the partition' },
+  { name: 'stratified', type: 'boolean', description: 'Keep the class balance in every fold (default: true for classification)' },
+  { name: 'split_ratio', type: 'float', default: 0.67, min: 0, minExclusive: true, max: 1, description: 'Share of the compounds trained on, in (0,1)' },
+];
+
+function required(form: Form, name: string, what: string): string {
+  const v = form.get(name)?.trim();
+  if (!v) throw new BadRequest(`${name} is mandatory: ${what}`, { code: ERR.MissingParameter });
+  return checkIri(v, name);
+}
+
+/** The learning algorithm an algorithm_uri names, with its (stored) parameter values. */
+async function learningAlgorithm(deps: Deps, uri: string): Promise<Pick<LearningValidationParams, 'algorithmId' | 'algorithmUri' | 'values'>> {
+  const prefix = uriOf(deps.config, '/algorithm/');
+  const [id, hash, ...rest] = uri.startsWith(prefix) ? uri.slice(prefix.length).split('/') : [];
+  const def = id ? algorithmById(id) : undefined;
+  if (!def || rest.length > 0 || (hash !== undefined && (!HASH.test(hash) || !(await deps.store.hasGraph(uri))))) {
+    throw new BadRequest(`algorithm_uri ${uri} names no algorithm of this service`, { code: ERR.InvalidParameter });
+  }
+  if (!def.learns || !def.supervised) {
+    throw new BadRequest(`algorithm_uri ${uri} is not a learning algorithm: validation needs one that learns prediction_feature`, { code: ERR.InvalidParameter });
+  }
+  return { algorithmId: def.id, algorithmUri: uri, values: withDefaults(def.params, hash ? await storedValues(deps, def, uri) : {}) };
+}
+
+export async function readLearningRequest(deps: Deps, io: AlgorithmIO, form: Form, type: LearningValidationParams['type'], subjectid?: string): Promise<LearningValidationParams> {
+  const algorithm = await learningAlgorithm(deps, required(form, 'algorithm_uri', 'the URI of a learning algorithm of this service'));
+  const datasetUri = required(form, 'dataset_uri', 'the URI of the dataset to validate on');
+  const predictionFeature = required(form, 'prediction_feature', 'the URI of the feature to learn');
+  const values = readParams(VALIDATION_PARAMS, (name) => form.all(name));
+  const ratio = values.split_ratio as number | undefined;
+  if (type === 'training_test_split' && ratio === 1) throw new BadRequest('parameter split_ratio=1 is invalid: expected a number in (0,1), leaving compounds to test on', { code: ERR.InvalidParameter });
+  await io.check(datasetUri, predictionFeature, subjectid);
+  const withDefault = withDefaults(VALIDATION_PARAMS, values);
+  return {
+    type,
+    ...algorithm,
+    datasetUri,
+    predictionFeature,
+    seed: withDefault.random_seed as number,
+    stratified: values.stratified as boolean | undefined,
+    ...(type === 'crossvalidation' ? { numFolds: withDefault.num_folds as number } : { splitRatio: withDefault.split_ratio as number }),
+  };
+}
+
+export async function readTestSetRequest(deps: Deps, io: AlgorithmIO, form: Form, subjectid?: string): Promise<TestSetParams> {
+  const model = required(form, 'model_uri', 'the URI of a model of this service');
+  let graph;
+  try {
+    graph = await modelGraph(deps, model);
+  } catch (e) {
+    throw new BadRequest(`model_uri ${model} names no model of this service`, { code: ERR.InvalidParameter, cause: e });
+  }
+  const endpoint = graph.find((q) => q.subject.value === model && q.predicate.equals(OT.dependentVariables))?.object.value;
+  if (!endpoint) throw new BadRequest(`model_uri ${model} predicts no endpoint (no ot:dependentVariables): nothing to validate`, { code: ERR.InvalidParameter });
+  const testDataset = required(form, 'test_dataset_uri', 'the URI of the external test set');
+  const target = form.get('test_target_dataset_uri')?.trim() ? required(form, 'test_target_dataset_uri', '') : undefined;
+  await io.check(testDataset, undefined, subjectid);
+  const measured = target ?? testDataset;
+  try {
+    await io.check(measured, endpoint, subjectid);
+  } catch (e) {
+    if (e instanceof HttpError && e.code.equals(ERR.PredictionFeatureNotInDataset)) {
+      throw new BadRequest(`${target ? 'test_target_dataset_uri' : 'test_dataset_uri'} ${measured} holds no values of the model's dependent variable ${endpoint}`, { code: ERR.PredictionFeatureNotInDataset });
+    }
+    throw e;
+  }
+  return { model, testDataset, testTargetDataset: target };
+}

@@ -1,0 +1,92 @@
+// The validation resource (/validation/{id}): stored as one named graph, listed with
+// filters, served as RDF, and its held-out predictions as CSV (one row per compound).
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import type { Deps } from '../deps.ts';
+import { NotFound } from '../errors.ts';
+import type { Paging } from '../http/paging.ts';
+import { mintUri } from '../ids/mint.ts';
+import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
+import { checkIri } from '../store/binder.ts';
+import type { ValidationResult } from './validation.ts';
+import { validationQuads } from './validationGraph.ts';
+
+const { namedNode } = DataFactory;
+
+export async function createValidation(deps: Deps, result: ValidationResult): Promise<string> {
+  const uri = await mintUri(deps, 'validation');
+  await deps.store.replaceGraph(uri, validationQuads(uri, result, new Date().toISOString()));
+  return uri;
+}
+
+export async function validationGraph(deps: Deps, uri: string): Promise<RDF.Quad[]> {
+  if ((await deps.store.match(namedNode(uri), RDFNS.type, OT.Validation, uri)).length === 0) throw new NotFound(`validation ${uri} not found`);
+  return deps.store.graph(uri);
+}
+
+export async function deleteValidation(deps: Deps, uri: string): Promise<void> {
+  await validationGraph(deps, uri);
+  await deps.store.dropGraph(uri);
+}
+
+export interface ValidationFilter {
+  model?: string;
+  algorithm?: string;
+  dataset?: string;
+}
+
+export async function listValidations(deps: Deps, page: Paging, filter: ValidationFilter): Promise<{ uris: string[]; more: boolean }> {
+  // An unused filter still needs an IRI in its place; its flag switches it off.
+  const iri = (v: string | undefined, name: string) => namedNode(v === undefined ? OT.Validation.value : checkIri(v, name));
+  const rows = await deps.store.select('validation-list', {
+    byModel: filter.model !== undefined, model: iri(filter.model, 'model'),
+    byAlgorithm: filter.algorithm !== undefined, algorithm: iri(filter.algorithm, 'algorithm'),
+    byDataset: filter.dataset !== undefined, dataset: iri(filter.dataset, 'dataset'),
+    limit: { raw: page.limit + 1 }, offset: { raw: page.offset },
+  });
+  const uris = rows.map((r) => r.v.value);
+  return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
+}
+
+export interface PredictionRow {
+  row: number;
+  compound: string;
+  fold: number;
+  actual: string;
+  predicted?: string;
+  score?: number;
+  confidence?: number;
+  inDomain?: boolean;
+}
+
+/** The graphs of the validations `uris`, in order: the RDF of a validation list. */
+export async function validationGraphs(deps: Deps, uris: readonly string[]): Promise<RDF.Quad[]> {
+  return (await Promise.all(uris.map((u) => deps.store.graph(u)))).flat();
+}
+
+/** The held-out predictions of a validation, in dataset row order. */
+export async function predictionRows(deps: Deps, uri: string): Promise<PredictionRow[]> {
+  await validationGraph(deps, uri);
+  return (await deps.store.select('validation-predictions', { validation: namedNode(uri) })).map((r) => ({
+    row: Number(r.row.value),
+    compound: r.compound.value,
+    fold: Number(r.fold.value),
+    actual: r.actual.value,
+    predicted: r.predicted?.value,
+    score: r.score ? Number(r.score.value) : undefined,
+    confidence: r.confidence ? Number(r.confidence.value) : undefined,
+    inDomain: r.inDomain ? r.inDomain.value === 'true' : undefined,
+  }));
+}
+
+const cell = (v: string | number | boolean | undefined): string => {
+  if (v === undefined) return '';
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** RFC 4180 CSV: compound, fold (1-based), measured, predicted, score, confidence, in domain. */
+export function predictionsCsv(rows: readonly PredictionRow[]): string {
+  const head = 'compound,fold,actual,predicted,positive_class_score,confidence,in_applicability_domain\r\n';
+  return head + rows.map((r) => [r.compound, r.fold, r.actual, r.predicted, r.score, r.confidence, r.inDomain].map(cell).join(',') + '\r\n').join('');
+}

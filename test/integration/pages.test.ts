@@ -1,0 +1,193 @@
+// The pages a browser gets (text/html): what each shows, checked against values worked out
+// by hand or known for the structures (InChIKey of ethanol), never against our own output.
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import { startApp, type TestApp } from '../helpers/app.ts';
+import { followTask, lines, uploadDataset } from '../helpers/datasets.ts';
+import { sharedData } from '../helpers/data.ts';
+import { createModel } from '../../src/models/models.ts';
+import { registerPredictor } from '../../src/models/predictors.ts';
+import { ensureFeature } from '../../src/features/features.ts';
+
+const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+// The mean of the training values: a learner whose predictions are known by hand.
+registerPredictor('pages-test-mean', async (_deps, { data, dataset }) => ({
+  values: dataset.compounds.map(() => [(data as { mean: number }).mean]),
+}));
+
+async function page(url: string, status = 200): Promise<string> {
+  const res = await fetch(url, { headers: { Accept: BROWSER } });
+  const body = await res.text();
+  expect(res.status, body.slice(0, 500)).to.equal(status);
+  expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+  expect(body).to.match(/^<!DOCTYPE html>/);
+  return body;
+}
+
+const all = (text: string, re: RegExp): string[][] => [...text.matchAll(re)].map((m) => m.slice(1));
+
+describe('pages (text/html)', function () {
+  this.timeout(300_000);
+  let app: TestApp;
+  let dataset: string;
+  before(async () => {
+    app = await startApp();
+    // logS 1,2,3,3,3: Sturges gives ceil(log2 5 + 1) = 4 bins of width 0.5 over [1,3],
+    // holding 1,0,1,3; active: yes 3, no 2.
+    const csv = 'SMILES,logS,active\nCCO,1,yes\nCCCO,2,no\nc1ccccc1O,3,yes\nCCCCO,3,yes\nCC(C)O,3,no\n';
+    dataset = (await uploadDataset(app, csv, 'text/csv')).body;
+  });
+  after(async () => { await app.close(); });
+
+  it('root links every collection', async () => {
+    const body = await page(app.url + '/');
+    for (const c of ['/algorithm', '/compound', '/dataset', '/feature', '/model', '/task', '/ontology', '/sparql']) expect(body).to.contain(`href="${app.url}${c}"`);
+  });
+
+  it('a dataset page: depictions, a histogram per numeric feature, counts per nominal one', async () => {
+    const body = await page(dataset);
+    expect(all(body, /<tr><td><span class="depiction" role="img" aria-label="structure ([^"]+)">\s*<svg/g).map((m) => m[0])).to.deep.equal(['CCO', 'CCCO', 'Oc1ccccc1', 'CCCCO', 'CC(C)O']);
+    const bars = all(body, /<rect class="bar"[^>]*><title>([^<]*)<\/title>/g).map((m) => m[0]);
+    expect(bars.filter((t) => !/^(yes|no):/.test(t)).map((t) => Number(t.split(': ')[1]))).to.deep.equal([1, 0, 1, 3]);
+    expect(bars.filter((t) => /^(yes|no):/.test(t))).to.deep.equal(['yes: 3', 'no: 2']);
+    for (const t of ['text/csv', 'chemical/x-mdl-sdfile', 'text/turtle']) expect(body).to.contain(`media=${encodeURIComponent(t)}`);
+  });
+
+  it('a dataset page sorts by a feature and pages with page/pagesize', async () => {
+    const body = await page(dataset);
+    const href = /<a class="sort" href="([^"]+)" title="sort by logS">/.exec(body)![1].replace(/&amp;/g, '&');
+    const asc = await page(href);
+    const values = (html: string) => all(html, /<td class="num">([^<]*)<\/td>/g).map((m) => m[0]);
+    expect(values(asc)).to.deep.equal(['1', '2', '3', '3', '3']);
+    const descHref = /<a class="sort" href="([^"]+)" title="sort by logS">/.exec(asc)![1].replace(/&amp;/g, '&');
+    expect(descHref).to.contain('order=desc');
+    expect(values(await page(descHref))).to.deep.equal(['3', '3', '3', '2', '1']);
+    const first = await page(dataset + '?pagesize=2');
+    expect(all(first, /aria-label="structure ([^"]+)"/g).map((m) => m[0])).to.deep.equal(['CCO', 'CCCO']);
+    const next = /<a rel="next" href="([^"]+)"/.exec(first)![1].replace(/&amp;/g, '&');
+    expect(all(await page(next), /aria-label="structure ([^"]+)"/g).map((m) => m[0])).to.deep.equal(['Oc1ccccc1', 'CCCCO']);
+    expect(await page(dataset + '?sort=7', 400)).to.contain('sort=');
+  });
+
+  it('a compound page: depiction, identifiers, formats, datasets, similar compounds', async () => {
+    const body = await page(app.url + '/compound/1');
+    expect(body).to.contain('<svg').and.contain('LFQSCWFLJHTTHZ-UHFFFAOYSA-N').and.contain('C2H6O').and.contain('InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3');
+    expect(body).to.match(/46\.0[67]\d g\/mol/);
+    expect(body).to.contain(`<li><a href="${dataset}">`);
+    for (const t of ['chemical/x-mdl-molfile', 'chemical/x-daylight-smiles', 'image/png', 'chemical/x-cml']) expect(body).to.contain(`media=${encodeURIComponent(t)}`);
+    // 1-propanol is the nearest of the others to ethanol (Morgan r=2).
+    expect(body).to.match(new RegExp(`class="similar">.*href="${app.url}/compound/2"`, 's'));
+  });
+
+  it('search: the form finds compounds by substructure and similarity, with depictions', async () => {
+    const sub = await page(`${app.url}/compound?q=${encodeURIComponent('c1ccccc1')}&mode=substructure`);
+    expect(all(sub, /<td><a href="([^"]+)">/g).map((m) => m[0])).to.deep.equal([`${app.url}/compound/3`]);
+    expect(sub).to.contain('<svg');
+    const smarts = await page(`${app.url}/compound?q=${encodeURIComponent('[CH2][OH]')}&mode=smarts`);
+    expect(all(smarts, /<td><a href="([^"]+)">/g).map((m) => m[0]).sort()).to.deep.equal([1, 2, 4].map((n) => `${app.url}/compound/${n}`));
+    const similar = await page(`${app.url}/compound?q=CCO&mode=similarity&threshold=1`);
+    expect(all(similar, /<td class="num">([^<]*)<\/td>/g).map((m) => m[0])).to.deep.equal(['1.0000']);
+    const rest = await page(`${app.url}/compound?search=CCCO`);
+    expect(all(rest, /<td><a href="([^"]+)">/g).map((m) => m[0])).to.deep.equal([`${app.url}/compound/2`]);
+  });
+
+  it('lists page with page/pagesize links', async () => {
+    const body = await page(app.url + '/compound?pagesize=2');
+    expect(all(body, /<li><span class="depiction"[^]*?<a href="([^"]+)">/g).length).to.equal(2);
+    expect(body).to.contain(`rel="next" href="${app.url}/compound?pagesize=2&amp;page=1"`);
+  });
+
+  it('the dataset list has the upload form', async () => {
+    const body = await page(app.url + '/dataset');
+    expect(body).to.contain(`action="${app.url}/dataset"`).and.contain('type="file"').and.contain(`<a href="${dataset}">`);
+  });
+
+  it('an algorithm page: description, parameters with defaults and ranges, an apply form', async () => {
+    const body = await page(app.url + '/algorithm/knn');
+    expect(body).to.contain('name="prediction_feature"').and.contain('name="dataset_uri"').and.contain('<code>k</code>');
+    expect(body).to.contain('an integer in [1,1000]');
+    expect(body).to.contain(`action="${app.url}/algorithm/knn"`);
+    const unsupervised = await page(app.url + '/algorithm/physchem');
+    expect(unsupervised).to.not.contain('name="prediction_feature"');
+  });
+
+  it('a regression model page: statistics and observed vs predicted', async () => {
+    const training = (await uploadDataset(app, 'SMILES,logS\nCCO,1\nCCCO,2\nCCCCO,3\n', 'text/csv')).body;
+    const target = (await lines(training + '/features'))[0];
+    const predicted = await ensureFeature(app.deps, { title: 'logS (mean)', type: 'numeric', source: app.url + '/algorithm/mean' });
+    const model = await createModel(app.deps, {
+      title: 'mean of logS', creator: 'test', algorithm: app.url + '/algorithm/mean', trainingDataset: training,
+      independentVariables: [], dependentVariables: [target], predictedVariables: [predicted],
+      parameters: [], kind: 'pages-test-mean', data: { mean: 2 },
+    });
+    const body = await page(model);
+    // The mean of 1, 2 and 3 is 2 for every compound.
+    expect(all(body, /<circle class="point"[^>]*><title>[^<]*: observed ([^,]+), predicted ([^<]+)<\/title>/g)).to.deep.equal([['1', '2'], ['2', '2'], ['3', '2']]);
+    expect(body).to.contain(`<a href="${training}">`).and.contain('name="smiles"');
+  });
+
+  it('a classification model page: cross-validated confusion matrix and ROC point', async () => {
+    const hamster = (await uploadDataset(app, readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.mini.csv')), 'text/csv')).body;
+    const target = (await lines(hamster + '/features'))[0];
+    const res = await fetch(app.url + '/algorithm/knn', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: hamster, prediction_feature: target, k: '3', folds: '2', seed: '9' }) });
+    const built = res.status === 202 ? await followTask((await res.text()).trim()) : { status: res.status, body: (await res.text()).trim() };
+    expect(built.status, built.body).to.equal(200);
+    const body = await page(built.body);
+    const matrix = /<table class="confusion">[^]*?<\/table>/.exec(body)![0];
+    const rows = all(matrix, /<tr><th scope="row">([^<]*)<\/th>((?:<td class="num">\d+<\/td>)+)<\/tr>/g)
+      .map(([label, cells]) => [label, ...all(cells, /(\d+)/g).map((m) => Number(m[0]))] as [string, ...number[]]);
+    // Row sums are the class counts of the file: hand-counted from its second column.
+    const file = readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.mini.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').pop()!.trim());
+    for (const [label, ...counts] of rows) expect(counts.reduce((s, v) => s + v, 0), label).to.equal(file.filter((v) => v === label).length);
+    const [[, tn, fp], [, fn, tp]] = rows as Array<[string, number, number]>;
+    const title = /<circle class="point"[^>]*><title>[^<]*FPR ([\d.]+), TPR ([\d.]+)<\/title>/.exec(body)!;
+    expect(Number(title[1])).to.be.closeTo(fp / (tn + fp), 0.001);
+    expect(Number(title[2])).to.be.closeTo(tp / (fn + tp), 0.001);
+  });
+
+  it('a task page: status, result link, and the script that follows a running task', async () => {
+    // Larger than the inline upload limit (64 KiB): the upload runs as a task (SPEC §4.3).
+    const res = await fetch(app.url + '/dataset', { method: 'POST', headers: { 'Content-Type': 'chemical/x-mdl-sdfile', Accept: 'text/uri-list' }, body: readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.sdf')) });
+    expect(res.status).to.equal(202);
+    const task = (await res.text()).trim();
+    const running = await fetch(task, { headers: { Accept: BROWSER } });
+    const early = await running.text();
+    if (running.status === 202) expect(early).to.contain(`data-follow="${task}"`).and.contain('<script>');
+    const done = await followTask(task);
+    expect(done.status).to.equal(200);
+    const body = await page(task);
+    expect(body).to.contain('Completed').and.contain(`<a class="result-link" href="${done.body}">`).and.not.contain('data-follow');
+  });
+
+  it('a failed task shows its error report', async () => {
+    // One class only: the learner refuses it while the task runs, so the task ends in Error.
+    const one = (await uploadDataset(app, 'SMILES,y\nCCO,a\nCCCO,a\nCCCCO,a\n', 'text/csv')).body;
+    const target = (await lines(one + '/features'))[0];
+    const res = await fetch(app.url + '/algorithm/knn', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: one, prediction_feature: target }) });
+    expect(res.status).to.equal(202);
+    const task = (await res.text()).trim();
+    const done = await followTask(task);
+    expect(done.status).to.be.at.least(400);
+    const body = await page(task, done.status);
+    expect(body).to.contain('<h1>Task Error</h1>').and.match(/<span class="message">[^<]*single class[^<]*<\/span>/);
+  });
+
+  it('errors are HTML pages for browsers with the report\'s message, plain text for programs', async () => {
+    const body = await page(app.url + '/dataset/999', 404);
+    expect(body).to.match(/<span class="message">dataset [^<]*\/dataset\/999 not found<\/span>/);
+    const plain = await fetch(app.url + '/dataset/999', { headers: { Accept: 'text/plain' } });
+    expect(plain.headers.get('content-type')).to.match(/^text\/plain/);
+  });
+
+  it('data from the store is escaped, never markup', async () => {
+    const form = new FormData();
+    form.append('title', '<script>alert(1)</script>');
+    form.append('file', new Blob(['SMILES,x\nCCS,1\n'], { type: 'text/csv' }), 'x.csv');
+    const res = await fetch(app.url + '/dataset', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: form });
+    const text = (await res.text()).trim();
+    const uri = res.status === 202 ? (await followTask(text)).body : text;
+    const body = await page(uri);
+    expect(body).to.contain('&lt;script&gt;alert(1)&lt;/script&gt;').and.not.contain('<script>alert(1)');
+  });
+});
