@@ -21,7 +21,8 @@ export async function writeStructureGraphs(deps: Pick<Deps, 'store'>, files: Rea
   for (let i = 0; i < files.length; i += FILES_PER_COMMIT) {
     const ops: WriteOp[] = files.slice(i, i + FILES_PER_COMMIT).map((f) => {
       const g = graphOf(f.rel);
-      return { op: 'replace', graph: g, quads: [quad(namedNode(g), TEXT, literal(f.text))] };
+      // A new path for every file written (newStructurePath), so nothing is there to replace.
+      return { op: 'add', graph: g, quads: [quad(namedNode(g), TEXT, literal(f.text))] };
     });
     await deps.store.commit(ops);
   }

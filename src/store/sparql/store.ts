@@ -30,29 +30,62 @@ export interface SparqlStoreOptions extends SparqlEndpoint {
 const lines = (nt: string | undefined): string[] => (nt ? nt.split('\n').filter((l) => l.trim() !== '') : []);
 const hasBlank = (triples: readonly string[]): boolean => triples.some((t) => /(^|\s)_:/.test(t));
 
-/** The SPARQL Update text of one journal op (its N-Triples are checked by encodeOps). */
-function operations(op: JournalOp): string[] {
+/** One step of an update: INSERT DATA triples into a graph, or an operation as text. */
+type Step = { insert: string; triples: string[] } | { text: string };
+
+/** The steps of one journal op (its N-Triples are checked by encodeOps). */
+function steps(op: JournalOp): Step[] {
   const g = `<${op.graph}>`;
   const triples = lines(op.nt);
   switch (op.op) {
     case 'drop':
-      return [`DROP SILENT GRAPH ${g}`];
+      return [{ text: `DROP SILENT GRAPH ${g}` }];
     case 'remove':
-      return triples.length === 0 ? [] : [`DELETE DATA { GRAPH ${g} {\n${triples.join('\n')}\n} }`];
+      return triples.length === 0 ? [] : [{ text: `DELETE DATA { GRAPH ${g} {\n${triples.join('\n')}\n} }` }];
     case 'replace':
     case 'add': {
-      const ops = op.op === 'replace' ? [`DROP SILENT GRAPH ${g}`] : [];
-      if (triples.length === 0) return ops;
+      const out: Step[] = op.op === 'replace' ? [{ text: `DROP SILENT GRAPH ${g}` }] : [];
+      if (triples.length === 0) return out;
       // Blank nodes may not stand in INSERT DATA on some stores (Virtuoso SP031); a template
       // with an empty WHERE mints them just the same, one set per operation, so such a
       // write stays in a single operation.
-      if (hasBlank(triples)) return [...ops, `INSERT { GRAPH ${g} {\n${triples.join('\n')}\n} } WHERE {}`];
-      for (let i = 0; i < triples.length; i += TRIPLES_PER_OPERATION) {
-        ops.push(`INSERT DATA { GRAPH ${g} {\n${triples.slice(i, i + TRIPLES_PER_OPERATION).join('\n')}\n} }`);
-      }
-      return ops;
+      if (hasBlank(triples)) return [...out, { text: `INSERT { GRAPH ${g} {\n${triples.join('\n')}\n} } WHERE {}` }];
+      return [...out, { insert: g, triples }];
     }
   }
+}
+
+/**
+ * The operations of a commit, in order. Consecutive inserts share INSERT DATA operations of
+ * up to TRIPLES_PER_OPERATION triples, one GRAPH block per graph (SPARQL 1.1 Update §3.1.1):
+ * Virtuoso takes minutes over a request of thousands of small operations (a bulk upload's
+ * compounds), and seconds over the same triples in a few large ones.
+ */
+function operations(ops: readonly JournalOp[]): string[] {
+  const out: string[] = [];
+  let blocks: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (blocks.length > 0) out.push(`INSERT DATA {\n${blocks.join('\n')}\n}`);
+    blocks = [];
+    size = 0;
+  };
+  for (const step of ops.flatMap(steps)) {
+    if ('text' in step) {
+      flush();
+      out.push(step.text);
+      continue;
+    }
+    for (let i = 0; i < step.triples.length; ) {
+      const part = step.triples.slice(i, i + TRIPLES_PER_OPERATION - size);
+      blocks.push(`GRAPH ${step.insert} {\n${part.join('\n')}\n}`);
+      size += part.length;
+      i += part.length;
+      if (size >= TRIPLES_PER_OPERATION) flush();
+    }
+  }
+  flush();
+  return out;
 }
 
 const term = (t: RDF.Term | null, name: string): string => (t === null ? `?${name}` : termToSparql(t as RDF.NamedNode | RDF.Literal));
@@ -68,7 +101,7 @@ export class SparqlStore implements Store {
   }
 
   async commit(ops: readonly WriteOp[]): Promise<void> {
-    const text = encodeOps(ops).flatMap(operations).join(' ;\n');
+    const text = operations(encodeOps(ops)).join(' ;\n');
     if (text) await this.protocol.update(text);
   }
 
