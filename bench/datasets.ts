@@ -8,6 +8,7 @@ import { followTask } from '../test/helpers/datasets.ts';
 import { readCsv } from '../src/datasets/csv.ts';
 import { parseStructure } from '../src/chem/index.ts';
 import type { BenchModule, BenchRow } from './types.ts';
+import { storeSize } from '../test/helpers/store.ts';
 
 const RUBY_KAZIUS_S = 37;
 const ROWS = Number(process.env.BENCH_DATASET_ROWS) || 100_000;
@@ -79,7 +80,7 @@ export async function large(app: TestApp): Promise<BenchRow[]> {
   const values = ROWS * FEATURES;
   return [
     { bench: `upload ${fmt(ROWS, 0)} compounds × ${FEATURES} features (CSV, ${mib(csv.length)})`, figure: `${fmt(uploadS)} s`, baseline: `${fmt(values / uploadS, 0)} values/s` },
-    { bench: 'memory: peak RSS during upload and download', figure: mib(peak), baseline: `RSS before ${mib(before)}, after upload ${mib(afterUpload)}`, ratio: `store holds ${fmt(app.deps.store.size, 0)} triples` },
+    { bench: 'memory: peak RSS during upload and download', figure: mib(peak), baseline: `RSS before ${mib(before)}, after upload ${mib(afterUpload)}`, ratio: `store holds ${fmt(await storeSize(app.deps.store), 0)} triples` },
     { bench: 'stream the dataset back as text/csv', figure: `${fmt(asCsv.s)} s`, baseline: mib(asCsv.bytes), ratio: `${fmt(ROWS / asCsv.s, 0)} rows/s` },
     { bench: 'stream the dataset back as application/rdf+xml', figure: `${fmt(asXml.s)} s`, baseline: mib(asXml.bytes), ratio: `${fmt(ROWS / asXml.s, 0)} rows/s` },
   ];

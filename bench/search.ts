@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { createApp } from '../src/app.ts';
 import { SearchEngine } from '../src/search/engine.ts';
-import { TripleStore } from '../src/store/store.ts';
+import { EmbeddedStore } from '../src/store/embedded/embeddedStore.ts';
 import { JobEngine } from '../src/tasks/engine.ts';
 import { createLogger } from '../src/logger.ts';
 import { searchToolkit } from '../src/chem/fingerprints.ts';
@@ -87,7 +87,7 @@ async function run(): Promise<BenchRow[]> {
   const { engine, smiles, built } = await buildIndex();
   const buildMs = performance.now() - started;
   const storeDir = path.join(os.tmpdir(), `opentox-search-bench-store-${process.pid}`);
-  const store = await TripleStore.open(storeDir);
+  const store = await EmbeddedStore.open(storeDir);
   const config = loadConfig([], {}, { port: 0, dataDir: CACHE, searchTimeoutMs: 600_000, maxPageSize: TARGET });
   const logger = createLogger('silent');
   const tasks = new JobEngine({ config, store, logger });

@@ -3,9 +3,13 @@
 import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { TripleStore } from './store/store.ts';
+import type { Store } from './store/api.ts';
 import { versioned } from './store/versions.ts';
+import { EmbeddedStore } from './store/embedded/embeddedStore.ts';
+import { SparqlStore } from './store/sparql/store.ts';
 import { identityOf } from './auth/identity.ts';
+import { sweepUploads } from './datasets/uploadSweep.ts';
+import { UPLOAD_JOB } from './datasets/datasetUploadJob.ts';
 import { JOB } from './rdf/vocab.ts';
 import { loadBuiltInOntologies } from './ontology/ontology.ts';
 import { loadAlgorithms } from './algorithms/boot.ts';
@@ -19,17 +23,35 @@ export interface Running extends Deps {
   close: () => Promise<void>;
 }
 
-/** `logger` defaults to JSON lines on standard output at config.logLevel. */
-export async function openDeps(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Running> {
-  const closers: Array<() => Promise<void> | void> = [];
-  // Versioned: every write is recorded, so cached representations know when they are stale.
-  const store = versioned(await TripleStore.open(path.join(config.dataDir, 'store'), {
+/**
+ * The store the configuration names: a SPARQL 1.1 Protocol store when SPARQL_ENDPOINT is
+ * set (DESIGN: storage rules, above the embedded ceiling), else the embedded one in DATA_DIR.
+ */
+export async function openStore(config: Config, logger: Logger): Promise<Store> {
+  if (config.sparqlEndpoint) {
+    return new SparqlStore({
+      queryUrl: config.sparqlEndpoint,
+      updateUrl: config.sparqlUpdateEndpoint || undefined,
+      user: config.sparqlUser || undefined,
+      password: config.sparqlPassword || undefined,
+      timeoutMs: config.storeTimeoutMs,
+      publicTimeoutMs: config.sparqlTimeoutMs,
+    });
+  }
+  return EmbeddedStore.open(path.join(config.dataDir, 'store'), {
     snapshotEvery: config.snapshotEvery,
     sparqlTimeoutMs: config.sparqlTimeoutMs,
     log: logSink(logger),
     // A queued job's kind, parameters and owner are for the engine, not for researchers.
     privatePredicatePrefixes: [JOB.ns],
-  }));
+  });
+}
+
+/** `logger` defaults to JSON lines on standard output at config.logLevel. */
+export async function openDeps(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Running> {
+  const closers: Array<() => Promise<void> | void> = [];
+  // Versioned: every write is recorded, so cached representations know when they are stale.
+  const store = versioned(await openStore(config, logger));
   closers.push(() => store.close());
   const tasks = new JobEngine({ config, store, logger });
   closers.push(() => tasks.close());
@@ -41,7 +63,10 @@ export async function openDeps(config: Config, logger: Logger = createLogger(con
   // The catalogue's descriptions, as graphs, so ?type= and ?sameas= run in the store.
   await loadAlgorithms(deps);
   await bootCompounds(deps);
-  syncSearchIndex(deps);
+  await syncSearchIndex(deps);
+  // Saved upload bodies that no unfinished task needs (a kill or a cancel left them) go before jobs resume.
+  const removed = await sweepUploads(store, config.dataDir, UPLOAD_JOB);
+  if (removed.length > 0) logger.warn({ files: removed }, 'removed upload bodies no unfinished task refers to');
   await tasks.start();
   return {
     ...deps,

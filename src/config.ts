@@ -42,6 +42,14 @@ export interface Config {
   /** Login attempts allowed per address within loginWindowSeconds (0 = unlimited). */
   loginRateLimit: number;
   loginWindowSeconds: number;
+  /** SPARQL 1.1 query endpoint of a remote store; empty = the embedded store under dataDir. */
+  sparqlEndpoint: string;
+  /** SPARQL 1.1 update endpoint (empty = sparqlEndpoint). */
+  sparqlUpdateEndpoint: string;
+  sparqlUser: string;
+  sparqlPassword: string;
+  /** Time limit of one request to a remote store, in milliseconds. */
+  storeTimeoutMs: number;
   /** Origins whose browser scripts may call the service (CORS); empty = none, ['*'] = any. */
   corsOrigins: string[];
   /** Log level of the JSON-lines log (pino): fatal, error, warn, info, debug, trace or silent. */
@@ -104,6 +112,11 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'authRead', env: 'AUTH_READ', parse: (r) => parseAuthRead(r), describe: 'with auth on, who reads collections: public or authenticated (default public)' },
   { key: 'loginRateLimit', env: 'LOGIN_RATE_LIMIT', parse: int, describe: 'login attempts per address and window, 0 = unlimited (default 10)' },
   { key: 'loginWindowSeconds', env: 'LOGIN_WINDOW_SECONDS', parse: int, describe: 'window of LOGIN_RATE_LIMIT in seconds (default 60)' },
+  { key: 'sparqlEndpoint', env: 'SPARQL_ENDPOINT', parse: str, describe: 'SPARQL 1.1 query endpoint of a remote store; unset = the embedded store in DATA_DIR' },
+  { key: 'sparqlUpdateEndpoint', env: 'SPARQL_UPDATE_ENDPOINT', parse: str, describe: 'SPARQL 1.1 update endpoint of the remote store (default SPARQL_ENDPOINT)' },
+  { key: 'sparqlUser', env: 'SPARQL_USER', parse: str, describe: 'user for HTTP authentication (Basic or Digest) at the remote store' },
+  { key: 'sparqlPassword', env: 'SPARQL_PASSWORD', parse: str, describe: 'password of SPARQL_USER' },
+  { key: 'storeTimeoutMs', env: 'STORE_TIMEOUT_MS', parse: int, describe: 'time limit of one request to the remote store, 503 beyond (default 60000)' },
   { key: 'corsOrigins', env: 'CORS_ORIGINS', parse: (r) => parseOrigins(r), describe: 'browser origins allowed to call the service (CORS): a comma list or *, default none' },
   { key: 'logLevel', env: 'LOG_LEVEL', parse: (r) => parseLogLevel(r), describe: 'JSON-lines log level: fatal, error, warn, info, debug, trace or silent (default info)' },
   { key: 'requestTimeoutMs', env: 'REQUEST_TIMEOUT_MS', parse: int, describe: 'time a client has to send a whole request, headers and body, 408 beyond; 0 = none (default 300000)' },
@@ -176,6 +189,11 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     authRead: 'public',
     loginRateLimit: 10,
     loginWindowSeconds: 60,
+    sparqlEndpoint: '',
+    sparqlUpdateEndpoint: '',
+    sparqlUser: '',
+    sparqlPassword: '',
+    storeTimeoutMs: 60_000,
     corsOrigins: [],
     logLevel: 'info',
     requestTimeoutMs: 300_000,

@@ -1,7 +1,7 @@
 // What routes and domain functions are given (STYLE §3: factories with an explicit deps
 // argument; tests pass their own through the same argument).
 import type { Config } from './config.ts';
-import type { TripleStore } from './store/store.ts';
+import type { Store } from './store/api.ts';
 import type { IdentityService } from './auth/identity.ts';
 import type { TaskEngine } from './tasks/api.ts';
 import type { SearchEngine } from './search/engine.ts';
@@ -9,7 +9,7 @@ import type { Logger } from './logger.ts';
 
 export interface Deps {
   config: Config;
-  store: TripleStore;
+  store: Store;
   /** Runs long operations as tasks (SPEC §4.3); see src/tasks/api.ts. */
   tasks: TaskEngine;
   /** Structure search index. */

@@ -11,6 +11,7 @@ import { formatParam, type ParamValues } from './params.ts';
 import { columnIndex, type Cell, type Table } from './table.ts';
 import type { AlgorithmDef, FeaturesResult, ModelResult, RunInput, RunResult, TableResult } from './types.ts';
 import type { TrainedModel } from './learning/model.ts';
+import type { FeatureCalculation } from './learning/chain.ts';
 
 export interface ApplyParams {
   algorithmUri: string;
@@ -136,8 +137,8 @@ async function conformersDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
  * have ot:hasSource the model (SPEC §2.2), so every prediction names the model that made it.
  */
 export async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, table: Table, result: ModelResult): Promise<string> {
-  const model = withCalculations(io, table, result.model);
-  const modelUri = io.newModelUri();
+  const model = await withCalculations(io, table, result.model);
+  const modelUri = await io.newModelUri();
   const title = model.task === 'domain' ? 'distance to the training set' : `${model.target.title} predicted by ${def.title}`;
   const specs: FeatureRequest[] = [
     model.task === 'classification'
@@ -173,12 +174,13 @@ export async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
 }
 
 /** The model with the feature calculation chain of its independent features (chain.ts). */
-function withCalculations(io: AlgorithmIO, table: Table, model: TrainedModel): TrainedModel {
+async function withCalculations(io: AlgorithmIO, table: Table, model: TrainedModel): Promise<TrainedModel> {
   const rep = model.representation;
   if (rep.kind !== 'features') return model;
-  const calculations = rep.uris.map((uri) => {
+  const calculations: Array<FeatureCalculation | null> = [];
+  for (const uri of rep.uris) {
     const source = table.columns.find((c) => c.uri === uri)?.source;
-    return (source && io.featureCalculation(source)) || null;
-  });
+    calculations.push((source && (await io.featureCalculation(source))) || null);
+  }
   return { ...model, representation: { ...rep, calculations } };
 }

@@ -29,11 +29,11 @@ import { withDefaults } from './params.ts';
 const WORKER = new URL('./worker.ts', import.meta.url);
 
 /** SMILES of local compounds, by URI (remote compounds have none: their rows get ''). */
-function smilesOf(deps: Deps, compounds: readonly string[]): Map<string, string> {
+async function smilesOf(deps: Deps, compounds: readonly string[]): Promise<Map<string, string>> {
   const local = [...new Set(compounds.filter((c) => c.startsWith(uriOf(deps.config, '/compound/'))))];
   const out = new Map<string, string>();
   for (let i = 0; i < local.length; i += 1000) {
-    for (const row of deps.store.select('compound-smiles', { compounds: { iris: local.slice(i, i + 1000) } })) out.set(row.c.value, row.smiles.value);
+    for (const row of await deps.store.select('compound-smiles', { compounds: { iris: local.slice(i, i + 1000) } })) out.set(row.c.value, row.smiles.value);
   }
   return out;
 }
@@ -58,7 +58,7 @@ async function remoteSmiles(uris: readonly string[], subjectid?: string): Promis
 }
 
 export async function tableOf(deps: Deps, d: LoadedDataset, subjectid?: string): Promise<Table> {
-  const smiles = smilesOf(deps, d.compounds);
+  const smiles = await smilesOf(deps, d.compounds);
   const remote = d.compounds.filter((c) => c && !smiles.has(c) && !c.startsWith(uriOf(deps.config, '/')));
   for (const [uri, s] of await remoteSmiles(remote, subjectid)) smiles.set(uri, s);
   return {
@@ -79,14 +79,14 @@ function neighboursText(neighbours: readonly Neighbour[]): string {
 }
 
 /** The descriptor algorithm and parameters behind an ot:hasSource URI of this service. */
-function featureCalculation(deps: Deps, source: string): FeatureCalculation | undefined {
+async function featureCalculation(deps: Deps, source: string): Promise<FeatureCalculation | undefined> {
   const prefix = algorithmUri(deps, '');
   if (!source.startsWith(prefix)) return undefined;
   const [id, hash, ...rest] = source.slice(prefix.length).split('/');
   const def = algorithmById(id);
   if (!def?.perRow || rest.length > 0 || (hash !== undefined && !HASH.test(hash))) return undefined;
-  if (hash !== undefined && !deps.store.hasGraph(source)) return undefined;
-  const params = withDefaults(def.params, hash === undefined ? {} : storedValues(deps, def, source));
+  if (hash !== undefined && !(await deps.store.hasGraph(source))) return undefined;
+  const params = withDefaults(def.params, hash === undefined ? {} : await storedValues(deps, def, source));
   return { algorithm: def.id, algorithmUri: source, params };
 }
 
@@ -123,7 +123,7 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
       const base = new URL(datasetUri);
       base.search = '';
       const local = base.href.startsWith(uriOf(deps.config, '/dataset/'));
-      if (local && !isDataset(deps, base.href)) throw new BadRequest(`dataset_uri ${datasetUri} names no dataset of this service`, { code: ERR.InvalidParameter });
+      if (local && !(await isDataset(deps, base.href))) throw new BadRequest(`dataset_uri ${datasetUri} names no dataset of this service`, { code: ERR.InvalidParameter });
       if (!predictionFeature || !local) return;
       try {
         const d = await loadDataset(deps, base.href, { subjectid, featureUris: [predictionFeature] });

@@ -55,9 +55,9 @@ export interface AlgorithmIO {
    * How a feature with ot:hasSource `source` is computed for new compounds: a per-row
    * descriptor algorithm of this service and its parameters; undefined for anything else.
    */
-  featureCalculation: (source: string) => FeatureCalculation | undefined;
+  featureCalculation: (source: string) => Promise<FeatureCalculation | undefined>;
   /** A fresh model URI (the model is stored later by `model`). */
-  newModelUri: () => string;
+  newModelUri: () => Promise<string>;
   model: (request: ModelRequest) => Promise<string>;
   /** Adds triples describing a model (its validation statistics) to its graph. */
   annotateModel: (modelUri: string, quads: import('@rdfjs/types').Quad[]) => Promise<void>;

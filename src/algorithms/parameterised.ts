@@ -21,16 +21,16 @@ export function parameterHash(values: ParamValues): string {
 export async function ensureParameterised(deps: Deps, def: AlgorithmDef, values: ParamValues): Promise<string> {
   const parent = algorithmUri(deps, def.id);
   const uri = `${parent}/${parameterHash(values)}`;
-  if (!deps.store.hasGraph(uri)) {
+  if (!(await deps.store.hasGraph(uri))) {
     await deps.store.replaceGraph(uri, algorithmQuads(def, uri, { values, parent, date: new Date().toISOString() }));
   }
   return uri;
 }
 
 /** The exact values a parameterised algorithm holds (rule 5: a run repeats them). */
-export function storedValues(deps: Deps, def: AlgorithmDef, uri: string): ParamValues {
+export async function storedValues(deps: Deps, def: AlgorithmDef, uri: string): Promise<ParamValues> {
   const out: ParamValues = {};
-  for (const row of deps.store.select('algorithm-param-values', { algorithm: { iris: [uri] } })) {
+  for (const row of await deps.store.select('algorithm-param-values', { algorithm: { iris: [uri] } })) {
     const p = def.params.find((x) => x.name === row.name.value);
     if (!p || row.value.value === '') continue;
     out[p.name] = parseParam(p, p.type === 'list' ? row.value.value.split('\n') : [row.value.value]);

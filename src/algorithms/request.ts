@@ -38,7 +38,7 @@ export async function readApplyRequest(deps: Deps, def: AlgorithmDef, form: Form
     if (sent.length > 0) {
       throw new BadRequest(`${uri} is a parameterised algorithm: it already fixes its parameters, so ${sent.join(', ')} cannot be sent (SPEC §2.1 rule 6); POST to ${algorithmUri(deps, def.id)} to choose other values`, { code: ERR.ParameterisedAlgorithm });
     }
-    values = withDefaults(def.params, storedValues(deps, def, uri));
+    values = withDefaults(def.params, await storedValues(deps, def, uri));
   } else {
     values = withDefaults(def.params, explicit);
     await def.validate?.(values);

@@ -40,7 +40,7 @@ export function authMiddleware(deps: Deps): Koa.Middleware {
     }
     if (need === 'owner') {
       for (const path of pathAndAncestors(ctx.path)) {
-        const owner = ownerOf(deps, uriOf(deps.config, path));
+        const owner = await ownerOf(deps, uriOf(deps.config, path));
         if (owner === undefined) continue;
         if (owner !== state.user) throw new Forbidden(`${uriOf(deps.config, path)} belongs to another user`);
         break;

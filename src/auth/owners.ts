@@ -19,18 +19,18 @@ export const aclGraph = (config: Deps['config']): string => uriOf(config, '/auth
  * The ACL graph decides; a domain that keeps `<uri> ot:owner "user"` in the resource's own
  * graph (compounds do) is honoured too.
  */
-export function ownerOf(deps: OwnerDeps, uri: string): string | undefined {
+export async function ownerOf(deps: OwnerDeps, uri: string): Promise<string | undefined> {
   if (!isValidIri(uri)) return undefined;
   const node = namedNode(uri);
-  const found = deps.store.match(node, OT.owner, null, aclGraph(deps.config));
+  const found = await deps.store.match(node, OT.owner, null, aclGraph(deps.config));
   if (found.length) return found[0].object.value;
-  const inline = deps.store.match(node, OT.owner, null, uri);
+  const inline = await deps.store.match(node, OT.owner, null, uri);
   return inline.length ? inline[0].object.value : undefined;
 }
 
 /** Records `user` as owner of `uri` unless it already has an owner; answers whether it wrote. */
 export async function recordOwner(deps: OwnerDeps, uri: string, user: string | undefined): Promise<boolean> {
-  if (!user || ownerOf(deps, uri) !== undefined) return false;
+  if (!user || (await ownerOf(deps, uri)) !== undefined) return false;
   await deps.store.addToGraph(aclGraph(deps.config), [quad(namedNode(uri), OT.owner, literal(user))]);
   return true;
 }
@@ -46,11 +46,11 @@ export async function recordOwners(deps: OwnerDeps, uris: string | string[] | un
 
 /** Forgets the owner of a deleted resource, so the ACL graph does not grow with dead URIs. */
 export async function forgetOwner(deps: OwnerDeps, uri: string): Promise<void> {
-  const found = deps.store.match(namedNode(uri), OT.owner, null, aclGraph(deps.config));
+  const found = await deps.store.match(namedNode(uri), OT.owner, null, aclGraph(deps.config));
   if (found.length) await deps.store.removeFromGraph(aclGraph(deps.config), found);
 }
 
 /** Every resource `user` owns (for lists filtered by owner, e.g. GET /task). */
-export function ownedBy(deps: OwnerDeps, user: string): Set<string> {
-  return new Set(deps.store.match(null, OT.owner, literal(user), aclGraph(deps.config)).map((q) => q.subject.value));
+export async function ownedBy(deps: OwnerDeps, user: string): Promise<Set<string>> {
+  return new Set((await deps.store.match(null, OT.owner, literal(user), aclGraph(deps.config))).map((q) => q.subject.value));
 }

@@ -6,13 +6,13 @@ import type { Deps } from '../deps.ts';
 import { aclGraph } from './owners.ts';
 
 /** Graph IRIs `user` may query; undefined (no restriction) when auth is off. */
-export function readableGraphs(deps: Pick<Deps, 'config' | 'store' | 'identity'>, user: string | undefined): string[] | undefined {
+export async function readableGraphs(deps: Pick<Deps, 'config' | 'store' | 'identity'>, user: string | undefined): Promise<string[] | undefined> {
   if (!deps.identity) return undefined;
   const acl = aclGraph(deps.config);
   const hidden = new Set([acl]);
-  for (const row of deps.store.select('auth-task-owners', { acl: DataFactory.namedNode(acl) })) {
+  for (const row of await deps.store.select('auth-task-owners', { acl: DataFactory.namedNode(acl) })) {
     // A task created while auth was off has no owner: like GET /task/{id}, any user may read it.
     if (user === undefined || (row.owner !== undefined && row.owner.value !== user)) hidden.add(row.task.value);
   }
-  return deps.store.select('auth-graphs').map((r) => r.g.value).filter((g) => !hidden.has(g));
+  return (await deps.store.select('auth-graphs')).map((r) => r.g.value).filter((g) => !hidden.has(g));
 }

@@ -80,12 +80,19 @@ export function compoundNumber(uri: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** The index of `deps.store`, loaded from the store on first use. */
+/** The index of `deps.store`, loaded at start-up by loadCompoundIndex. */
 export function compoundIndex(deps: Pick<Deps, 'store'>): CompoundIndex {
+  const index = indexes.get(deps.store);
+  if (!index) throw new Error('the compound index is read before start-up loaded it (bootCompounds)');
+  return index;
+}
+
+/** Loads the index of `deps.store` from the store, once. */
+export async function loadCompoundIndex(deps: Pick<Deps, 'store'>): Promise<CompoundIndex> {
   let index = indexes.get(deps.store);
   if (!index) {
     index = new CompoundIndex();
-    for (const row of deps.store.select('compound-identities')) {
+    for (const row of await deps.store.select('compound-identities')) {
       const id = compoundNumber(row.compound.value);
       if (id === undefined) continue;
       index.add(id, {

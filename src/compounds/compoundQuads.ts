@@ -10,9 +10,9 @@ import { DC, OT, OWL, RDF as RDFNS, SCHEMA, SVC, XSD } from '../rdf/vocab.ts';
 const { quad, namedNode, literal, blankNode } = DataFactory;
 
 /** The stored SMILES of compound `uri`: schema:smiles, or svc:smiles in data written before it (docs/graph-layout.md). */
-export function storedSmiles(deps: Deps, uri: string): string | undefined {
+export async function storedSmiles(deps: Deps, uri: string): Promise<string | undefined> {
   const c = namedNode(uri);
-  return (deps.store.match(c, SCHEMA.smiles, null, uri)[0] ?? deps.store.match(c, SVC.smiles, null, uri)[0])?.object.value;
+  return ((await deps.store.match(c, SCHEMA.smiles, null, uri))[0] ?? (await deps.store.match(c, SVC.smiles, null, uri))[0])?.object.value;
 }
 
 /** Stored quads of compound `uri` (its own graph). */

@@ -31,11 +31,11 @@ export function compoundRecord(deps: Deps, id: number): CompoundRecord {
   return { ...stored, id, uri };
 }
 
-export function conformerRecords(deps: Deps, compound: CompoundRecord): ConformerRecord[] {
+export async function conformerRecords(deps: Deps, compound: CompoundRecord): Promise<ConformerRecord[]> {
   const cache = compoundIndex(deps).conformers;
   let list = cache.get(compound.id);
   if (!list) {
-    list = deps.store.select('compound-conformers', { compound: namedNode(compound.uri) }).map((r) => ({
+    list = (await deps.store.select('compound-conformers', { compound: namedNode(compound.uri) })).map((r) => ({
       uri: r.conformer.value,
       number: Number(r.number.value),
       file: r.file.value,
@@ -50,19 +50,19 @@ export function conformersChanged(deps: Deps, id: number): void {
   compoundIndex(deps).conformers.delete(id);
 }
 
-export function conformerRecord(deps: Deps, compound: CompoundRecord, n: number): ConformerRecord {
-  const found = conformerRecords(deps, compound).find((c) => c.number === n);
+export async function conformerRecord(deps: Deps, compound: CompoundRecord, n: number): Promise<ConformerRecord> {
+  const found = (await conformerRecords(deps, compound)).find((c) => c.number === n);
   if (!found) throw new NotFound(`no conformer ${n} of compound ${compound.uri}`);
   return found;
 }
 
 /** The compound's own structure: its file, or a 2D layout of its SMILES. */
 export async function ownMolfile(deps: Deps, compound: CompoundRecord): Promise<string> {
-  return compound.file ? readStructureFile(deps.config, compound.file) : molfileOfSmiles(compound.smiles);
+  return compound.file ? readStructureFile(deps, compound.file) : molfileOfSmiles(compound.smiles);
 }
 
 /** SPEC §2.3: the default structure is the first conformer, else the compound's own. */
 export async function defaultMolfile(deps: Deps, compound: CompoundRecord): Promise<string> {
-  const first = conformerRecords(deps, compound)[0];
-  return first ? readStructureFile(deps.config, first.file) : ownMolfile(deps, compound);
+  const first = (await conformerRecords(deps, compound))[0];
+  return first ? readStructureFile(deps, first.file) : ownMolfile(deps, compound);
 }

@@ -5,7 +5,7 @@
 // change under their users, so a PUT of another molecule answers that molecule's compound.
 import type { Deps } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
-import type { WriteOp } from '../store/store.ts';
+import type { WriteOp } from '../store/api.ts';
 import { compoundIndex, identityKey } from './compoundIndex.ts';
 import { compoundQuads } from './compoundQuads.ts';
 import { keepsFile, compoundUri, ensureCompound, storedOf } from './compounds.ts';
@@ -34,29 +34,29 @@ async function replaceRepresentation(deps: Deps, old: CompoundRecord, s: ParsedS
   const { id } = old;
   const index = compoundIndex(deps);
   const file = keepsFile(s) ? newStructurePath(id, 'compound') : undefined;
-  if (file) await writeStructureFile(deps.config, file, s.molfile);
+  if (file) await writeStructureFile(deps, file, s.molfile);
   const ops: WriteOp[] = [{ op: 'replace', graph: old.uri, quads: compoundQuads(old.uri, id, s, file, owner) }];
   try {
     await deps.store.commit(ops);
   } catch (e) {
-    if (file) await removeStructureFiles(deps.config, [file]);
+    if (file) await removeStructureFiles(deps, [file]);
     throw e;
   }
   index.remove(id);
   index.add(id, storedOf(s, file));
   deps.search.indexCompound(old.uri, s.smiles, s.inchiKey);
-  if (old.file) await removeStructureFiles(deps.config, [old.file]);
+  if (old.file) await removeStructureFiles(deps, [old.file]);
 }
 
 /** Removes compound `id`, its conformers and its files; 409 while datasets hold it, unless forced. */
 export function deleteCompound(deps: Deps, id: number, force = false): Promise<void> {
   return withCompoundLock(compoundUri(deps, id), async () => {
     const c = compoundRecord(deps, id);
-    refuseIfReferenced(c.uri, 'delete', compoundReferrers(deps, c.uri), force);
-    const ops: WriteOp[] = [{ op: 'drop', graph: c.uri }, ...conformerRecords(deps, c).map((k) => ({ op: 'drop' as const, graph: k.uri }))];
+    refuseIfReferenced(c.uri, 'delete', await compoundReferrers(deps, c.uri), force);
+    const ops: WriteOp[] = [{ op: 'drop', graph: c.uri }, ...(await conformerRecords(deps, c)).map((k) => ({ op: 'drop' as const, graph: k.uri }))];
     await deps.store.commit(ops);
     compoundIndex(deps).remove(id);
     deps.search.removeCompound(c.uri);
-    await removeCompoundDir(deps.config, id);
+    await removeCompoundDir(deps, id);
   });
 }

@@ -40,14 +40,16 @@ export const storedOf = (s: ParsedStructure, file: string | undefined): StoredCo
 const featuresReady = new WeakMap<object, Set<string>>();
 
 /** Store ops creating the identifier features, the first time for this store and base URI. */
-function featureOps(deps: Deps): WriteOp[] {
+async function featureOps(deps: Deps): Promise<WriteOp[]> {
   const ready = featuresReady.get(deps.store) ?? new Set<string>();
   featuresReady.set(deps.store, ready);
   if (ready.has(deps.config.baseUrl)) return [];
   ready.add(deps.config.baseUrl);
-  return identityFeatureOps(deps)
-    .filter((f) => !deps.store.hasGraph(f.graph))
-    .map((f) => ({ op: 'replace' as const, graph: f.graph, quads: f.quads }));
+  const ops: WriteOp[] = [];
+  for (const f of identityFeatureOps(deps)) {
+    if (!(await deps.store.hasGraph(f.graph))) ops.push({ op: 'replace', graph: f.graph, quads: f.quads });
+  }
+  return ops;
 }
 
 /**
@@ -55,7 +57,7 @@ function featureOps(deps: Deps): WriteOp[] {
  * created if missing, for modules that store identifier values themselves (datasets).
  */
 export async function ensureIdentityFeatures(deps: Deps): Promise<Record<IdentityKey, string>> {
-  const ops = featureOps(deps);
+  const ops = await featureOps(deps);
   if (ops.length) await deps.store.commit(ops);
   return Object.fromEntries(IDENTITY_FEATURES.map((f) => [f.key, identityFeatureUri(deps, f.key)])) as Record<IdentityKey, string>;
 }
@@ -98,8 +100,8 @@ async function create(deps: Deps, fresh: Array<{ id: number; key: string; s: Par
   try {
     // Files first, then the triples naming them: a crash in between leaves
     // only unnamed files, which start-up removes.
-    await writeStructureFiles(deps.config, files);
-    const ops: WriteOp[] = featureOps(deps);
+    await writeStructureFiles(deps, files);
+    const ops: WriteOp[] = await featureOps(deps);
     for (const f of fresh) {
       const uri = compoundUri(deps, f.id);
       // A new graph: 'add' is 'replace' without the drop of what is not there.
@@ -108,7 +110,7 @@ async function create(deps: Deps, fresh: Array<{ id: number; key: string; s: Par
     await deps.store.commit(ops);
   } catch (e) {
     for (const f of fresh) index.pending.delete(f.key);
-    await removeStructureFiles(deps.config, files.map((f) => f.rel));
+    await removeStructureFiles(deps, files.map((f) => f.rel));
     settle(e);
     throw e;
   }

@@ -3,15 +3,15 @@
 // 3D generation job before the task engine starts.
 import type { Deps } from '../deps.ts';
 import { initChem } from '../chem/index.ts';
-import { compoundIndex } from './compoundIndex.ts';
+import { loadCompoundIndex } from './compoundIndex.ts';
 import { repairStructureFiles } from './compoundFiles.ts';
 import { defineGenerationJob } from './conformerGeneration.ts';
 
 export async function bootCompounds(deps: Deps): Promise<void> {
   await initChem();
-  compoundIndex(deps);
-  const referenced = new Set(deps.store.select('structure-files').map((r) => r.file.value));
-  const removed = await repairStructureFiles(deps.config, referenced);
+  await loadCompoundIndex(deps);
+  const referenced = new Set((await deps.store.select('structure-files')).map((r) => r.file.value));
+  const removed = await repairStructureFiles(deps, referenced);
   if (removed.length) deps.logger.warn({ removed: removed.length }, `start-up repair removed ${removed.length} structure file(s) that no compound names: ${removed.slice(0, 10).join(', ')}`);
   defineGenerationJob(deps);
 }

@@ -43,17 +43,17 @@ export function checkSameMolecule(compound: CompoundRecord, s: ParsedStructure):
 export function addConformers(deps: Deps, id: number, structures: ReadonlyArray<{ molfile: string; is3D: boolean }>): Promise<string[]> {
   return withCompoundLock(compoundUri(deps, id), async () => {
     const compound = compoundRecord(deps, id);
-    const existing = conformerRecords(deps, compound);
+    const existing = await conformerRecords(deps, compound);
     const last = compoundIndex(deps).lastConformer;
     let next = existing.reduce((max, c) => Math.max(max, c.number), last.get(id) ?? 0) + 1;
     const added = structures.map((s) => ({ n: next++, file: newStructurePath(id, 'conformer'), ...s }));
     last.set(id, next - 1);
-    await writeStructureFiles(deps.config, added.map((a) => ({ rel: a.file, text: a.molfile })));
+    await writeStructureFiles(deps, added.map((a) => ({ rel: a.file, text: a.molfile })));
     const ops: WriteOp[] = added.map((a) => ({ op: 'replace', graph: conformerUri(compound, a.n), quads: conformerQuads(compound, a.n, a.file, a.is3D) }));
     try {
       await deps.store.commit(ops);
     } catch (e) {
-      await removeStructureFiles(deps.config, added.map((a) => a.file));
+      await removeStructureFiles(deps, added.map((a) => a.file));
       throw e;
     }
     conformersChanged(deps, id);
@@ -69,18 +69,18 @@ export function addConformer(deps: Deps, id: number, s: ParsedStructure): Promis
 export function replaceConformer(deps: Deps, id: number, n: number, s: ParsedStructure): Promise<string> {
   return withCompoundLock(compoundUri(deps, id), async () => {
     const compound = compoundRecord(deps, id);
-    const old = conformerRecord(deps, compound, n);
+    const old = await conformerRecord(deps, compound, n);
     checkSameMolecule(compound, s);
     const file = newStructurePath(id, 'conformer');
-    await writeStructureFiles(deps.config, [{ rel: file, text: s.molfile }]);
+    await writeStructureFiles(deps, [{ rel: file, text: s.molfile }]);
     try {
       await deps.store.replaceGraph(old.uri, conformerQuads(compound, n, file, s.is3D === true));
     } catch (e) {
-      await removeStructureFiles(deps.config, [file]);
+      await removeStructureFiles(deps, [file]);
       throw e;
     }
     conformersChanged(deps, id);
-    await removeStructureFiles(deps.config, [old.file]);
+    await removeStructureFiles(deps, [old.file]);
     return old.uri;
   });
 }
@@ -89,10 +89,10 @@ export function replaceConformer(deps: Deps, id: number, n: number, s: ParsedStr
 export function deleteConformers(deps: Deps, id: number, n?: number): Promise<void> {
   return withCompoundLock(compoundUri(deps, id), async () => {
     const compound = compoundRecord(deps, id);
-    const gone = n === undefined ? conformerRecords(deps, compound) : [conformerRecord(deps, compound, n)];
+    const gone = n === undefined ? await conformerRecords(deps, compound) : [await conformerRecord(deps, compound, n)];
     if (gone.length) await deps.store.commit(gone.map((c) => ({ op: 'drop', graph: c.uri })));
     conformersChanged(deps, id);
-    await removeStructureFiles(deps.config, gone.map((c) => c.file));
+    await removeStructureFiles(deps, gone.map((c) => c.file));
   });
 }
 

@@ -9,30 +9,37 @@ import { SVC } from '../rdf/vocab.ts';
 import { readStructureFile } from '../compounds/compoundFiles.ts';
 import { storedSmiles } from '../compounds/compoundQuads.ts';
 import { rowsOf, type DatasetView } from './datasetView.ts';
-import { readFeature } from '../features/features.ts';
+import { readFeatures } from '../features/features.ts';
 import type { CsvExtra } from './datasetOutput.ts';
 import { COMPOUND_FIELD } from './sdf.ts';
 
 const { namedNode } = DataFactory;
 
-const stored = (deps: Deps, compound: string, p: RDF.NamedNode): string | undefined =>
-  deps.store.match(namedNode(compound), p, null, compound)[0]?.object.value;
+const stored = async (deps: Deps, compound: string, p: RDF.NamedNode): Promise<string | undefined> =>
+  (await deps.store.match(namedNode(compound), p, null, compound))[0]?.object.value;
 
 /** The SMILES column of CSV output. */
-export const smilesColumn = (deps: Deps): CsvExtra => ({ title: 'SMILES', value: (c) => storedSmiles(deps, c) });
+export const smilesColumn = (deps: Deps): CsvExtra => ({
+  title: 'SMILES',
+  values: async (compounds) => {
+    const out: Array<string | undefined> = [];
+    for (const c of compounds) out.push(await storedSmiles(deps, c));
+    return out;
+  },
+});
 
 async function molfileOf(deps: Deps, compound: string): Promise<string | undefined> {
-  const file = stored(deps, compound, SVC.structureFile);
-  if (file) return readStructureFile(deps.config, file);
-  const smiles = storedSmiles(deps, compound);
+  const file = await stored(deps, compound, SVC.structureFile);
+  if (file) return readStructureFile(deps, file);
+  const smiles = await storedSmiles(deps, compound);
   return smiles ? parseStructure(smiles, 'smiles').molfile : undefined;
 }
 
 /** SD file: one record per entry with a structure, feature titles as data field names. */
 export async function* datasetSdf(deps: Deps, view: DatasetView): AsyncGenerator<string> {
-  const titles = view.features.map((f) => readFeature(deps, f)?.title ?? f);
+  const titles = (await readFeatures(deps, view.features)).map((info, j) => info?.title ?? view.features[j]);
   let out = '';
-  for (const row of rowsOf(deps, view)) {
+  for await (const row of rowsOf(deps, view)) {
     const molfile = await molfileOf(deps, row.compound);
     if (!molfile) continue;
     const fields: Record<string, string> = { [COMPOUND_FIELD]: row.compound };

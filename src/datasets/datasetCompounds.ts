@@ -13,31 +13,31 @@ const { namedNode } = DataFactory;
 
 export type RowCompound = string | { error: string };
 
-function localCompoundExists(deps: Deps, uri: string): boolean {
+async function localCompoundExists(deps: Deps, uri: string): Promise<boolean> {
   const compound = uri.replace(/\/conformer\/[^/]+$/, '');
-  return deps.store.match(namedNode(compound), RDFNS.type, OT.Compound, null).length > 0 || deps.store.hasGraph(compound);
+  return (await deps.store.match(namedNode(compound), RDFNS.type, OT.Compound, null)).length > 0 || (await deps.store.hasGraph(compound));
 }
 
 export async function resolveCompounds(deps: Deps, rows: readonly InputRow[], signal?: AbortSignal, progress?: (percent: number) => void): Promise<RowCompound[]> {
   const local = uriOf(deps.config, '/compound/');
   const out: RowCompound[] = new Array(rows.length);
   const structured: number[] = [];
-  rows.forEach((row, i) => {
+  for (const [i, row] of rows.entries()) {
     // A row naming both (the service's own CSV and SD files): the compound it names, while
     // it exists here; otherwise its structure makes (or finds) one.
     const uri = row.compoundUri;
-    if (row.structure && uri && isValidIri(uri) && uri.startsWith(local) && localCompoundExists(deps, uri)) {
+    if (row.structure && uri && isValidIri(uri) && uri.startsWith(local) && (await localCompoundExists(deps, uri))) {
       out[i] = uri;
-      return;
+      continue;
     }
     if (row.structure) {
       structured.push(i);
-      return;
+      continue;
     }
     if (!uri || !isValidIri(uri)) out[i] = { error: `not a compound URI: ${JSON.stringify((uri ?? '').slice(0, 100))}` };
-    else if (uri.startsWith(local) && !localCompoundExists(deps, uri)) out[i] = { error: `compound ${uri} not found` };
+    else if (uri.startsWith(local) && !(await localCompoundExists(deps, uri))) out[i] = { error: `compound ${uri} not found` };
     else out[i] = uri;
-  });
+  }
   if (structured.length > 0) {
     const resolved = await structuresToCompounds(deps, structured.map((i) => rows[i].structure!), signal, progress);
     structured.forEach((rowIndex, k) => {

@@ -12,13 +12,13 @@ import { featureDefinitions } from './datasetOutput.ts';
 
 const { quad, namedNode, blankNode } = DataFactory;
 
-export function entryQuads(deps: Deps, dataset: string, n: string): RDF.Quad[] {
-  requireDataset(deps, dataset);
+export async function entryQuads(deps: Deps, dataset: string, n: string): Promise<RDF.Quad[]> {
+  await requireDataset(deps, dataset);
   const uri = /^[1-9][0-9]*$/.test(n) ? entryUri(dataset, Number(n)) : undefined;
   const entry = uri ? namedNode(uri) : undefined;
   // Only linked entries exist for clients: an interrupted upload's are not part of the dataset.
-  if (!entry || deps.store.match(namedNode(dataset), OT.dataEntry, entry, dataset).length === 0) throw new NotFound(`no entry ${uri ?? n} in dataset ${dataset}`);
-  const stored = deps.store.match(entry, null, null, dataset);
+  if (!entry || (await deps.store.match(namedNode(dataset), OT.dataEntry, entry, dataset)).length === 0) throw new NotFound(`no entry ${uri ?? n} in dataset ${dataset}`);
+  const stored = await deps.store.match(entry, null, null, dataset);
   const compound = stored.find((q) => q.predicate.equals(OT.compound))?.object;
   const out: RDF.Quad[] = [quad(namedNode(dataset), OT.dataEntry, entry), quad(entry, RDFNS.type, OT.DataEntry)];
   if (compound) out.push(quad(entry, OT.compound, compound as RDF.NamedNode), quad(compound as RDF.NamedNode, RDFNS.type, OT.Compound));
@@ -29,5 +29,5 @@ export function entryQuads(deps: Deps, dataset: string, n: string): RDF.Quad[] {
     features.push(q.predicate.value);
     out.push(quad(entry, OT.values, fv), quad(fv, RDFNS.type, OT.FeatureValue), quad(fv, OT.feature, q.predicate as RDF.NamedNode), quad(fv, OT.value, q.object as RDF.Literal));
   }
-  return [...out, ...featureDefinitions(deps, dataset, [...new Set(features)])];
+  return [...out, ...(await featureDefinitions(deps, dataset, [...new Set(features)]))];
 }

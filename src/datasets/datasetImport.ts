@@ -8,7 +8,7 @@ import { uriOf } from '../deps.ts';
 import { isNumeric, type InputTable } from './table.ts';
 import { resolveCompounds, type RowCompound } from './datasetCompounds.ts';
 import { BadRequest } from '../errors.ts';
-import { ensureFeatures, readFeature } from '../features/features.ts';
+import { ensureFeatures, readFeature, readFeatures } from '../features/features.ts';
 import type { FeatureSpec } from '../features/featureModel.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta, type EntryData } from './datasetWrite.ts';
 
@@ -27,7 +27,8 @@ export interface ImportResult {
 async function featuresOfTable(deps: Deps, table: InputTable, dataset: string): Promise<string[]> {
   const featurePrefix = uriOf(deps.config, '/feature/');
   const specs: FeatureSpec[] = [];
-  const reused = table.columns.map((c) => (c.featureUri?.startsWith(featurePrefix) && readFeature(deps, c.featureUri) ? c.featureUri : undefined));
+  const reused: Array<string | undefined> = [];
+  for (const c of table.columns) reused.push(c.featureUri?.startsWith(featurePrefix) && (await readFeature(deps, c.featureUri)) ? c.featureUri : undefined);
   table.columns.forEach((c, i) => {
     if (reused[i]) return;
     const type = c.type ?? 'string';
@@ -68,7 +69,7 @@ export async function importTable(deps: Deps, table: InputTable, options: Import
   const compounds = await resolveCompounds(deps, table.rows, options.signal, (p: number) => options.progress?.(p * 0.5));
   if (!compounds.some((c) => typeof c === 'string')) refuseEmpty(table, compounds, warnings);
   const features = await featuresOfTable(deps, table, dataset);
-  const numeric = features.map((f) => readFeature(deps, f)?.type === 'numeric');
+  const numeric = (await readFeatures(deps, features)).map((f) => f?.type === 'numeric');
   const firstRow = new Map<string, number>();
   const entries: EntryData[] = [];
   table.rows.forEach((row, r) => {

@@ -21,27 +21,27 @@ export const entryUri = (dataset: string, n: number): string => `${dataset}/entr
 
 export const entryNumber = (uri: string): number => Number(uri.slice(uri.lastIndexOf('/') + 1));
 
-export function isDataset(deps: Deps, dataset: string): boolean {
-  return deps.store.match(namedNode(dataset), RDFNS.type, OT.Dataset, dataset).length > 0;
+export async function isDataset(deps: Pick<Deps, 'store'>, dataset: string): Promise<boolean> {
+  return (await deps.store.match(namedNode(dataset), RDFNS.type, OT.Dataset, dataset)).length > 0;
 }
 
-export function requireDataset(deps: Deps, dataset: string): void {
-  if (!isDataset(deps, dataset)) throw new NotFound(`dataset ${dataset} not found`);
+export async function requireDataset(deps: Pick<Deps, 'store'>, dataset: string): Promise<void> {
+  if (!(await isDataset(deps, dataset))) throw new NotFound(`dataset ${dataset} not found`);
 }
 
 /** Linked (complete) entries of a dataset, in entry order. */
-export function entriesOf(deps: Deps, dataset: string): RDF.NamedNode[] {
-  const entries = deps.store.match(namedNode(dataset), OT.dataEntry, null, dataset).map((q) => q.object as RDF.NamedNode);
+export async function entriesOf(deps: Pick<Deps, 'store'>, dataset: string): Promise<RDF.NamedNode[]> {
+  const entries = (await deps.store.match(namedNode(dataset), OT.dataEntry, null, dataset)).map((q) => q.object as RDF.NamedNode);
   return entries.sort((a, b) => entryNumber(a.value) - entryNumber(b.value));
 }
 
 /** Number of entry nodes written so far (including an interrupted upload's), to number new ones. */
-export function writtenEntries(deps: Deps, dataset: string): number {
-  const row = deps.store.select('dataset-entry-count', { dataset: namedNode(dataset) })[0];
+export async function writtenEntries(deps: Pick<Deps, 'store'>, dataset: string): Promise<number> {
+  const row = (await deps.store.select('dataset-entry-count', { dataset: namedNode(dataset) }))[0];
   return row ? Number(row.n.value) : 0;
 }
 
 /** Feature URIs of a dataset, in id order. */
-export function featuresOf(deps: Deps, dataset: string): string[] {
-  return deps.store.select('dataset-features', { dataset: namedNode(dataset) }).map((r) => r.f.value);
+export async function featuresOf(deps: Pick<Deps, 'store'>, dataset: string): Promise<string[]> {
+  return (await deps.store.select('dataset-features', { dataset: namedNode(dataset) })).map((r) => r.f.value);
 }

@@ -11,7 +11,7 @@ import { readRdfDataset } from './rdfDataset.ts';
 import { isNumeric } from './table.ts';
 import { isDataset } from './datasetLayout.ts';
 import { rowsOf, viewOf } from './datasetView.ts';
-import { readFeature, type FeatureInfo } from '../features/features.ts';
+import { readFeatures, type FeatureInfo } from '../features/features.ts';
 import { fetchRemoteDataset } from './datasetRemote.ts';
 
 export interface LoadedDataset {
@@ -45,18 +45,18 @@ export async function loadDataset(deps: Deps, datasetUri: string, options: LoadO
   if (!isValidIri(uri)) throw bad();
   const restrict = [...featureUris, ...(options.featureUris ?? [])];
   if (uri.startsWith(uriOf(deps.config, '/dataset/'))) {
-    if (!isDataset(deps, uri)) throw new NotFound(`dataset ${uri} not found`);
+    if (!(await isDataset(deps, uri))) throw new NotFound(`dataset ${uri} not found`);
     return loadLocal(deps, uri, restrict);
   }
   return loadRemote(deps, datasetUri, restrict, options.subjectid);
 }
 
-function loadLocal(deps: Deps, uri: string, featureUris: readonly string[]): LoadedDataset {
-  const view = viewOf(deps, uri, { featureUris });
-  const features = view.features.map((f) => readFeature(deps, f) ?? { uri: f, title: f, type: 'string' as const });
+async function loadLocal(deps: Deps, uri: string, featureUris: readonly string[]): Promise<LoadedDataset> {
+  const view = await viewOf(deps, uri, { featureUris });
+  const features = (await readFeatures(deps, view.features)).map((info, i) => info ?? { uri: view.features[i], title: view.features[i], type: 'string' as const });
   const compounds: string[] = [];
   const values: LoadedDataset['values'] = [];
-  for (const row of rowsOf(deps, view)) {
+  for await (const row of rowsOf(deps, view)) {
     compounds.push(row.compound);
     values.push(row.values.map((v) => (v === undefined ? undefined : v.datatype.equals(XSD.double) ? Number(v.value) : v.value)));
   }

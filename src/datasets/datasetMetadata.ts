@@ -26,10 +26,10 @@ function subjectOf(dataset: string, body: readonly RDF.Quad[]): string {
 }
 
 export async function replaceMetadata(deps: Deps, dataset: string, body: readonly RDF.Quad[]): Promise<void> {
-  requireDataset(deps, dataset);
+  await requireDataset(deps, dataset);
   const about = subjectOf(dataset, body);
   const d = namedNode(dataset);
-  const stored = deps.store.match(d, null, null, dataset);
+  const stored = await deps.store.match(d, null, null, dataset);
   const isStored = (q: RDF.Quad) => stored.some((s) => s.predicate.equals(q.predicate) && s.object.equals(q.object));
   const added: RDF.Quad[] = [];
   const refused: string[] = [];

@@ -5,35 +5,44 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
-import { compoundsOf, rowsOf, type DatasetView } from './datasetView.ts';
-import { readFeature } from '../features/features.ts';
+import { compoundsOf, rowsOf, type DatasetView, type EntryRow } from './datasetView.ts';
+import { readFeature, readFeatures } from '../features/features.ts';
 
 const { quad, namedNode, blankNode } = DataFactory;
 
 const ROWS_PER_CHUNK = 500;
 
 /** The dataset's own statements (metadata, warnings), without its entry links. */
-export function metadataOf(deps: Deps, dataset: string): RDF.Quad[] {
-  return deps.store.match(namedNode(dataset), null, null, dataset).filter((q) => !q.predicate.equals(OT.dataEntry));
+export async function metadataOf(deps: Pick<Deps, 'store'>, dataset: string): Promise<RDF.Quad[]> {
+  return (await deps.store.match(namedNode(dataset), null, null, dataset)).filter((q) => !q.predicate.equals(OT.dataEntry));
+}
+
+/** The metadata of each of `datasets`, in order: the RDF of a dataset list. */
+export async function datasetsMetadata(deps: Pick<Deps, 'store'>, datasets: readonly string[]): Promise<RDF.Quad[]> {
+  const out: RDF.Quad[] = [];
+  for (const d of datasets) out.push(...(await metadataOf(deps, d)));
+  return out;
 }
 
 /** Feature definitions: the feature's own graph when local, else the copy in the dataset. */
-export function featureDefinitions(deps: Deps, dataset: string, features: readonly string[]): RDF.Quad[] {
-  return features.flatMap((f) => {
-    const own = readFeature(deps, f) ? deps.store.graph(f) : [];
-    return own.length > 0 ? own : deps.store.match(namedNode(f), null, null, dataset);
-  });
+export async function featureDefinitions(deps: Pick<Deps, 'store'>, dataset: string, features: readonly string[]): Promise<RDF.Quad[]> {
+  const out: RDF.Quad[] = [];
+  for (const f of features) {
+    const own = (await readFeature(deps, f)) ? await deps.store.graph(f) : [];
+    out.push(...(own.length > 0 ? own : await deps.store.match(namedNode(f), null, null, dataset)));
+  }
+  return out;
 }
 
 /** Quad chunks of a view: metadata and features first, then ROWS_PER_CHUNK entries at a time. */
-export function* datasetQuadChunks(deps: Deps, view: DatasetView): Generator<RDF.Quad[]> {
+export async function* datasetQuadChunks(deps: Pick<Deps, 'store'>, view: DatasetView): AsyncGenerator<RDF.Quad[]> {
   const d = namedNode(view.dataset);
-  yield [...metadataOf(deps, view.dataset), ...featureDefinitions(deps, view.dataset, view.features)];
+  yield [...(await metadataOf(deps, view.dataset)), ...(await featureDefinitions(deps, view.dataset, view.features))];
   const predicates = view.features.map((f) => namedNode(f));
   const compounds = new Set<string>();
   let chunk: RDF.Quad[] = [];
   let rows = 0;
-  for (const row of rowsOf(deps, view)) {
+  for await (const row of rowsOf(deps, view)) {
     const n = row.entry.value.slice(row.entry.value.lastIndexOf('/') + 1);
     chunk.push(quad(d, OT.dataEntry, row.entry), quad(row.entry, RDFNS.type, OT.DataEntry), quad(row.entry, OT.compound, namedNode(row.compound)));
     if (!compounds.has(row.compound)) {
@@ -57,29 +66,35 @@ export function* datasetQuadChunks(deps: Deps, view: DatasetView): Generator<RDF
 export const csvField = (v: string): string => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
 /** CSV: compound URI, then one column per feature titled by its dc:title. */
-export async function* datasetCsv(deps: Deps, view: DatasetView, extraColumns: CsvExtra[] = []): AsyncGenerator<string> {
-  const titles = view.features.map((f) => readFeature(deps, f)?.title ?? deps.store.match(namedNode(f), null, null, view.dataset).find((q) => q.predicate.value.endsWith('/title'))?.object.value ?? f);
-  yield ['Compound', ...extraColumns.map((c) => c.title), ...titles].map(csvField).join(',') + '\r\n';
-  let out = '';
-  let rows = 0;
-  for (const row of rowsOf(deps, view)) {
-    const extra = extraColumns.map((c) => c.value(row.compound) ?? '');
-    out += [row.compound, ...extra, ...row.values.map((v) => v?.value ?? '')].map(csvField).join(',') + '\r\n';
-    if (++rows % ROWS_PER_CHUNK === 0) {
-      yield out;
-      out = '';
-    }
+export async function* datasetCsv(deps: Pick<Deps, 'store'>, view: DatasetView, extraColumns: CsvExtra[] = []): AsyncGenerator<string> {
+  const infos = await readFeatures(deps, view.features);
+  const titles: string[] = [];
+  for (const [i, f] of view.features.entries()) {
+    titles.push(infos[i]?.title ?? (await deps.store.match(namedNode(f), null, null, view.dataset)).find((q) => q.predicate.value.endsWith('/title'))?.object.value ?? f);
   }
-  if (out) yield out;
+  yield ['Compound', ...extraColumns.map((c) => c.title), ...titles].map(csvField).join(',') + '\r\n';
+  let rows: EntryRow[] = [];
+  const flush = async (): Promise<string> => {
+    const compounds = rows.map((r) => r.compound);
+    const extra = await Promise.all(extraColumns.map((c) => c.values(compounds)));
+    const text = rows.map((row, i) => [row.compound, ...extra.map((column) => column[i] ?? ''), ...row.values.map((v) => v?.value ?? '')].map(csvField).join(',') + '\r\n').join('');
+    rows = [];
+    return text;
+  };
+  for await (const row of rowsOf(deps, view)) {
+    rows.push(row);
+    if (rows.length === ROWS_PER_CHUNK) yield await flush();
+  }
+  if (rows.length > 0) yield await flush();
 }
 
-/** A further CSV column computed from the compound (e.g. its SMILES). */
+/** A further CSV column computed from the compounds (e.g. their SMILES), a chunk of rows at a time. */
 export interface CsvExtra {
   title: string;
-  value: (compound: string) => string | undefined;
+  values: (compounds: readonly string[]) => Promise<Array<string | undefined>>;
 }
 
 /** text/uri-list: the view's distinct compounds. */
-export function datasetUriList(deps: Deps, view: DatasetView): string {
-  return compoundsOf(deps, view).map((c) => c + '\r\n').join('');
+export async function datasetUriList(deps: Pick<Deps, 'store'>, view: DatasetView): Promise<string> {
+  return (await compoundsOf(deps, view)).map((c) => c + '\r\n').join('');
 }

@@ -60,7 +60,7 @@ async function awaitRemoteTask(taskUri: string, subjectid?: string): Promise<str
 /** POSTs a local dataset (as RDF/XML) to another dataset service; answers the URI it made. */
 export async function publishDataset(deps: Deps, datasetUri: string, datasetService: string, subjectid?: string): Promise<string> {
   if (!isValidIri(datasetService) || !/^https?:/.test(datasetService)) throw new BadRequest(`dataset_service is not an http(s) URI: ${JSON.stringify(datasetService)}`, { code: ERR.InvalidIRI });
-  const view = viewOf(deps, datasetUri);
+  const view = await viewOf(deps, datasetUri);
   let body = '';
   for await (const chunk of Readable.from(rdfTextStream(datasetQuadChunks(deps, view), 'rdfxml'))) body += chunk;
   const res = await remoteFetch(datasetService, { method: 'POST', headers: { 'Content-Type': RDF_XML, Accept: 'text/uri-list' }, body, subjectid });

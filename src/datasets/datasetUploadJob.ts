@@ -18,7 +18,6 @@ import { newDatasetUri, uploadDataset, uploadDatasetFile } from './datasets.ts';
 import { metadataQuads, type DatasetMeta } from './datasetWrite.ts';
 import { DC } from '../rdf/vocab.ts';
 import { isDataset } from './datasetLayout.ts';
-import { sweepUploads } from './uploadSweep.ts';
 
 /** Bodies up to this size are stored within the request. */
 export const INLINE_UPLOAD_BYTES = 64 * 1024;
@@ -35,10 +34,8 @@ interface UploadJobParams {
 
 const tasksOf = (deps: Deps): TaskEngine | undefined => (deps as Deps & { tasks?: TaskEngine }).tasks;
 
-/** Registers the upload job kind with the task engine (once per app), and drops saved bodies no task needs. */
+/** Registers the upload job kind with the task engine (once per app). */
 export function defineUploadJob(deps: Deps): void {
-  const removed = sweepUploads(deps.store, deps.config.dataDir, UPLOAD_JOB);
-  if (removed.length > 0) deps.logger.warn({ files: removed }, 'removed upload bodies no unfinished task refers to');
   tasksOf(deps)?.define<UploadJobParams>({
     kind: UPLOAD_JOB,
     // A re-run numbers its entries after those of the interrupted run, which stay unlinked.
@@ -48,7 +45,7 @@ export function defineUploadJob(deps: Deps): void {
 }
 
 async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext): Promise<string> {
-  const appending = isDataset(deps, params.dataset);
+  const appending = await isDataset(deps, params.dataset);
   try {
     await uploadDatasetFile(deps, params.file, { kind: params.kind, dataset: params.dataset, meta: params.meta, nominal: params.nominal, signal: ctx.signal, progress: ctx.progress });
   } catch (e) {
@@ -88,7 +85,7 @@ export async function startUpload(deps: Deps, upload: Upload, options: { dataset
   const kind = uploadKind(upload.type, upload.filename);
   precheck(kind, upload.data);
   checkUpload(kind, upload.data, deps.config);
-  const dataset = options.dataset ?? newDatasetUri(deps);
+  const dataset = options.dataset ?? (await newDatasetUri(deps));
   const meta: DatasetMeta = { title: upload.form.get('title') ?? upload.filename, creator: options.owner, source: upload.filename, date: new Date().toISOString() };
   // Columns declared nominal, as form fields beside a multipart file or in the query.
   const nominal = [...(options.nominal ?? []), ...upload.form.all('nominal')];

@@ -28,9 +28,9 @@ export interface ViewOptions {
   page?: Page;
 }
 
-export function viewOf(deps: Deps, dataset: string, options: ViewOptions = {}): DatasetView {
-  requireDataset(deps, dataset);
-  let features = featuresOf(deps, dataset);
+export async function viewOf(deps: Pick<Deps, 'store'>, dataset: string, options: ViewOptions = {}): Promise<DatasetView> {
+  await requireDataset(deps, dataset);
+  let features = await featuresOf(deps, dataset);
   if (options.featureUris && options.featureUris.length > 0) {
     const present = new Set(features);
     const missing = options.featureUris.filter((f) => !present.has(f));
@@ -41,12 +41,12 @@ export function viewOf(deps: Deps, dataset: string, options: ViewOptions = {}): 
     }
     features = [...new Set(options.featureUris)];
   }
-  let entries = entriesOf(deps, dataset);
+  let entries = await entriesOf(deps, dataset);
   if (options.compoundUris && options.compoundUris.length > 0) {
     const wanted = new Set<string>();
     for (const c of options.compoundUris) {
       // A value that is no IRI is the client's mistake (400), not a store error.
-      for (const q of deps.store.match(null, OT.compound, namedNode(readUriParam(c, 'compound_uris[]')), dataset)) wanted.add(q.subject.value);
+      for (const q of await deps.store.match(null, OT.compound, namedNode(readUriParam(c, 'compound_uris[]')), dataset)) wanted.add(q.subject.value);
     }
     entries = entries.filter((e) => wanted.has(e.value));
   }
@@ -65,14 +65,27 @@ export interface EntryRow {
   values: Array<RDF.Literal | undefined>;
 }
 
-/** The rows of a view, read from the store one entry at a time. */
-export function* rowsOf(deps: Deps, view: DatasetView): Generator<EntryRow> {
+/** Entries read from the store in one describe(): one request per chunk on a remote store. */
+const ENTRIES_PER_READ = 500;
+
+/** The triples of `view`'s entries, chunk by chunk, grouped by entry in view order. */
+async function* entryTriples(deps: Pick<Deps, 'store'>, view: DatasetView): AsyncGenerator<{ entry: RDF.NamedNode; quads: RDF.Quad[] }> {
+  for (let i = 0; i < view.entries.length; i += ENTRIES_PER_READ) {
+    const chunk = view.entries.slice(i, i + ENTRIES_PER_READ);
+    const bySubject = new Map<string, RDF.Quad[]>(chunk.map((e) => [e.value, []]));
+    for (const q of await deps.store.describe(view.dataset, chunk)) bySubject.get(q.subject.value)?.push(q);
+    for (const entry of chunk) yield { entry, quads: bySubject.get(entry.value) ?? [] };
+  }
+}
+
+/** The rows of a view, read from the store a chunk of entries at a time. */
+export async function* rowsOf(deps: Pick<Deps, 'store'>, view: DatasetView): AsyncGenerator<EntryRow> {
   const column = new Map(view.features.map((f, i) => [f, i]));
-  for (const entry of view.entries) {
+  for await (const { entry, quads } of entryTriples(deps, view)) {
     let compound = '';
     const values = new Array<RDF.Literal | undefined>(view.features.length).fill(undefined);
     // Store terms are WASM objects: every property read crosses into WASM, so each is read once.
-    for (const q of deps.store.match(entry, null, null, view.dataset)) {
+    for (const q of quads) {
       const p = q.predicate.value;
       if (p === COMPOUND) {
         compound = q.object.value;
@@ -88,10 +101,10 @@ export function* rowsOf(deps: Deps, view: DatasetView): Generator<EntryRow> {
 }
 
 /** Distinct compounds of a view, in entry order. */
-export function compoundsOf(deps: Deps, view: DatasetView): string[] {
+export async function compoundsOf(deps: Pick<Deps, 'store'>, view: DatasetView): Promise<string[]> {
   const seen = new Set<string>();
-  for (const entry of view.entries) {
-    const q = deps.store.match(entry, OT.compound, null, view.dataset)[0];
+  for await (const { quads } of entryTriples(deps, view)) {
+    const q = quads.find((x) => x.predicate.value === COMPOUND);
     if (q) seen.add(q.object.value);
   }
   return [...seen];

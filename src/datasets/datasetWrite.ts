@@ -7,7 +7,7 @@ import type { Deps } from '../deps.ts';
 import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 import type { WriteOp } from '../store/store.ts';
 import { entryUri, isDataset, writtenEntries } from './datasetLayout.ts';
-import { readFeature } from '../features/features.ts';
+import { readFeatures } from '../features/features.ts';
 import { TYPE_CLASS } from '../features/featureModel.ts';
 
 const { quad, namedNode, literal } = DataFactory;
@@ -46,9 +46,10 @@ export const numberLiteral = (n: number): RDF.Literal => literal(String(n), XSD.
 export const stringLiteral = (s: string): RDF.Literal => literal(s);
 
 /** Definitions of the plan's features copied into the dataset graph (type and title). */
-function featureCopies(deps: Deps, features: readonly string[]): RDF.Quad[] {
-  return features.flatMap((uri) => {
-    const info = readFeature(deps, uri);
+async function featureCopies(deps: Deps, features: readonly string[]): Promise<RDF.Quad[]> {
+  const infos = await readFeatures(deps, features);
+  return features.flatMap((uri, i) => {
+    const info = infos[i];
     const s = namedNode(uri);
     if (!info) return [quad(s, RDFNS.type, OT.Feature)];
     return [quad(s, RDFNS.type, OT.Feature), quad(s, RDFNS.type, TYPE_CLASS[info.type]), quad(s, DC.title, literal(info.title))];
@@ -58,8 +59,8 @@ function featureCopies(deps: Deps, features: readonly string[]): RDF.Quad[] {
 /** Writes the plan; returns the number of entries added. */
 export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number> {
   const { dataset } = plan;
-  const append = isDataset(deps, dataset);
-  const first = writtenEntries(deps, dataset) + 1;
+  const append = await isDataset(deps, dataset);
+  const first = (await writtenEntries(deps, dataset)) + 1;
   const predicates = plan.features.map((f) => namedNode(f));
   const links: RDF.Quad[] = [];
   const size = plan.chunkSize ?? CHUNK;
@@ -80,7 +81,7 @@ export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number>
   }
   plan.signal?.throwIfAborted();
   const d = namedNode(dataset);
-  const final: RDF.Quad[] = [...links, ...featureCopies(deps, plan.features), ...plan.warnings.map((w) => quad(d, OT.warning, literal(w)))];
+  const final: RDF.Quad[] = [...links, ...(await featureCopies(deps, plan.features)), ...plan.warnings.map((w) => quad(d, OT.warning, literal(w)))];
   if (!append) final.push(...metadataQuads(dataset, plan.meta));
   const ops: WriteOp[] = [{ op: 'add', graph: dataset, quads: final }];
   await deps.store.commit(ops);

@@ -6,7 +6,7 @@ import { declareNominal, type InputTable } from './table.ts';
 import { requireDataset } from './datasetLayout.ts';
 import { importTable, type ImportResult } from './datasetImport.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta } from './datasetWrite.ts';
-import { readFeature } from '../features/features.ts';
+import { readFeatures } from '../features/features.ts';
 import { mintUri } from '../ids/mint.ts';
 import { datasetReferrers, refuseIfReferenced } from '../integrity/referrers.ts';
 import type { Paging as Page } from '../http/paging.ts';
@@ -23,7 +23,7 @@ export interface UploadParams {
   nominal?: string[];
 }
 
-export const newDatasetUri = (deps: Deps): string => mintUri(deps, 'dataset');
+export const newDatasetUri = (deps: Deps): Promise<string> => mintUri(deps, 'dataset');
 
 /** Reads an upload and stores it as (or appends it to) `params.dataset`. */
 export async function uploadDataset(deps: Deps, params: UploadParams): Promise<ImportResult> {
@@ -58,8 +58,8 @@ export interface NewDataset {
 
 /** Stores an algorithm's output dataset; answers its URI. */
 export async function createDataset(deps: Deps, input: NewDataset): Promise<string> {
-  const dataset = newDatasetUri(deps);
-  const numeric = input.features.map((f) => readFeature(deps, f)?.type === 'numeric');
+  const dataset = await newDatasetUri(deps);
+  const numeric = (await readFeatures(deps, input.features)).map((f) => f?.type === 'numeric');
   const entries = input.compounds.map((compound, i) => ({
     compound,
     values: input.features.map((_, j) => {
@@ -72,8 +72,8 @@ export async function createDataset(deps: Deps, input: NewDataset): Promise<stri
   return dataset;
 }
 
-export function listDatasets(deps: Deps, page: Page): { uris: string[]; more: boolean } {
-  const rows = deps.store.select('dataset-list', { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } });
+export async function listDatasets(deps: Deps, page: Page): Promise<{ uris: string[]; more: boolean }> {
+  const rows = await deps.store.select('dataset-list', { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } });
   const uris = rows.map((r) => r.d.value);
   return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
 }
@@ -83,8 +83,8 @@ export function listDatasets(deps: Deps, page: Page): { uris: string[]; more: bo
  * models name it as their training dataset, unless forced (docs/integrity.md).
  */
 export async function deleteDataset(deps: Deps, dataset: string, force = false): Promise<void> {
-  requireDataset(deps, dataset);
-  refuseIfReferenced(dataset, 'delete', datasetReferrers(deps, dataset), force);
+  await requireDataset(deps, dataset);
+  refuseIfReferenced(dataset, 'delete', await datasetReferrers(deps, dataset), force);
   await deps.store.dropGraph(dataset);
 }
 

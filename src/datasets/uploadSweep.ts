@@ -5,14 +5,14 @@
 // files are removed, so a crash or a cancel leaves no disk space taken for good.
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { TripleStore } from '../store/store.ts';
+import type { Store } from '../store/api.ts';
 import { readTask, unfinishedTasks } from '../tasks/tasks.ts';
 
 /** Files of DATA_DIR/uploads that an unfinished task of `kind` still needs. */
-function filesInUse(store: TripleStore, kind: string): Set<string> {
+async function filesInUse(store: Store, kind: string): Promise<Set<string>> {
   const used = new Set<string>();
-  for (const uri of unfinishedTasks(store)) {
-    const t = readTask(store, uri)?.record;
+  for (const uri of await unfinishedTasks(store)) {
+    const t = (await readTask(store, uri))?.record;
     if (t?.kind !== kind) continue;
     try {
       const file = (JSON.parse(t.params) as { file?: unknown }).file;
@@ -24,8 +24,8 @@ function filesInUse(store: TripleStore, kind: string): Set<string> {
   return used;
 }
 
-/** Removes the saved bodies no unfinished upload task refers to; returns their names. Runs before requests are served. */
-export function sweepUploads(store: TripleStore, dataDir: string, kind: string): string[] {
+/** Removes the saved bodies no unfinished upload task refers to; returns their names. Runs at start, before requests are served. */
+export async function sweepUploads(store: Store, dataDir: string, kind: string): Promise<string[]> {
   const dir = path.join(dataDir, 'uploads');
   let names: string[];
   try {
@@ -33,7 +33,7 @@ export function sweepUploads(store: TripleStore, dataDir: string, kind: string):
   } catch {
     return [];
   }
-  const used = filesInUse(store, kind);
+  const used = await filesInUse(store, kind);
   const removed = names.filter((n) => !used.has(path.join(dir, n)));
   for (const n of removed) rmSync(path.join(dir, n), { force: true, recursive: true });
   return removed;

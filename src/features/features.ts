@@ -30,12 +30,12 @@ export async function ensureFeatures(deps: Deps, specs: readonly FeatureSpec[]):
   const minted = new Map<string, string>();
   for (const spec of specs) {
     const key = JSON.stringify([spec.source, spec.title, spec.type]);
-    const existing = minted.get(key) ?? (spec.source && isValidIri(spec.source) ? findBySource(deps, spec) : undefined);
+    const existing = minted.get(key) ?? (spec.source && isValidIri(spec.source) ? await findBySource(deps, spec) : undefined);
     if (existing) {
       uris.push(existing);
       continue;
     }
-    const uri = mintUri(deps, 'feature');
+    const uri = await mintUri(deps, 'feature');
     minted.set(key, uri);
     ops.push({ op: 'replace', graph: uri, quads: featureQuads(uri, spec) });
     uris.push(uri);
@@ -44,8 +44,8 @@ export async function ensureFeatures(deps: Deps, specs: readonly FeatureSpec[]):
   return uris;
 }
 
-function findBySource(deps: Deps, spec: FeatureSpec): string | undefined {
-  const rows = deps.store.select('feature-by-source', { type: TYPE_CLASS[spec.type], source: namedNode(spec.source!), title: spec.title });
+async function findBySource(deps: Deps, spec: FeatureSpec): Promise<string | undefined> {
+  const rows = await deps.store.select('feature-by-source', { type: TYPE_CLASS[spec.type], source: namedNode(spec.source!), title: spec.title });
   return rows[0]?.f.value;
 }
 
@@ -75,7 +75,7 @@ function storedQuads(uri: string, quads: readonly RDF.Quad[], subject: RDF.Term,
 /** POST /feature: stores the feature of an RDF body under a new URI. */
 export async function createFeature(deps: Deps, quads: readonly RDF.Quad[]): Promise<string> {
   const { spec, subject } = specOfRdf(quads);
-  const uri = mintUri(deps, 'feature');
+  const uri = await mintUri(deps, 'feature');
   await deps.store.replaceGraph(uri, storedQuads(uri, quads, subject, spec));
   return uri;
 }
@@ -88,33 +88,38 @@ const MEANING = ['title', 'type', 'units'] as const;
  * or units of a feature datasets or models use answers 409 unless forced (docs/integrity.md).
  */
 export async function replaceFeature(deps: Deps, uri: string, quads: readonly RDF.Quad[], force = false): Promise<void> {
-  requireFeature(deps, uri);
+  await requireFeature(deps, uri);
   const { spec, subject } = specOfRdf(quads);
-  const old = readFeature(deps, uri);
+  const old = await readFeature(deps, uri);
   const changed = MEANING.filter((k) => (old?.[k] ?? '') !== (spec[k] ?? ''));
-  if (changed.length > 0) refuseIfReferenced(uri, `change the ${changed.join(', ')} of`, featureReferrers(deps, uri), force);
+  if (changed.length > 0) refuseIfReferenced(uri, `change the ${changed.join(', ')} of`, await featureReferrers(deps, uri), force);
   await deps.store.replaceGraph(uri, storedQuads(uri, quads, subject, spec));
 }
 
 /** DELETE /feature/{id}: 409 while datasets or models use it, unless forced. */
 export async function deleteFeature(deps: Deps, uri: string, force = false): Promise<void> {
-  requireFeature(deps, uri);
-  refuseIfReferenced(uri, 'delete', featureReferrers(deps, uri), force);
+  await requireFeature(deps, uri);
+  refuseIfReferenced(uri, 'delete', await featureReferrers(deps, uri), force);
   await deps.store.dropGraph(uri);
 }
 
-export function featureGraph(deps: Deps, uri: string): RDF.Quad[] {
-  requireFeature(deps, uri);
+export async function featureGraph(deps: Deps, uri: string): Promise<RDF.Quad[]> {
+  await requireFeature(deps, uri);
   return deps.store.graph(uri);
 }
 
-function requireFeature(deps: Deps, uri: string): void {
-  if (deps.store.match(namedNode(uri), RDFNS.type, OT.Feature, uri).length === 0) throw new NotFound(`feature ${uri} not found`);
+/** The graphs of the features `uris`, in order: the RDF of a feature list. */
+export async function featureGraphs(deps: Deps, uris: readonly string[]): Promise<RDF.Quad[]> {
+  return (await Promise.all(uris.map((u) => deps.store.graph(u)))).flat();
+}
+
+async function requireFeature(deps: Deps, uri: string): Promise<void> {
+  if ((await deps.store.match(namedNode(uri), RDFNS.type, OT.Feature, uri)).length === 0) throw new NotFound(`feature ${uri} not found`);
 }
 
 /** A local feature's record, or undefined when it is not stored here. */
-export function readFeature(deps: Deps, uri: string): FeatureInfo | undefined {
-  const quads = deps.store.graph(uri);
+export async function readFeature(deps: Pick<Deps, 'store'>, uri: string): Promise<FeatureInfo | undefined> {
+  const quads = await deps.store.graph(uri);
   if (quads.length === 0) return undefined;
   const subject = namedNode(uri);
   const classes = quads.filter((q) => q.subject.equals(subject) && q.predicate.equals(RDFNS.type)).map((q) => q.object.value);
@@ -123,10 +128,17 @@ export function readFeature(deps: Deps, uri: string): FeatureInfo | undefined {
   return { ...read, type: read.type ?? typeOfClasses(classes) ?? 'string' };
 }
 
+/** readFeature of each of `uris`, in order. */
+export async function readFeatures(deps: Pick<Deps, 'store'>, uris: readonly string[]): Promise<Array<FeatureInfo | undefined>> {
+  const out: Array<FeatureInfo | undefined> = [];
+  for (const uri of uris) out.push(await readFeature(deps, uri));
+  return out;
+}
+
 /** One page of feature URIs (and whether more follow), optionally only owl:sameAs `sameas`. */
-export function listFeatures(deps: Deps, page: Page, sameas?: string): { uris: string[]; more: boolean } {
+export async function listFeatures(deps: Deps, page: Page, sameas?: string): Promise<{ uris: string[]; more: boolean }> {
   const bounds = { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } };
-  const rows = sameas === undefined ? deps.store.select('feature-list', bounds) : deps.store.select('feature-list-sameas', { ...bounds, sameas });
+  const rows = await (sameas === undefined ? deps.store.select('feature-list', bounds) : deps.store.select('feature-list-sameas', { ...bounds, sameas }));
   const uris = rows.map((r) => r.f.value);
   return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
 }

@@ -53,9 +53,9 @@ export function parsePaging(query: Query, limits: PagingLimits): Paging {
  * Runs `fetch(limit, offset)` for one page, asking for one item more than the page holds so
  * that "is there more?" needs no count.
  */
-export function fetchPage<T>(paging: Paging, fetch: (limit: number, offset: number) => T[]): { items: T[]; hasMore: boolean } {
+export async function fetchPage<T>(paging: Paging, fetch: (limit: number, offset: number) => T[] | Promise<T[]>): Promise<{ items: T[]; hasMore: boolean }> {
   if (paging.limit === 0) return { items: [], hasMore: false };
-  const rows = fetch(paging.limit + 1, paging.offset);
+  const rows = await fetch(paging.limit + 1, paging.offset);
   const reachedMax = paging.max !== undefined && paging.offset + paging.limit >= paging.max;
   return { items: rows.slice(0, paging.limit), hasMore: rows.length > paging.limit && !reachedMax };
 }

@@ -3,23 +3,22 @@
 // are never reused while the resource they named may still be referred to.
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
+import { LocalIds, type IdAllocator } from './allocator.ts';
 
-const counters = new WeakMap<object, Map<string, number>>();
+/** One allocator per store: its counters start from what that store holds. */
+const allocators = new WeakMap<object, IdAllocator>();
 
 /** The next free URI `{base}/{collection}/{n}`. */
-export function mintUri(deps: Deps, collection: string): string {
+export async function mintUri(deps: Deps, collection: string): Promise<string> {
   const prefix = uriOf(deps.config, `/${collection}/`);
-  let byPrefix = counters.get(deps.store);
-  if (!byPrefix) counters.set(deps.store, (byPrefix = new Map()));
-  let last = byPrefix.get(prefix);
-  if (last === undefined) last = highestId(deps, prefix);
-  byPrefix.set(prefix, last + 1);
-  return prefix + (last + 1);
+  let ids = allocators.get(deps.store);
+  if (!ids) allocators.set(deps.store, (ids = new LocalIds()));
+  return prefix + (await ids.next(collection, () => highestId(deps, prefix)));
 }
 
-function highestId(deps: Deps, prefix: string): number {
+async function highestId(deps: Deps, prefix: string): Promise<number> {
   let max = 0;
-  for (const row of deps.store.select('graphs-with-prefix', { prefix })) {
+  for (const row of await deps.store.select('graphs-with-prefix', { prefix })) {
     const id = Number(row.g.value.slice(prefix.length));
     if (Number.isInteger(id) && id > max) max = id;
   }

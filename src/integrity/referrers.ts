@@ -19,9 +19,9 @@ export interface Referrer {
 }
 
 /** Graphs holding `s p o`, except the resource's own graph and those under it (conformers, entries). */
-function graphsWith(deps: Deps, s: RDF.Term | null, p: RDF.Term, o: RDF.Term | null, own: string, via: string): Referrer[] {
+async function graphsWith(deps: Deps, s: RDF.Term | null, p: RDF.Term, o: RDF.Term | null, own: string, via: string): Promise<Referrer[]> {
   const seen = new Set<string>();
-  for (const q of deps.store.match(s, p, o, null)) {
+  for (const q of await deps.store.match(s, p, o, null)) {
     const g = q.graph.value;
     if (g === own || g.startsWith(own + '/') || seen.has(g)) continue;
     seen.add(g);
@@ -30,23 +30,23 @@ function graphsWith(deps: Deps, s: RDF.Term | null, p: RDF.Term, o: RDF.Term | n
 }
 
 /** Datasets with an entry of this compound. */
-export const compoundReferrers = (deps: Deps, compound: string): Referrer[] =>
+export const compoundReferrers = (deps: Deps, compound: string): Promise<Referrer[]> =>
   graphsWith(deps, null, OT.compound, namedNode(compound), compound, 'ot:compound');
 
 /** Datasets with a column of this feature, and models using it as a variable. */
-export function featureReferrers(deps: Deps, feature: string): Referrer[] {
+export async function featureReferrers(deps: Deps, feature: string): Promise<Referrer[]> {
   const f = namedNode(feature);
   // Every dataset copies the type of each of its features into its graph (datasetWrite.ts).
   return [
-    ...graphsWith(deps, f, RDFNS.type, OT.Feature, feature, 'ot:feature'),
-    ...graphsWith(deps, null, OT.independentVariables, f, feature, 'ot:independentVariables'),
-    ...graphsWith(deps, null, OT.dependentVariables, f, feature, 'ot:dependentVariables'),
-    ...graphsWith(deps, null, OT.predictedVariables, f, feature, 'ot:predictedVariables'),
+    ...(await graphsWith(deps, f, RDFNS.type, OT.Feature, feature, 'ot:feature')),
+    ...(await graphsWith(deps, null, OT.independentVariables, f, feature, 'ot:independentVariables')),
+    ...(await graphsWith(deps, null, OT.dependentVariables, f, feature, 'ot:dependentVariables')),
+    ...(await graphsWith(deps, null, OT.predictedVariables, f, feature, 'ot:predictedVariables')),
   ];
 }
 
 /** Models trained on this dataset. */
-export const datasetReferrers = (deps: Deps, dataset: string): Referrer[] =>
+export const datasetReferrers = (deps: Deps, dataset: string): Promise<Referrer[]> =>
   graphsWith(deps, null, OT.trainingDataset, namedNode(dataset), dataset, 'ot:trainingDataset');
 
 /** The value of ?force=: true or false (absent is false); anything else is a 400. */

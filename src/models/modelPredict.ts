@@ -43,14 +43,14 @@ const http = /^https?:\/\//i;
  * "400 incorrect dataset URI"): the URIs are http(s), and a dataset or compound of this
  * service exists. A task that could only fail would read as "task not found" later.
  */
-export function checkPredictInput(deps: Deps, p: PredictParams): void {
+export async function checkPredictInput(deps: Deps, p: PredictParams): Promise<void> {
   for (const [name, v] of [['dataset_uri', p.datasetUri], ['compound_uri', p.compoundUri], ['dataset_service', p.datasetService]] as const) {
     if (v !== undefined && !http.test(v)) throw new BadRequest(`${name} must be an http(s) URI this service can read: ${JSON.stringify(redact(v).slice(0, 200))}`, { code: ERR.InvalidIRI });
   }
   if (p.datasetUri) {
     const base = new URL(p.datasetUri);
     base.search = '';
-    if (base.href.startsWith(uriOf(deps.config, '/dataset/')) && !isDataset(deps, base.href)) {
+    if (base.href.startsWith(uriOf(deps.config, '/dataset/')) && !(await isDataset(deps, base.href))) {
       throw new BadRequest(`dataset_uri ${p.datasetUri} names no dataset of this service`, { code: ERR.InvalidParameter });
     }
   }

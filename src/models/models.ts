@@ -62,11 +62,11 @@ function modelQuads(uri: string, m: NewModel): RDF.Quad[] {
 }
 
 /** A new model URI, for a model whose features must name it before it is stored. */
-export const newModelUri = (deps: Deps): string => mintUri(deps, 'model');
+export const newModelUri = (deps: Deps): Promise<string> => mintUri(deps, 'model');
 
 /** Stores a model built by a learning algorithm; answers its URI. */
 export async function createModel(deps: Deps, m: NewModel): Promise<string> {
-  const uri = m.uri ?? newModelUri(deps);
+  const uri = m.uri ?? (await newModelUri(deps));
   mkdirSync(modelsDir(deps), { recursive: true });
   // The file first: a model visible in the store can always be loaded.
   const file = fileOf(deps, uri);
@@ -76,15 +76,20 @@ export async function createModel(deps: Deps, m: NewModel): Promise<string> {
   return uri;
 }
 
-export function modelGraph(deps: Deps, uri: string): RDF.Quad[] {
-  const quads = deps.store.graph(uri);
+export async function modelGraph(deps: Deps, uri: string): Promise<RDF.Quad[]> {
+  const quads = await deps.store.graph(uri);
   if (!quads.some((q) => q.subject.value === uri && q.predicate.equals(RDFNS.type) && q.object.equals(OT.Model))) throw new NotFound(`model ${uri} not found`);
   return quads;
 }
 
+/** The graphs of the models `uris`, in order: the RDF of a model list. */
+export async function modelGraphs(deps: Deps, uris: readonly string[]): Promise<RDF.Quad[]> {
+  return (await Promise.all(uris.map((u) => deps.store.graph(u)))).flat();
+}
+
 /** The model's description and its learned data. */
 export async function readModel(deps: Deps, uri: string): Promise<{ info: ModelInfo; data: unknown }> {
-  const quads = modelGraph(deps, uri);
+  const quads = await modelGraph(deps, uri);
   const own = (p: RDF.NamedNode) => quads.filter((q) => q.subject.value === uri && q.predicate.equals(p)).map((q) => q.object.value);
   const stored = JSON.parse(await fsp.readFile(fileOf(deps, uri), 'utf8')) as { kind: string; data: unknown };
   const parameters = own(OT.parameters).map((p) => ({
@@ -107,13 +112,13 @@ export async function readModel(deps: Deps, uri: string): Promise<{ info: ModelI
 }
 
 export async function deleteModel(deps: Deps, uri: string): Promise<void> {
-  modelGraph(deps, uri);
+  await modelGraph(deps, uri);
   await deps.store.dropGraph(uri);
   await fsp.rm(fileOf(deps, uri), { force: true });
 }
 
-export function listModels(deps: Deps, page: Page): { uris: string[]; more: boolean } {
-  const rows = deps.store.select('model-list', { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } });
+export async function listModels(deps: Deps, page: Page): Promise<{ uris: string[]; more: boolean }> {
+  const rows = await deps.store.select('model-list', { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } });
   const uris = rows.map((r) => r.m.value);
   return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
 }

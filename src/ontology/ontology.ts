@@ -9,7 +9,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import type { TripleStore, WriteOp } from '../store/store.ts';
+import type { Store, WriteOp } from '../store/api.ts';
 import { BadRequest, Forbidden, NotFound } from '../errors.ts';
 import { fetchPage, type Paging } from '../http/paging.ts';
 import { parseRdf } from '../rdf/parse.ts';
@@ -60,9 +60,9 @@ function entryQuads(uri: string, title: string, source: string): RDF.Quad[] {
 }
 
 /** Ops that replace graph `uri` and its catalogue entry atomically. */
-function writeOps(deps: Deps, uri: string, quads: readonly RDF.Quad[], title: string, source: string): WriteOp[] {
+async function writeOps(deps: Deps, uri: string, quads: readonly RDF.Quad[], title: string, source: string): Promise<WriteOp[]> {
   const catalogue = catalogueUri(deps);
-  const old = deps.store.match(namedNode(uri), null, null, catalogue);
+  const old = await deps.store.match(namedNode(uri), null, null, catalogue);
   return [
     { op: 'replace', graph: uri, quads },
     { op: 'remove', graph: catalogue, quads: old },
@@ -84,19 +84,19 @@ export async function loadBuiltInOntologies(deps: Deps): Promise<void> {
   for (const { id, file, title } of BUILT_IN_ONTOLOGIES) {
     const uri = ontologyUri(deps, id);
     const quads = await parseRdf(readFileSync(path.join(ONTOLOGY_DIR, file), 'utf8'), 'turtle', uri);
-    const listed = deps.store.match(namedNode(uri), null, null, catalogueUri(deps)).length > 0;
-    if (listed && sameTriples(quads, deps.store.graph(uri))) continue;
-    ops.push(...writeOps(deps, uri, quads, title, BUILT_IN));
+    const listed = (await deps.store.match(namedNode(uri), null, null, catalogueUri(deps))).length > 0;
+    if (listed && sameTriples(quads, await deps.store.graph(uri))) continue;
+    ops.push(...(await writeOps(deps, uri, quads, title, BUILT_IN)));
   }
   if (ops.length) await deps.store.commit(ops);
 }
 
 /** One page of the catalogue, in URI order, with the total. */
-export function listOntologies(deps: Deps, paging: Paging): { entries: OntologyEntry[]; hasMore: boolean; total: number } {
+export async function listOntologies(deps: Deps, paging: Paging): Promise<{ entries: OntologyEntry[]; hasMore: boolean; total: number }> {
   const catalogue = namedNode(catalogueUri(deps));
-  const { items, hasMore } = fetchPage(paging, (limit, offset) =>
+  const { items, hasMore } = await fetchPage(paging, (limit, offset) =>
     deps.store.select('ontology-list', { catalogue, limit: { raw: limit }, offset: { raw: offset } }));
-  const total = Number(deps.store.select('ontology-count', { catalogue })[0]?.n?.value ?? 0);
+  const total = Number((await deps.store.select('ontology-count', { catalogue }))[0]?.n?.value ?? 0);
   const entries = items.map((r) => ({
     uri: r.g.value,
     title: r.title.value,
@@ -122,17 +122,17 @@ export function catalogueQuads(entries: readonly OntologyEntry[]): RDF.Quad[] {
   });
 }
 
-function requireListed(deps: Deps, id: string): string {
+async function requireListed(deps: Deps, id: string): Promise<string> {
   const uri = ontologyUri(deps, checkId(id));
-  if (deps.store.match(namedNode(uri), RDFNS.type, OT.Ontology, catalogueUri(deps)).length === 0) {
+  if ((await deps.store.match(namedNode(uri), RDFNS.type, OT.Ontology, catalogueUri(deps))).length === 0) {
     throw new NotFound(`no ontology ${uri}`);
   }
   return uri;
 }
 
 /** The triples of ontology `id`. */
-export function ontologyTriples(deps: Deps, id: string): RDF.Quad[] {
-  return deps.store.graph(requireListed(deps, id));
+export async function ontologyTriples(deps: Deps, id: string): Promise<RDF.Quad[]> {
+  return deps.store.graph(await requireListed(deps, id));
 }
 
 /** A title for an uploaded ontology: given, else its owl:Ontology's dc:title, rdfs:label or rdfs:comment. */
@@ -164,7 +164,7 @@ export async function createOntology(deps: Deps, upload: OntologyUpload): Promis
   const id = randomBytes(6).toString('hex');
   const uri = ontologyUri(deps, id);
   const quads = await parseUpload(uri, upload);
-  await deps.store.commit(writeOps(deps, uri, quads, titleOf(quads, upload.title, upload.filename ?? `ontology ${id}`), UPLOADED));
+  await deps.store.commit(await writeOps(deps, uri, quads, titleOf(quads, upload.title, upload.filename ?? `ontology ${id}`), UPLOADED));
   return uri;
 }
 
@@ -181,17 +181,17 @@ export async function replaceOntology(deps: Deps, id: string, upload: OntologyUp
   checkId(id);
   refuseBuiltIn(deps, id, 'replace');
   const uri = ontologyUri(deps, id);
-  const created = deps.store.match(namedNode(uri), null, null, catalogueUri(deps)).length === 0;
+  const created = (await deps.store.match(namedNode(uri), null, null, catalogueUri(deps))).length === 0;
   const quads = await parseUpload(uri, upload);
-  await deps.store.commit(writeOps(deps, uri, quads, titleOf(quads, upload.title, upload.filename ?? `ontology ${id}`), UPLOADED));
+  await deps.store.commit(await writeOps(deps, uri, quads, titleOf(quads, upload.title, upload.filename ?? `ontology ${id}`), UPLOADED));
   return { uri, created };
 }
 
 export async function deleteOntology(deps: Deps, id: string): Promise<void> {
   checkId(id);
   refuseBuiltIn(deps, id, 'delete');
-  const uri = requireListed(deps, id);
-  const entry = deps.store.match(namedNode(uri), null, null, catalogueUri(deps));
+  const uri = await requireListed(deps, id);
+  const entry = await deps.store.match(namedNode(uri), null, null, catalogueUri(deps));
   await deps.store.commit([{ op: 'drop', graph: uri }, { op: 'remove', graph: catalogueUri(deps), quads: entry }]);
 }
 
@@ -199,9 +199,6 @@ export async function deleteOntology(deps: Deps, id: string): Promise<void> {
  * `classIri` and all its subclasses, transitively across every graph (rdfs:subClassOf*), in
  * IRI order: what "algorithms of type X" means once a maintainer has POSTed new subtypes.
  */
-export function subClassesOf(store: TripleStore, classIri: string): string[] {
-  const text = store.queries.text('ontology-subclasses', { class: namedNode(classIri) });
-  const rows = store.queryText(text, { union: true });
-  if (!Array.isArray(rows)) throw new Error('ontology-subclasses is not a SELECT query');
-  return (rows as Array<Record<string, RDF.Term>>).map((r) => r.c.value);
+export async function subClassesOf(store: Store, classIri: string): Promise<string[]> {
+  return (await store.select('ontology-subclasses', { class: namedNode(classIri) }, { union: true })).map((r) => r.c.value);
 }

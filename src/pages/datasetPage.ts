@@ -10,11 +10,11 @@ import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { viewOf, rowsOf } from '../datasets/datasetView.ts';
 import { metadataOf } from '../datasets/datasetOutput.ts';
-import { readFeature } from '../features/features.ts';
+import { readFeatures } from '../features/features.ts';
 import type { FeatureInfo } from '../features/featureModel.ts';
 import { html, link, raw, type Html } from './html.ts';
 import { formatLinks, layout } from './layout.ts';
-import { compoundDepiction } from './depiction.ts';
+import { compoundDepictions } from './depiction.ts';
 import { barCounts, fmt, histogram } from './plots.ts';
 import { queryText, type PageInput } from './page.ts';
 import { searchResults } from './searchPage.ts';
@@ -68,9 +68,10 @@ export async function datasetPage(input: PageInput): Promise<string> {
   // arrives here as the dataset restricted by compound_uris[] (SPEC §1 rule 8), as do
   // requests that name compound_uris[] themselves.
   if (isSearch(ctx.query)) return searchResults(input);
-  const view = viewOf(deps, uri, { compoundUris: listParam(ctx.query, 'compound_uris') });
-  const features = view.features.map((f) => readFeature(deps, f) ?? { uri: f, title: f, type: 'string' as const });
-  const all: Row[] = [...rowsOf(deps, view)].map((r) => ({ compound: r.compound, values: r.values.map((v) => v?.value) }));
+  const view = await viewOf(deps, uri, { compoundUris: listParam(ctx.query, 'compound_uris') });
+  const features = (await readFeatures(deps, view.features)).map((info, j) => info ?? { uri: view.features[j], title: view.features[j], type: 'string' as const });
+  const all: Row[] = [];
+  for await (const r of rowsOf(deps, view)) all.push({ compound: r.compound, values: r.values.map((v) => v?.value) });
   const sortRaw = queryText(ctx, 'sort');
   const sort = sortRaw === '' ? -1 : Number(sortRaw);
   if (sortRaw !== '' && !(Number.isInteger(sort) && sort >= 0 && sort < features.length)) {
@@ -86,13 +87,14 @@ export async function datasetPage(input: PageInput): Promise<string> {
     u.searchParams.set('pagesize', String(paging.pageSize));
     return u.href;
   };
-  const title = metadataOf(deps, uri).find((q) => q.predicate.equals(DC.title))?.object.value ?? uri;
+  const pictures = await compoundDepictions(deps, shown.map((r) => r.compound), 110);
+  const title = (await metadataOf(deps, uri)).find((q) => q.predicate.equals(DC.title))?.object.value ?? uri;
   const arrow = (i: number) => (i === sort ? (desc ? ' ▼' : ' ▲') : '');
   const body = html`<p>${all.length} entries, ${features.length} features.</p>
 <div class="plots">${features.map((f, i) => plotOf(f, all.map((r) => r.values[i])))}</div>
 <h2>Entries ${all.length ? `${paging.offset + 1}-${paging.offset + shown.length}` : ''}</h2>
 <table class="entries"><thead><tr><th>Structure</th><th>Compound</th>${features.map((f, i) => html`<th${raw(i === sort ? ` aria-sort="${desc ? 'descending' : 'ascending'}"` : '')}><a class="sort" href="${sortLink(ctx, base, i, { sort, desc })}" title="sort by ${f.title}">${f.title}${arrow(i)}</a></th>`)}</tr></thead>
-<tbody>${shown.map((r) => html`<tr><td>${compoundDepiction(deps, r.compound, 110)}</td><td>${link(r.compound, base)}</td>${r.values.map((v, i) => html`<td${raw(features[i].type === 'numeric' ? ' class="num"' : '')}>${v ?? ''}</td>`)}</tr>`)}</tbody></table>
+<tbody>${shown.map((r, k) => html`<tr><td>${pictures[k]}</td><td>${link(r.compound, base)}</td>${r.values.map((v, i) => html`<td${raw(features[i].type === 'numeric' ? ' class="num"' : '')}>${v ?? ''}</td>`)}</tr>`)}</tbody></table>
 <nav class="paging" aria-label="pages">${paging.page > 0 ? html`<a rel="prev" href="${at(paging.page - 1)}">← previous page</a>` : ''}${paging.offset + paging.limit < rows.length ? html`<a rel="next" href="${at(paging.page + 1)}">next page →</a>` : ''}</nav>
 <h2>Features</h2><ul>${features.map((f) => html`<li>${link(f.uri, base, f.title)} (${f.type}${f.units ? `, ${f.units}` : ''})</li>`)}</ul>`;
   return layout({ title, base, body, formats: formatLinks(uri, input.reply.variants.map((v) => v.type)) });

@@ -16,7 +16,14 @@ export function svgOf(structure: string, size: number, label: string): Html {
   }
 }
 
-export function compoundDepiction(deps: Deps, compound: string, size = 120): Html {
-  const smiles = storedSmiles(deps, compound);
+export async function compoundDepiction(deps: Deps, compound: string, size = 120): Promise<Html> {
+  const smiles = await storedSmiles(deps, compound);
   return smiles ? svgOf(smiles, size, `structure ${smiles}`) : html`<span>(structure held by another service)</span>`;
+}
+
+/** compoundDepiction of each of `compounds`, in order. */
+export async function compoundDepictions(deps: Deps, compounds: readonly string[], size = 120): Promise<Html[]> {
+  const out: Html[] = [];
+  for (const c of compounds) out.push(await compoundDepiction(deps, c, size));
+  return out;
 }

@@ -7,7 +7,7 @@ import { variantText } from './graph.ts';
 import { html, link, type Html } from './html.ts';
 import { formatLinks, layout } from './layout.ts';
 import { depictedPage, pagingLinks } from './paging.ts';
-import { compoundDepiction } from './depiction.ts';
+import { compoundDepictions } from './depiction.ts';
 import { searchForm, searchResults } from './searchPage.ts';
 import { uploadForm } from './uploadForm.ts';
 import type { PageInput } from './page.ts';
@@ -26,7 +26,8 @@ export async function listPage(input: PageInput): Promise<string> {
   let shown: readonly string[] = uris;
   if (kind === 'compound') {
     ({ shown, nav } = depictedPage(new URL(input.base + input.ctx.url), uris, input.reply.headers));
-    items = html`<ul class="items compounds">${shown.map((u) => html`<li>${compoundDepiction(input.deps, u, 100)} ${link(u, input.base)}</li>`)}</ul>`;
+    const pictures = await compoundDepictions(input.deps, shown, 100);
+    items = html`<ul class="items compounds">${shown.map((u, i) => html`<li>${pictures[i]} ${link(u, input.base)}</li>`)}</ul>`;
   } else {
     items = html`<table class="items"><thead><tr><th>URI</th><th>Title</th>${kind === 'task' ? html`<th>Status</th>` : ''}</tr></thead><tbody>
 ${uris.map((u) => html`<tr><td>${link(u, input.base)}</td><td>${g.value(u, DC.title) ?? ''}</td>${kind === 'task' ? html`<td>${(g.value(u, OT.hasStatus) ?? '').replace(/^.*#/, '')}</td>` : ''}</tr>`)}</tbody></table>`;

@@ -43,10 +43,10 @@ async function regressionPlot(input: PageInput, title: string): Promise<Html> {
 }
 
 /** A cross-validation of `algorithm` on `dataset` for the same endpoint, if one exists. */
-function crossValidation(input: PageInput, algorithm: string, dataset: string, target: string | undefined): { uri: string; g: Graph; classification?: string } | undefined {
-  const { uris } = listValidations(input.deps, { page: 0, pageSize: 50, offset: 0, limit: 50 }, { algorithm, dataset });
+async function crossValidation(input: PageInput, algorithm: string, dataset: string, target: string | undefined): Promise<{ uri: string; g: Graph; classification?: string } | undefined> {
+  const { uris } = await listValidations(input.deps, { page: 0, pageSize: 50, offset: 0, limit: 50 }, { algorithm, dataset });
   for (const v of uris) {
-    const g = new Graph(input.deps.store.graph(v));
+    const g = new Graph(await input.deps.store.graph(v));
     if (g.value(v, OT.validationType) !== 'crossvalidation' || (target && g.value(v, OT.predictionFeature) !== target)) continue;
     return { uri: v, g, classification: g.value(v, OT.classificationStatistics) };
   }
@@ -56,7 +56,9 @@ function crossValidation(input: PageInput, algorithm: string, dataset: string, t
 export async function modelPage(input: PageInput): Promise<string> {
   const g = await input.graph();
   const { uri, base } = input;
-  const features = (p: typeof OT.dependentVariables) => g.values(uri, p).map((f) => link(f, base, g.value(f, DC.title) ?? readFeature(input.deps, f)?.title));
+  const titled = async (f: string) => g.value(f, DC.title) ?? (await readFeature(input.deps, f))?.title;
+  const links = async (p: typeof OT.dependentVariables) => Promise.all(g.values(uri, p).map(async (f) => link(f, base, await titled(f))));
+  const [dependent, predicted] = [await links(OT.dependentVariables), await links(OT.predictedVariables)];
   const cv = g.value(uri, OT.crossvalidationInfo);
   const classification = cv ? g.value(cv, OT.classificationStatistics) : undefined;
   const regression = cv ? g.value(cv, OT.regressionStatistics) : undefined;
@@ -65,9 +67,9 @@ export async function modelPage(input: PageInput): Promise<string> {
   const algorithm = g.value(uri, OT.algorithm);
   const training = g.value(uri, OT.trainingDataset);
   const target = g.values(uri, OT.dependentVariables)[0];
-  const cross = algorithm && training ? crossValidation(input, algorithm, training, target) : undefined;
+  const cross = algorithm && training ? await crossValidation(input, algorithm, training, target) : undefined;
   if (cross) {
-    const title = target ? (g.value(target, DC.title) ?? readFeature(input.deps, target)?.title ?? 'value') : 'value';
+    const title = target ? ((await titled(target)) ?? 'value') : 'value';
     plot = html`<p>From ${link(cross.uri, base)}, a cross-validation of this algorithm on this dataset:</p>${cross.classification
       ? classificationPlots(cross.g, cross.classification, heldOut(cross.g, cross.uri))
       : heldOutPlot(heldOut(cross.g, cross.uri), title)}`;
@@ -77,12 +79,12 @@ export async function modelPage(input: PageInput): Promise<string> {
     const auc = Number(g.value(classification, OT.areaUnderRoc));
     plot = html`<div class="plots">${point ? html`<figure>${rocSpace([point], auc)}<figcaption>Cross-validated operating point; AUC ${fmt(auc)}.</figcaption></figure>` : ''}${cells.length ? confusionTable(cells) : ''}</div>`;
   } else {
-    plot = await regressionPlot(input, target ? (g.value(target, DC.title) ?? readFeature(input.deps, target)?.title ?? 'value') : 'value').catch((e: Error) => html`<p>No plot: ${e.message}</p>`);
+    plot = await regressionPlot(input, target ? ((await titled(target)) ?? 'value') : 'value').catch((e: Error) => html`<p>No plot: ${e.message}</p>`);
   }
   const params = g.values(uri, OT.parameters);
   const body = html`<dl><dt>Algorithm</dt><dd>${link(g.value(uri, OT.algorithm) ?? '', base)}</dd>
 <dt>Training dataset</dt><dd>${link(g.value(uri, OT.trainingDataset) ?? '', base)}</dd>
-<dt>Predicts</dt><dd>${features(OT.dependentVariables)}</dd><dt>Predicted features</dt><dd>${features(OT.predictedVariables).map((l, i) => html`${i ? ', ' : ''}${l}`)}</dd>
+<dt>Predicts</dt><dd>${dependent}</dd><dt>Predicted features</dt><dd>${predicted.map((l, i) => html`${i ? ', ' : ''}${l}`)}</dd>
 <dt>Independent variables</dt><dd>${g.values(uri, OT.independentVariables).length} features</dd>
 <dt>Parameters</dt><dd>${params.map((p) => html`${g.value(p, DC.title)}=${g.value(p, OT.paramValue)} `)}</dd></dl>
 ${cv ? html`<h2>Cross-validation</h2><table class="statistics"><tbody><tr><th scope="row">Folds</th><td class="num">${g.value(cv, OT.numFolds)}</td></tr><tr><th scope="row">Instances</th><td class="num">${g.value(cv, OT.numInstances)}</td></tr>

@@ -12,7 +12,7 @@ import { variantText } from './graph.ts';
 import { html, link, raw, type Html } from './html.ts';
 import { formatLinks, layout } from './layout.ts';
 import { DEPICTED_PAGE, depictedPage } from './paging.ts';
-import { compoundDepiction } from './depiction.ts';
+import { compoundDepictions } from './depiction.ts';
 import { queryText, type PageInput } from './page.ts';
 
 const MODES = [['exact', 'Exact (SMILES, InChI, name or CAS)'], ['similarity', 'Similarity'], ['substructure', 'Substructure (SMILES)'], ['smarts', 'Substructure (SMARTS)']] as const;
@@ -56,10 +56,11 @@ export async function searchResults(input: PageInput): Promise<string> {
   const csv = ((await variantText(reply, 'text/csv')) ?? '').split(/\r?\n/).slice(1).filter(Boolean);
   const { shown, nav } = depictedPage(new URL(input.base + input.ctx.url), uris, reply.headers);
   const similarity = new Map(csv.map((l) => [l.slice(0, l.lastIndexOf(',')), l.slice(l.lastIndexOf(',') + 1)]));
+  const pictures = await compoundDepictions(input.deps, shown, 120);
   const body = html`${searchForm(input, { q: queryText(input.ctx, 'q'), mode: queryText(input.ctx, 'mode'), threshold: queryText(input.ctx, 'threshold') })}
 <h2>Hits: ${describeQuery(query)}</h2>
 ${uris.length === 0 ? html`<p class="no-hits">No compound matches.</p>` : html`<table class="hits"><thead><tr><th>Structure</th><th>Compound</th>${query.mode === 'similarity' ? html`<th>Tanimoto</th>` : ''}</tr></thead><tbody>
-${shown.map((u) => html`<tr><td>${compoundDepiction(input.deps, u, 120)}</td><td>${link(u, input.base)}</td>${query.mode === 'similarity' ? html`<td class="num">${similarity.get(u) ?? ''}</td>` : ''}</tr>`)}</tbody></table>`}
+${shown.map((u, i) => html`<tr><td>${pictures[i]}</td><td>${link(u, input.base)}</td>${query.mode === 'similarity' ? html`<td class="num">${similarity.get(u) ?? ''}</td>` : ''}</tr>`)}</tbody></table>`}
 ${nav}`;
   return layout({ title: 'Structure search', base: input.base, body, formats: formatLinks(resultUri, reply.variants.map((v) => v.type)) });
 }

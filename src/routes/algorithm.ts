@@ -2,30 +2,24 @@
 // each algorithm described in every RDF syntax and JSON, and applied by POST as a task.
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { handle } from '../http/send.ts';
 import { uriListReply, rdfVariants, type Reply } from '../http/reply.ts';
 import { readForm, type Form } from '../http/body.ts';
 import { BadRequest, HttpError, NotFound } from '../errors.ts';
-import { parsePaging, pagingHeaders, fetchPage } from '../http/paging.ts';
+import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { checkIri } from '../store/binder.ts';
 import { readUriParam } from '../http/uriParam.ts';
-import { algorithmById } from '../algorithms/catalogue.ts';
-import { algorithmJson, algorithmQuads, type DescribeOptions } from '../algorithms/describe.ts';
-import { algorithmUri, HASH, storedValues } from '../algorithms/parameterised.ts';
+import { algorithmJson } from '../algorithms/describe.ts';
+import { algorithmGraph, algorithmGraphs, describeOptions, listAlgorithms, resolveAlgorithm } from '../algorithms/listing.ts';
 import { readApplyRequest } from '../algorithms/request.ts';
 import { APPLY_JOB, defineApplyJob, type ApplyJobParams } from '../algorithms/job.ts';
 import { applyAlgorithm } from '../algorithms/apply.ts';
 import { algorithmIO } from '../algorithms/datasetIO.ts';
-import type { AlgorithmDef } from '../algorithms/types.ts';
-import { ATYPE, DC, ERR, PREFIXES } from '../rdf/vocab.ts';
-import type { Quad } from '@rdfjs/types';
+import { ATYPE, ERR, PREFIXES } from '../rdf/vocab.ts';
 import { callerOf } from '../auth/caller.ts';
 import { directReply } from '../tasks/taskReply.ts';
 import { redact } from '../auth/redact.ts';
-
-const { namedNode } = DataFactory;
 
 /**
  * The ?type= class: a full IRI or a prefixed name with a prefix of the service's own RDF
@@ -45,60 +39,24 @@ export function typeIri(value: string): string {
   return checkIri(value, 'type');
 }
 
-function list(deps: Deps, ctx: Koa.Context): Reply {
+async function list(deps: Deps, ctx: Koa.Context): Promise<Reply> {
   const paging = parsePaging(ctx.query, deps.config);
   const sameas = typeof ctx.query.sameas === 'string' ? ctx.query.sameas : undefined;
-  const type = typeof ctx.query.type === 'string' ? ctx.query.type : undefined;
-  const { items, hasMore } = fetchPage(paging, (limit, offset) => {
-    const page = { limit: { raw: limit }, offset: { raw: offset } };
-    const text = sameas
-      ? deps.store.queries.text('algorithm-list-by-sameas', { sameas: namedNode(checkIri(sameas, 'sameas')), ...page })
-      : type
-        ? deps.store.queries.text('algorithm-list-by-type', { type: namedNode(typeIri(type)), ...page })
-        : deps.store.queries.text('algorithm-list', page);
-    const rows = deps.store.queryText(text, { union: true });
-    return Array.isArray(rows) ? (rows as Array<Record<string, { value: string }>>).map((r) => r.a.value) : [];
-  });
-  // SPEC §7.1: 404 when no algorithm has the owl:sameAs asked for; a type filter with no
-  // match is an empty list, as /task?query= answers.
-  if (items.length === 0 && sameas && paging.page === 0) throw new NotFound(`no algorithm ${sameas ? `with owl:sameAs ${sameas}` : `of type ${type}`}`);
+  const type = typeof ctx.query.type === 'string' ? typeIri(ctx.query.type) : undefined;
+  const { items, hasMore } = await listAlgorithms(deps, paging, { sameas, type });
   return uriListReply(items, {
-    quads: () => items.flatMap((u) => quadsOf(deps, u)),
+    quads: () => algorithmGraphs(deps, items),
     headers: pagingHeaders(ctx.href, paging, hasMore),
   });
 }
 
-function resolve(deps: Deps, id: string, hash?: string): { def: AlgorithmDef; uri: string } {
-  const def = algorithmById(id);
-  if (!def) throw new NotFound(`no algorithm ${id}`);
-  const uri = hash ? `${algorithmUri(deps, id)}/${hash}` : algorithmUri(deps, id);
-  if (hash && (!HASH.test(hash) || !deps.store.hasGraph(uri))) throw new NotFound(`no parameterised algorithm ${uri}`);
-  return { def, uri };
-}
-
-/**
- * How an algorithm is described: generic ones from the catalogue, parameterised ones with
- * the values and date their graph holds. Built from the definition rather than read back,
- * so parameter values keep their declared datatypes (the store reads xsd:int as integer).
- */
-function options(deps: Deps, def: AlgorithmDef, uri: string): DescribeOptions {
-  if (uri === algorithmUri(deps, def.id)) return {};
-  const date = deps.store.match(namedNode(uri), DC.date, null, uri)[0]?.object.value;
-  return { values: storedValues(deps, def, uri), parent: algorithmUri(deps, def.id), date };
-}
-
-function quadsOf(deps: Deps, uri: string): Quad[] {
-  const [id] = uri.slice(algorithmUri(deps, '').length).split('/');
-  const def = algorithmById(id);
-  return def ? algorithmQuads(def, uri, options(deps, def, uri)) : deps.store.graph(uri);
-}
-
-function describe(deps: Deps, id: string, hash?: string): Reply {
-  const { def, uri } = resolve(deps, id, hash);
+async function describe(deps: Deps, id: string, hash?: string): Promise<Reply> {
+  const { def, uri } = await resolveAlgorithm(deps, id, hash);
+  const json = algorithmJson(def, uri, await describeOptions(deps, def, uri));
   return {
     status: 200,
     headers: {},
-    variants: [...rdfVariants(() => quadsOf(deps, uri)), { type: 'application/json', produce: () => JSON.stringify(algorithmJson(def, uri, options(deps, def, uri)), null, 2) + '\n' }],
+    variants: [...rdfVariants(() => algorithmGraph(deps, uri)), { type: 'application/json', produce: () => JSON.stringify(json, null, 2) + '\n' }],
     depends: [uri],
   };
 }
@@ -122,7 +80,7 @@ export function algorithmRouter(deps: Deps): Router {
   router.get('/algorithm/:id/:hash', handle((ctx) => describe(deps, ctx.params.id, ctx.params.hash)));
 
   const apply = (hashed: boolean) => handle(async (ctx) => {
-    const { def } = resolve(deps, ctx.params.id, hashed ? ctx.params.hash : undefined);
+    const { def } = await resolveAlgorithm(deps, ctx.params.id, hashed ? ctx.params.hash : undefined);
     const form = await readForm(ctx);
     const params = await readApplyRequest(deps, def, form, hashed ? ctx.params.hash : undefined);
     const subjectid = subjectidOf(ctx, form);
@@ -141,7 +99,7 @@ export function algorithmRouter(deps: Deps): Router {
   // SPEC §4.1 "Apply feature selection": form dataset_uri and feature_definition (the
   // candidate features), answering text/uri-list of the selected features.
   router.post('/algorithm/preprocessing/featureselection/:id', handle(async (ctx) => {
-    const { def } = resolve(deps, ctx.params.id);
+    const { def } = await resolveAlgorithm(deps, ctx.params.id);
     if (!def.types.some((t) => t.equals(ATYPE.FeatureSelection))) throw new NotFound(`${ctx.params.id} is not a feature selection algorithm`);
     const form = await readForm(ctx);
     const params = await readApplyRequest(deps, def, form);

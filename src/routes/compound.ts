@@ -48,10 +48,10 @@ export function compoundRouter(deps: Deps): Router {
   const router = new Router();
   const idOf = (ctx: Koa.Context) => numberOf(ctx.params.id, 'compound');
 
-  router.get('/compound', handle((ctx) => {
+  router.get('/compound', handle(async (ctx) => {
     const ids = compoundIndex(deps).ids();
     const paging = parsePaging(ctx.query, deps.config);
-    const page = fetchPage(paging, (limit, offset) => ids.slice(offset, offset + limit));
+    const page = await fetchPage(paging, (limit, offset) => ids.slice(offset, offset + limit));
     const uris = page.items.map((id) => compoundUri(deps, id));
     const headers = pagingHeaders(deps.config.baseUrl + ctx.url, paging, page.hasMore, ids.length);
     return uriListReply(uris, { headers, quads: () => uris.map((u) => quad(namedNode(u), RDFNS.type, OT.Compound)) });
@@ -96,12 +96,12 @@ export function compoundRouter(deps: Deps): Router {
   // HEAD answers the conformer URIs as Link headers and their count (a HEAD reply has no body).
   router.get('/compound/:id/conformer', handle(async (ctx) => {
     const compound = compoundRecord(deps, idOf(ctx));
-    const conformers = conformerRecords(deps, compound);
+    const conformers = await conformerRecords(deps, compound);
     const uris = conformers.map((c) => c.uri);
     const headers: Record<string, string> = { 'X-Total-Count': String(uris.length) };
     if (uris.length) headers.Link = uris.map((u) => `<${u}>; rel="item"`).join(', ');
     if (ctx.method === 'HEAD') return emptyReply({ headers });
-    const records = await Promise.all(conformers.map(async (c) => record(compound, await readStructureFile(deps.config, c.file), c.uri)));
+    const records = await Promise.all(conformers.map(async (c) => record(compound, await readStructureFile(deps, c.file), c.uri)));
     return structuresReply(records, uris, () => conformers.flatMap((c) => conformerRepresentation(compound, c.number)), headers);
   }));
 
@@ -126,9 +126,9 @@ export function compoundRouter(deps: Deps): Router {
 
   router.get('/compound/:id/conformer/:n', handle(async (ctx) => {
     const compound = compoundRecord(deps, idOf(ctx));
-    const c = conformerRecord(deps, compound, numberOf(ctx.params.n, 'conformer'));
+    const c = await conformerRecord(deps, compound, numberOf(ctx.params.n, 'conformer'));
     const threeD = async () => (await threeDMolfiles(deps, compound.id, 1))[0];
-    const molfile = () => readStructureFile(deps.config, c.file);
+    const molfile = () => readStructureFile(deps, c.file);
     return structureReply({ record: { ...compound, title: c.uri }, molfile, threeD }, c.uri, () => [
       ...conformerRepresentation(compound, c.number),
       ...compoundRepresentation(deps, compound.uri, compound),
@@ -137,8 +137,8 @@ export function compoundRouter(deps: Deps): Router {
 
   router.get('/compound/:id/conformer/:n/image', handle(async (ctx) => {
     const compound = compoundRecord(deps, idOf(ctx));
-    const c = conformerRecord(deps, compound, numberOf(ctx.params.n, 'conformer'));
-    const molfile = await readStructureFile(deps.config, c.file);
+    const c = await conformerRecord(deps, compound, numberOf(ctx.params.n, 'conformer'));
+    const molfile = await readStructureFile(deps, c.file);
     const { w, h } = size(ctx);
     return bodyReply(MEDIA.png, () => depictPng(molfile, w, h));
   }));
@@ -146,7 +146,7 @@ export function compoundRouter(deps: Deps): Router {
   router.put('/compound/:id/conformer/:n', handle(async (ctx) => {
     const id = idOf(ctx);
     const n = numberOf(ctx.params.n, 'conformer');
-    conformerRecord(deps, compoundRecord(deps, id), n);
+    await conformerRecord(deps, compoundRecord(deps, id), n);
     return uriListReply([await replaceConformer(deps, id, n, await readStructure(ctx))], { uriListFirst: true });
   }));
 

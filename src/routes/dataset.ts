@@ -13,7 +13,7 @@ import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { DataFactory } from 'n3';
 import { rdfTextStream } from '../datasets/rdfStream.ts';
 import { viewOf, compoundsOf } from '../datasets/datasetView.ts';
-import { datasetCsv, datasetQuadChunks, datasetUriList, featureDefinitions, metadataOf } from '../datasets/datasetOutput.ts';
+import { datasetCsv, datasetQuadChunks, datasetsMetadata, datasetUriList, featureDefinitions, metadataOf } from '../datasets/datasetOutput.ts';
 import { datasetSdf, smilesColumn } from '../datasets/datasetChemOutput.ts';
 import { deleteDataset, listDatasets } from '../datasets/datasets.ts';
 import { replaceMetadata } from '../datasets/datasetMetadata.ts';
@@ -37,23 +37,23 @@ export function datasetRouter(deps: Deps): Router {
   defineUploadJob(deps);
   const datasetUri = (ctx: Koa.Context) => uriOf(deps.config, `/dataset/${encodeURIComponent(String(ctx.params.id))}`);
 
-  router.get('/dataset', handle((ctx) => {
+  router.get('/dataset', handle(async (ctx) => {
     const page = parsePaging(ctx.query, deps.config);
-    const { uris, more } = listDatasets(deps, page);
-    return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => uris.flatMap((u) => metadataOf(deps, u)) });
+    const { uris, more } = await listDatasets(deps, page);
+    return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => datasetsMetadata(deps, uris) });
   }));
 
   router.post('/dataset', handle(async (ctx) => startUpload(deps, await readUpload(ctx), { ...callerOf(ctx), nominal: listParam(ctx.query, 'nominal') })));
 
   router.put('/dataset/:id', handle(async (ctx) => {
     const dataset = datasetUri(ctx);
-    requireDataset(deps, dataset);
+    await requireDataset(deps, dataset);
     return startUpload(deps, await readUpload(ctx), { dataset, ...callerOf(ctx), nominal: listParam(ctx.query, 'nominal') });
   }));
 
-  router.get('/dataset/:id', handle((ctx) => {
+  router.get('/dataset/:id', handle(async (ctx) => {
     const page: Paging | undefined = wantsPage(ctx.query) ? parsePaging(ctx.query, deps.config) : undefined;
-    const view = viewOf(deps, datasetUri(ctx), { compoundUris: listParam(ctx.query, 'compound_uris'), featureUris: listParam(ctx.query, 'feature_uris'), page });
+    const view = await viewOf(deps, datasetUri(ctx), { compoundUris: listParam(ctx.query, 'compound_uris'), featureUris: listParam(ctx.query, 'feature_uris'), page });
     const variants: Variant[] = RDF_TYPES.map(({ type, syntax }) => ({ type, produce: () => Readable.from(rdfTextStream(datasetQuadChunks(deps, view), syntax)) }));
     variants.push({ type: 'text/csv', produce: () => Readable.from(datasetCsv(deps, view, [smilesColumn(deps)])) });
     variants.push({ type: 'chemical/x-mdl-sdfile', produce: () => Readable.from(datasetSdf(deps, view)) });
@@ -67,23 +67,23 @@ export function datasetRouter(deps: Deps): Router {
     return emptyReply();
   }));
 
-  router.get('/dataset/:id/compounds', handle((ctx) => {
-    const view = viewOf(deps, datasetUri(ctx), { page: wantsPage(ctx.query) ? parsePaging(ctx.query, deps.config) : undefined });
-    const uris = compoundsOf(deps, view);
+  router.get('/dataset/:id/compounds', handle(async (ctx) => {
+    const view = await viewOf(deps, datasetUri(ctx), { page: wantsPage(ctx.query) ? parsePaging(ctx.query, deps.config) : undefined });
+    const uris = await compoundsOf(deps, view);
     return uriListReply(uris, { uriListFirst: true, quads: () => uris.map((c) => compoundTypeQuad(c)) });
   }));
 
-  router.get('/dataset/:id/features', handle((ctx) => {
-    const view = viewOf(deps, datasetUri(ctx));
+  router.get('/dataset/:id/features', handle(async (ctx) => {
+    const view = await viewOf(deps, datasetUri(ctx));
     return uriListReply(view.features, { quads: () => featureDefinitions(deps, view.dataset, view.features) });
   }));
 
-  router.get('/dataset/:id/entry/:n', handle((ctx) => rdfReply(entryQuads(deps, datasetUri(ctx), String(ctx.params.n)))));
+  router.get('/dataset/:id/entry/:n', handle(async (ctx) => rdfReply(await entryQuads(deps, datasetUri(ctx), String(ctx.params.n)))));
 
-  router.get('/dataset/:id/metadata', handle((ctx) => {
+  router.get('/dataset/:id/metadata', handle(async (ctx) => {
     const dataset = datasetUri(ctx);
-    requireDataset(deps, dataset);
-    return rdfReply(metadataOf(deps, dataset), { uris: [dataset] });
+    await requireDataset(deps, dataset);
+    return rdfReply(await metadataOf(deps, dataset), { uris: [dataset] });
   }));
 
   router.put('/dataset/:id/metadata', handle(async (ctx) => {

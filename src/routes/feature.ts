@@ -7,7 +7,7 @@ import { uriOf } from '../deps.ts';
 import { handle } from '../http/send.ts';
 import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
 import { readRdf } from '../http/body.ts';
-import { createFeature, deleteFeature, featureGraph, listFeatures, replaceFeature } from '../features/features.ts';
+import { createFeature, deleteFeature, featureGraph, featureGraphs, listFeatures, replaceFeature } from '../features/features.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { forceOf } from '../integrity/referrers.ts';
 
@@ -15,12 +15,12 @@ export function featureRouter(deps: Deps): Router {
   const router = new Router();
   const featureUri = (ctx: Koa.Context) => uriOf(deps.config, `/feature/${encodeURIComponent(String(ctx.params.id))}`);
 
-  router.get('/feature', handle((ctx) => {
+  router.get('/feature', handle(async (ctx) => {
     const page = parsePaging(ctx.query, deps.config);
     const sameas = typeof ctx.query.sameas === 'string' ? ctx.query.sameas : undefined;
-    const { uris, more } = listFeatures(deps, page, sameas);
+    const { uris, more } = await listFeatures(deps, page, sameas);
     const headers = pagingHeaders(ctx.href, page, more);
-    return uriListReply(uris, { headers, quads: () => uris.flatMap((u) => deps.store.graph(u)) });
+    return uriListReply(uris, { headers, quads: () => featureGraphs(deps, uris) });
   }));
 
   router.post('/feature', handle(async (ctx) => {
@@ -28,9 +28,9 @@ export function featureRouter(deps: Deps): Router {
     return uriListReply([uri], { uriListFirst: true });
   }));
 
-  router.get('/feature/:id', handle((ctx) => {
+  router.get('/feature/:id', handle(async (ctx) => {
     const uri = featureUri(ctx);
-    return rdfReply(featureGraph(deps, uri), { uris: [uri] });
+    return rdfReply(await featureGraph(deps, uri), { uris: [uri] });
   }));
 
   router.put('/feature/:id', handle(async (ctx) => {

@@ -8,7 +8,7 @@ import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
 import { readForm } from '../http/body.ts';
 import type { TaskEngine } from '../tasks/api.ts';
 import { directReply } from '../tasks/taskReply.ts';
-import { deleteModel, listModels, modelGraph } from '../models/models.ts';
+import { deleteModel, listModels, modelGraph, modelGraphs } from '../models/models.ts';
 import { checkPredictInput, checkPredictParams, definePredictJob, predict, PREDICT_JOB, type PredictParams } from '../models/modelPredict.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { callerOf } from '../auth/caller.ts';
@@ -21,22 +21,22 @@ export function modelRouter(deps: Deps): Router {
   definePredictJob(tasks, deps);
   const modelUri = (ctx: Koa.Context) => uriOf(deps.config, `/model/${encodeURIComponent(String(ctx.params.id))}`);
 
-  router.get('/model', handle((ctx) => {
+  router.get('/model', handle(async (ctx) => {
     const page = parsePaging(ctx.query, deps.config);
-    const { uris, more } = listModels(deps, page);
-    return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => uris.flatMap((u) => deps.store.graph(u)) });
+    const { uris, more } = await listModels(deps, page);
+    return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => modelGraphs(deps, uris) });
   }));
 
-  router.get('/model/:id', handle((ctx) => {
+  router.get('/model/:id', handle(async (ctx) => {
     const uri = modelUri(ctx);
-    return { ...rdfReply(modelGraph(deps, uri), { uris: [uri] }), depends: [uri] };
+    return { ...rdfReply(await modelGraph(deps, uri), { uris: [uri] }), depends: [uri] };
   }));
 
   // The ot:Parameter nodes a model lists (SPEC §2.1) have URIs of their own; each dereferences.
-  router.get('/model/:id/parameter/:n', handle((ctx) => {
+  router.get('/model/:id/parameter/:n', handle(async (ctx) => {
     const uri = modelUri(ctx);
     const param = `${uri}/parameter/${encodeURIComponent(String(ctx.params.n))}`;
-    const quads = modelGraph(deps, uri).filter((q) => q.subject.value === param || (q.predicate.equals(OT.parameters) && q.object.value === param));
+    const quads = (await modelGraph(deps, uri)).filter((q) => q.subject.value === param || (q.predicate.equals(OT.parameters) && q.object.value === param));
     if (quads.length === 0) throw new NotFound(`model ${uri} has no parameter ${param}`);
     return rdfReply(quads);
   }));
@@ -48,7 +48,7 @@ export function modelRouter(deps: Deps): Router {
 
   router.post('/model/:id', handle(async (ctx) => {
     const model = modelUri(ctx);
-    modelGraph(deps, model);
+    await modelGraph(deps, model);
     const form = await readForm(ctx);
     const params: PredictParams = checkPredictParams({
       model,
@@ -56,7 +56,7 @@ export function modelRouter(deps: Deps): Router {
       compoundUri: form.get('compound_uri'),
       datasetService: form.get('dataset_service'),
     });
-    checkPredictInput(deps, params);
+    await checkPredictInput(deps, params);
     // Issue #7: the token travels in TaskMeta (kept in memory), never in the job parameters,
     // which are stored with the task; the owner makes the task and its result the caller's.
     const caller = callerOf(ctx);

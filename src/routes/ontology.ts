@@ -18,9 +18,9 @@ async function uploadOf(ctx: Koa.Context): Promise<OntologyUpload> {
 export function ontologyRouter(deps: Deps): Router {
   const router = new Router();
 
-  router.get('/ontology', handle((ctx) => {
+  router.get('/ontology', handle(async (ctx) => {
     const paging = parsePaging(ctx.query, deps.config);
-    const { entries, hasMore, total } = listOntologies(deps, paging);
+    const { entries, hasMore, total } = await listOntologies(deps, paging);
     return uriListReply(entries.map((e) => e.uri), {
       quads: catalogueQuads(entries),
       headers: pagingHeaders(ctx.href, paging, hasMore, total),
@@ -32,7 +32,7 @@ export function ontologyRouter(deps: Deps): Router {
     return uriListReply([uri], { uriListFirst: true, headers: { Location: uri } });
   }));
 
-  router.get('/ontology/:id', handle((ctx) => ({ ...rdfReply(ontologyTriples(deps, ctx.params.id)), depends: [ontologyUri(deps, ctx.params.id)] })));
+  router.get('/ontology/:id', handle(async (ctx) => ({ ...rdfReply(await ontologyTriples(deps, ctx.params.id)), depends: [ontologyUri(deps, ctx.params.id)] })));
 
   router.put('/ontology/:id', handle(async (ctx) => {
     const { uri, created } = await replaceOntology(deps, ctx.params.id, await uploadOf(ctx));

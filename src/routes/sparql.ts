@@ -58,11 +58,11 @@ function clientGone(ctx: Koa.Context): AbortSignal {
   return controller.signal;
 }
 
-function answer(deps: Deps, ctx: Koa.Context, request: ProtocolRequest): Reply {
+async function answer(deps: Deps, ctx: Koa.Context, request: ProtocolRequest): Promise<Reply> {
   checkSparql(request.query, deps.config);
   const query = parseSparqlQuery(request.query, uriOf(deps.config, '/'));
-  // Issue #7: with auth on, only the graphs the caller may read.
-  const graphs = readableGraphs(deps, callerOf(ctx).owner);
+  // With auth on, only the graphs the caller may read (SPEC §5).
+  const graphs = await readableGraphs(deps, callerOf(ctx).owner);
   const common = { defaultGraphs: request.defaultGraphs, namedGraphs: request.namedGraphs, graphs, signal: clientGone(ctx) };
   const variants: Variant[] = query.kind === 'select' || query.kind === 'ask'
     ? SPARQL_RESULTS_TYPES.map((type) => ({ type, produce: () => deps.store.sparql(query, { ...common, resultsFormat: type }) }))

@@ -10,7 +10,7 @@ import { fetchPage, pagingHeaders, parsePaging } from '../http/paging.ts';
 import { rdfReply, uriListReply } from '../http/reply.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { TaskStatus } from '../tasks/api.ts';
-import { listTasks, publicQuads, readTask } from '../tasks/tasks.ts';
+import { listTasks, publicQuads, publicTaskGraphs, readTask } from '../tasks/tasks.ts';
 import { taskReply } from '../tasks/taskReply.ts';
 import { isTaskId } from '../tasks/ids.ts';
 import { STATUSES, parseStatus } from '../tasks/stateMachine.ts';
@@ -35,7 +35,7 @@ function notFound(uri: string): NotFound {
 export function taskRouter(deps: Deps): Router {
   const router = new Router();
 
-  router.get('/task', handle((ctx) => {
+  router.get('/task', handle(async (ctx) => {
     const raw = ctx.query.query;
     let status: TaskStatus | undefined;
     if (raw !== undefined) {
@@ -51,14 +51,14 @@ export function taskRouter(deps: Deps): Router {
     // Issue #7: with auth on, each user lists only their own tasks.
     const user = callerOf(ctx).owner;
     const owned = deps.identity && user !== undefined ? { acl: aclGraph(deps.config), owner: user } : undefined;
-    const { items: uris, hasMore } = fetchPage(paging, (limit, offset) => listTasks(deps.store, status, limit, offset, owned));
-    const quads = () => uris.flatMap((u) => publicQuads(deps.store.graph(u)));
+    const { items: uris, hasMore } = await fetchPage(paging, (limit, offset) => listTasks(deps.store, status, limit, offset, owned));
+    const quads = () => publicTaskGraphs(deps.store, uris);
     return uriListReply(uris, { quads, headers: pagingHeaders(uriOf(deps.config, ctx.url), paging, hasMore) });
   }));
 
-  router.get('/task/:id', handle((ctx) => {
+  router.get('/task/:id', handle(async (ctx) => {
     const uri = taskUriOf(deps, ctx);
-    const t = readTask(deps.store, uri);
+    const t = await readTask(deps.store, uri);
     if (!t) throw notFound(uri);
     // Cached once finished (only 200 answers are: src/http/cache.ts); a running task's graph changes as it runs.
     return { ...taskReply(t.record, t.quads, deps.config.baseUrl), depends: [uri] };
@@ -68,7 +68,7 @@ export function taskRouter(deps: Deps): Router {
     const uri = taskUriOf(deps, ctx);
     if (!(await deps.tasks.cancel(uri))) throw notFound(uri);
     // SPEC §4.3: 200 whether it was cancelled now or had already finished.
-    const t = readTask(deps.store, uri);
+    const t = await readTask(deps.store, uri);
     if (!t) throw notFound(uri);
     return rdfReply(publicQuads(t.quads), { uris: [uri] });
   }));

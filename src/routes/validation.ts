@@ -15,7 +15,7 @@ import { algorithmIO } from '../algorithms/datasetIO.ts';
 import { checkIri } from '../store/binder.ts';
 import { VALIDATION_JOB, defineValidationJob, type ValidationJobParams } from '../validation/validationJob.ts';
 import { readLearningRequest, readTestSetRequest } from '../validation/validationRequest.ts';
-import { deleteValidation, listValidations, predictionRows, predictionsCsv, validationGraph } from '../validation/validations.ts';
+import { deleteValidation, listValidations, predictionRows, predictionsCsv, validationGraph, validationGraphs } from '../validation/validations.ts';
 import { compareAlgorithms, comparisonCsv } from '../validation/comparison.ts';
 
 const query = (ctx: Koa.Context, name: string): string | undefined => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : undefined);
@@ -32,10 +32,10 @@ export function validationRouter(deps: Deps): Router {
     return deps.tasks.reply(task);
   };
 
-  router.get('/validation', handle((ctx) => {
+  router.get('/validation', handle(async (ctx) => {
     const page = parsePaging(ctx.query, deps.config);
-    const { uris, more } = listValidations(deps, page, { model: query(ctx, 'model'), algorithm: query(ctx, 'algorithm'), dataset: query(ctx, 'dataset') });
-    return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => uris.flatMap((u) => deps.store.graph(u)) });
+    const { uris, more } = await listValidations(deps, page, { model: query(ctx, 'model'), algorithm: query(ctx, 'algorithm'), dataset: query(ctx, 'dataset') });
+    return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => validationGraphs(deps, uris) });
   }));
 
   for (const type of ['crossvalidation', 'training_test_split'] as const) {
@@ -52,9 +52,9 @@ export function validationRouter(deps: Deps): Router {
     return submit(ctx, { type: 'test_set_validation', ...params }, `Validation of ${params.model} on ${params.testDataset}`);
   }));
 
-  const compare = (form: Form): Reply => {
+  const compare = async (form: Form): Promise<Reply> => {
     const uris = form.all('validation_uris').flatMap((v) => v.split(/[\s,]+/)).filter(Boolean).map((u) => checkIri(u, 'validation_uris'));
-    const report = compareAlgorithms(deps, uris);
+    const report = await compareAlgorithms(deps, uris);
     return {
       status: 200,
       headers: {},
@@ -67,13 +67,13 @@ export function validationRouter(deps: Deps): Router {
   router.post('/validation/report/algorithm_comparison', handle(async (ctx) => compare(await readForm(ctx))));
   router.get('/validation/report/algorithm_comparison', handle((ctx) => compare(Form.fromSearchParams(new URLSearchParams(ctx.querystring)))));
 
-  router.get('/validation/:id', handle((ctx) => {
+  router.get('/validation/:id', handle(async (ctx) => {
     const uri = validationUri(ctx);
-    const quads = validationGraph(deps, uri);
+    const quads = await validationGraph(deps, uri);
     return {
       status: 200,
       headers: {},
-      variants: [...rdfVariants(quads), { type: 'text/csv', produce: () => predictionsCsv(predictionRows(deps, uri)) }],
+      variants: [...rdfVariants(quads), { type: 'text/csv', produce: async () => predictionsCsv(await predictionRows(deps, uri)) }],
     };
   }));
 

@@ -20,10 +20,10 @@ export function datasetSearch(deps: Deps): Koa.Middleware {
   return async (ctx, next) => {
     if (!isSearch(ctx.query)) return next();
     const dataset = uriOf(deps.config, `/dataset/${encodeURIComponent(String(ctx.params.id))}`);
-    if (!deps.store.ask('search-dataset-exists', { dataset: namedNode(dataset) })) throw new NotFound(`dataset ${dataset} not found`);
+    if (!(await deps.store.ask('search-dataset-exists', { dataset: namedNode(dataset) }))) throw new NotFound(`dataset ${dataset} not found`);
     const query = searchQueryOf(ctx.query);
     const paging = parsePaging(ctx.query, deps.config);
-    const within = deps.store.select('search-dataset-compounds', { dataset: namedNode(dataset) }).map((r) => r.compound.value);
+    const within = (await deps.store.select('search-dataset-compounds', { dataset: namedNode(dataset) })).map((r) => r.compound.value);
     const { hits, hasMore } = await runSearch(deps, query, paging, { within, signal: disconnectSignal(ctx) });
     const pageUri = uriOf(deps.config, ctx.path) + (ctx.querystring ? '?' + ctx.querystring : '');
     const headers = pagingHeaders(pageUri, paging, hasMore);

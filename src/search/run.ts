@@ -22,12 +22,12 @@ export async function runSearch(deps: Pick<Deps, 'store' | 'search'>, query: Sea
   let hits: Hit[];
   if (query.mode === 'similarity') hits = await deps.search.similar(query.smiles, query.threshold, scope);
   else if (query.mode === 'substructure') hits = await deps.search.substructure(query.kind, query.text, scope);
-  else hits = exactHits(deps, query.text, options.within);
+  else hits = await exactHits(deps, query.text, options.within);
   const reachedMax = paging.max !== undefined && end >= paging.max;
   return { hits: hits.slice(paging.offset, end), hasMore: hits.length > end && !reachedMax };
 }
 
-function exactHits(deps: Pick<Deps, 'store' | 'search'>, text: string, within: readonly string[] | undefined): Hit[] {
+async function exactHits(deps: Pick<Deps, 'store' | 'search'>, text: string, within: readonly string[] | undefined): Promise<Hit[]> {
   let uris: string[] = [];
   try {
     uris = deps.search.exact(text, { within });
@@ -38,7 +38,7 @@ function exactHits(deps: Pick<Deps, 'store' | 'search'>, text: string, within: r
   const keep = within ? new Set(within) : undefined;
   const seen = new Set(uris);
   const [v1, v2, v3, v4, v5] = spellings(text.trim());
-  for (const row of deps.store.select('search-compounds-by-value', { v1, v2, v3, v4, v5, limit: { raw: VALUE_HITS } })) {
+  for (const row of await deps.store.select('search-compounds-by-value', { v1, v2, v3, v4, v5, limit: { raw: VALUE_HITS } })) {
     const uri = row.compound?.value;
     if (uri && !seen.has(uri) && (!keep || keep.has(uri))) {
       seen.add(uri);

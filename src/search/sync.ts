@@ -11,14 +11,14 @@ import type { StoredStructure } from './engine.ts';
  * the current public base (graphs keep the base they were written under; keeps
  * compound numbers, not URIs, for that reason).
  */
-export function storedStructures(deps: Pick<Deps, 'store' | 'config'>): StoredStructure[] {
-  return deps.store.select('compound-identities').map((row) => {
+export async function storedStructures(deps: Pick<Deps, 'store' | 'config'>): Promise<StoredStructure[]> {
+  return (await deps.store.select('compound-identities')).map((row) => {
     const id = compoundNumber(row.compound.value);
     return { uri: id === undefined ? row.compound.value : compoundUri(deps, id), smiles: row.smiles.value, inchiKey: row.inchiKey.value };
   });
 }
 
-export function syncSearchIndex(deps: Pick<Deps, 'store' | 'search' | 'logger' | 'config'>): void {
-  const recomputed = deps.search.reconcile(storedStructures(deps));
+export async function syncSearchIndex(deps: Pick<Deps, 'store' | 'search' | 'logger' | 'config'>): Promise<void> {
+  const recomputed = deps.search.reconcile(await storedStructures(deps));
   if (recomputed > 0) deps.logger.warn({ recomputed }, `search index: recomputed fingerprints of ${recomputed} compound(s) missing from the index file`);
 }

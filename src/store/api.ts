@@ -23,6 +23,10 @@ export interface SparqlOptions extends DatasetRequest {
   signal?: AbortSignal;
 }
 
+export interface SelectOptions {
+  union?: boolean;
+}
+
 export interface Store {
   readonly kind: 'embedded' | 'sparql';
   /** Applies `ops` atomically and durably: resolves once they are stored and visible. */
@@ -40,8 +44,11 @@ export interface Store {
   match(s: RDF.Term | null, p: RDF.Term | null, o: RDF.Term | null, graph: string | null): Promise<RDF.Quad[]>;
   /** Every triple of graph `graph` whose subject is one of `subjects`: one read for many rows. */
   describe(graph: string, subjects: readonly RDF.NamedNode[]): Promise<RDF.Quad[]>;
-  /** Runs SELECT query file `name` (queries/NAME.rq) with `values` bound. */
-  select(name: string, values?: Record<string, Bindable>): Promise<Row[]>;
+  /**
+   * Runs SELECT query file `name` (queries/NAME.rq) with `values` bound. `union`: the default
+   * graph is the union of every graph, for property paths that cross graphs (rdfs:subClassOf*).
+   */
+  select(name: string, values?: Record<string, Bindable>, options?: SelectOptions): Promise<Row[]>;
   ask(name: string, values?: Record<string, Bindable>): Promise<boolean>;
   construct(name: string, values?: Record<string, Bindable>): Promise<RDF.Quad[]>;
 

@@ -192,8 +192,8 @@ export class TripleStore {
   }
 
   /** Runs SELECT query file `name` with `values` bound. */
-  select(name: string, values: Record<string, Bindable> = {}): Row[] {
-    const result = this.ox.query(this.queries.text(name, values));
+  select(name: string, values: Record<string, Bindable> = {}, options: { union?: boolean } = {}): Row[] {
+    const result = this.ox.query(this.queries.text(name, values), { use_default_graph_as_union: options.union ?? false });
     if (!Array.isArray(result)) throw new Error(`${name} is not a SELECT query`);
     return (result as Map<string, RDF.Term>[]).map((m) => Object.fromEntries(m) as Row);
   }

@@ -80,7 +80,7 @@ export interface TaskEngine {
   /** Runs `fn(input)` exported by `module` in the worker pool, off the event loop. */
   runInWorker<T>(module: URL | string, fn: string, input: unknown, options?: WorkerOptions): Promise<T>;
   /** The task's current state, or undefined when no task has this URI. */
-  get(uri: string): TaskInfo | undefined;
+  get(uri: string): Promise<TaskInfo | undefined>;
   /**
    * Cancels a Queued or Running task (its job's signal is aborted, a worker is terminated);
    * a finished task is returned unchanged. Undefined when no task has this URI.

@@ -8,7 +8,7 @@ import { uriOf } from '../deps.ts';
 import { NotFound, ServiceUnavailable } from '../errors.ts';
 import type { Reply } from '../http/reply.ts';
 import { ERR } from '../rdf/vocab.ts';
-import type { TripleStore } from '../store/store.ts';
+import type { Store } from '../store/api.ts';
 import { infoOf, readTask, taskQuads, type TaskRecord } from './tasks.ts';
 import { taskReply } from './taskReply.ts';
 import type { JobDefinition, JobResult, TaskEngine, TaskInfo, TaskMeta, WorkerOptions } from './api.ts';
@@ -24,7 +24,7 @@ import type { Logger } from '../logger.ts';
 
 export interface EngineDeps {
   config: Config;
-  store: TripleStore;
+  store: Store;
   logger: Logger;
 }
 
@@ -131,7 +131,7 @@ export class JobEngine implements TaskEngine {
 
   async reply(task: TaskInfo): Promise<Reply> {
     await this.settled(task.uri, this.deps.config.syncWindowMs);
-    const t = readTask(this.deps.store, task.uri);
+    const t = await readTask(this.deps.store, task.uri);
     if (!t) throw new NotFound(`no task ${task.uri}`, { code: ERR.TaskNotFound });
     return taskReply(t.record, t.quads, this.deps.config.baseUrl);
   }
@@ -145,8 +145,8 @@ export class JobEngine implements TaskEngine {
   }
 
   /** As stored: a state change shows here once it is durable, as it does to GET /task/{id}. */
-  get(uri: string): TaskInfo | undefined {
-    const t = readTask(this.deps.store, uri)?.record;
+  async get(uri: string): Promise<TaskInfo | undefined> {
+    const t = (await readTask(this.deps.store, uri))?.record;
     return t && infoOf(t);
   }
 

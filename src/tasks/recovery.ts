@@ -5,16 +5,16 @@
 import { InternalError } from '../errors.ts';
 import { reportOf } from '../http/errorReport.ts';
 import { ERR } from '../rdf/vocab.ts';
-import type { TripleStore } from '../store/store.ts';
+import type { Store } from '../store/api.ts';
 import { readTask, taskQuads, tasksEndedBefore, unfinishedTasks, type TaskRecord } from './tasks.ts';
 import { transition } from './stateMachine.ts';
 
 /** Settles what the previous process left; resolves with the tasks to queue again. */
-export async function recoverTasks(store: TripleStore, now = new Date()): Promise<TaskRecord[]> {
+export async function recoverTasks(store: Store, now = new Date()): Promise<TaskRecord[]> {
   const queued: TaskRecord[] = [];
   const writes: TaskRecord[] = [];
-  for (const uri of unfinishedTasks(store)) {
-    const t = readTask(store, uri)?.record;
+  for (const uri of await unfinishedTasks(store)) {
+    const t = (await readTask(store, uri))?.record;
     if (!t) continue;
     if (t.status === 'Running' && t.idempotent) {
       t.status = transition(t.status, 'requeue')!;
@@ -38,8 +38,8 @@ export async function recoverTasks(store: TripleStore, now = new Date()): Promis
 }
 
 /** Drops the graphs of finished tasks that ended before `before`, except those in `keep`. */
-export async function purgeTasks(store: TripleStore, before: Date, keep: (uri: string) => boolean): Promise<number> {
-  const uris = tasksEndedBefore(store, before).filter((u) => !keep(u));
+export async function purgeTasks(store: Store, before: Date, keep: (uri: string) => boolean): Promise<number> {
+  const uris = (await tasksEndedBefore(store, before)).filter((u) => !keep(u));
   if (uris.length > 0) await store.commit(uris.map((graph) => ({ op: 'drop', graph })));
   return uris.length;
 }

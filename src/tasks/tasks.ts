@@ -5,7 +5,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { ErrorReportData } from '../errors.ts';
 import { reportQuads } from '../http/errorReport.ts';
-import type { TripleStore } from '../store/store.ts';
+import type { Store } from '../store/api.ts';
 import type { Bindable } from '../store/binder.ts';
 import { DC, JOB, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 import type { TaskInfo, TaskStatus } from './api.ts';
@@ -116,8 +116,8 @@ export function recordFromQuads(uri: string, quads: readonly RDF.Quad[]): TaskRe
   return record;
 }
 
-export function readTask(store: TripleStore, uri: string): { record: TaskRecord; quads: RDF.Quad[] } | undefined {
-  const quads = store.graph(uri);
+export async function readTask(store: Store, uri: string): Promise<{ record: TaskRecord; quads: RDF.Quad[] } | undefined> {
+  const quads = await store.graph(uri);
   const record = recordFromQuads(uri, quads);
   return record && { record, quads };
 }
@@ -127,6 +127,11 @@ export function infoOf(t: TaskRecord): TaskInfo {
   return { uri: t.uri, creator: t.creator, owner: t.owner, status: t.status, percentageCompleted: t.percentageCompleted, resultUris: [...t.resultUris] };
 }
 
+/** The public triples of the tasks `uris`, in order: the RDF of a task list. */
+export async function publicTaskGraphs(store: Store, uris: readonly string[]): Promise<RDF.Quad[]> {
+  return (await Promise.all(uris.map((u) => store.graph(u)))).flatMap((quads) => publicQuads(quads));
+}
+
 /** Whose tasks to list: `owner` in the ACL graph `acl`. */
 export interface TaskOwnerFilter {
   acl: string;
@@ -134,20 +139,20 @@ export interface TaskOwnerFilter {
 }
 
 /** Task URIs in order of creation (ids are time-ordered), optionally of one status and owner. */
-export function listTasks(store: TripleStore, status: TaskStatus | undefined, limit: number, offset: number, owned?: TaskOwnerFilter): string[] {
+export async function listTasks(store: Store, status: TaskStatus | undefined, limit: number, offset: number, owned?: TaskOwnerFilter): Promise<string[]> {
   const paging = { limit: { raw: limit }, offset: { raw: offset } };
   const by: Record<string, Bindable> = owned ? { acl: namedNode(owned.acl), owner: owned.owner } : {};
   const name = `task-list${owned ? '-owned' : ''}${status ? '-by-status' : ''}`;
-  const rows = store.select(name, status ? { status, ...paging, ...by } : { ...paging, ...by });
+  const rows = await store.select(name, status ? { status, ...paging, ...by } : { ...paging, ...by });
   return rows.map((r) => r.task.value);
 }
 
 /** Tasks to resume at start-up: Queued and Running ones. */
-export function unfinishedTasks(store: TripleStore): string[] {
-  return store.select('task-unfinished').map((r) => r.task.value);
+export async function unfinishedTasks(store: Store): Promise<string[]> {
+  return (await store.select('task-unfinished')).map((r) => r.task.value);
 }
 
 /** Final tasks that ended before `before` (retention purge). */
-export function tasksEndedBefore(store: TripleStore, before: Date): string[] {
-  return store.select('task-ended-before', { before: dateTime(before) }).map((r) => r.task.value);
+export async function tasksEndedBefore(store: Store, before: Date): Promise<string[]> {
+  return (await store.select('task-ended-before', { before: dateTime(before) })).map((r) => r.task.value);
 }

@@ -43,8 +43,8 @@ export interface Comparison {
   tests: Array<{ a: string; b: string; measure: string } & PairedTest>;
 }
 
-function one(deps: Deps, uri: string) {
-  const g = validationGraph(deps, uri);
+async function one(deps: Deps, uri: string) {
+  const g = await validationGraph(deps, uri);
   const own = (p: { value: string }) => g.find((q) => q.subject.value === uri && q.predicate.value === p.value)?.object.value;
   if (own(OT.validationType) !== 'crossvalidation') throw new BadRequest(`validation_uris: ${uri} is not a cross-validation`, { code: ERR.InvalidParameter });
   const stats = own(OT.classificationStatistics) ?? own(OT.regressionStatistics)!;
@@ -54,18 +54,19 @@ function one(deps: Deps, uri: string) {
     const v = g.find((q) => q.subject.value === stats && q.predicate.value === term)?.object.value;
     if (v !== undefined) pooled[name] = Number(v) * scale;
   }
-  for (const row of deps.store.select('validation-fold-figures', { validation: namedNode(uri) })) {
+  for (const row of await deps.store.select('validation-fold-figures', { validation: namedNode(uri) })) {
     const name = Object.keys(TERMS).find((k) => TERMS[k].term === row.measure.value);
     if (!name) continue;
     (perFold[name] ??= [])[Number(row.fold.value) - 1] = Number(row.value.value) * (TERMS[name].scale ?? 1);
   }
-  const folds = predictionRows(deps, uri).map((r) => `${r.row}:${r.fold}`).join(',');
+  const folds = (await predictionRows(deps, uri)).map((r) => `${r.row}:${r.fold}`).join(',');
   return { uri, algorithm: own(OT.algorithm) ?? '', dataset: own(OT.dataset) ?? '', feature: own(OT.predictionFeature) ?? '', numFolds: Number(own(OT.numFolds)), pooled, perFold, folds };
 }
 
-export function compareAlgorithms(deps: Deps, uris: readonly string[]): Comparison {
+export async function compareAlgorithms(deps: Deps, uris: readonly string[]): Promise<Comparison> {
   if (uris.length < 2) throw new BadRequest('validation_uris needs two or more cross-validations to compare', { code: ERR.MissingParameter });
-  const all = uris.map((u) => one(deps, u));
+  const all: Array<Awaited<ReturnType<typeof one>>> = [];
+  for (const u of uris) all.push(await one(deps, u));
   const first = all[0];
   for (const v of all.slice(1)) {
     if (v.dataset !== first.dataset || v.feature !== first.feature) throw new BadRequest(`validation_uris: ${v.uri} validates another dataset or prediction_feature than ${first.uri}`, { code: ERR.InvalidParameter });

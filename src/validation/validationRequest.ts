@@ -32,21 +32,21 @@ function required(form: Form, name: string, what: string): string {
 }
 
 /** The learning algorithm an algorithm_uri names, with its (stored) parameter values. */
-function learningAlgorithm(deps: Deps, uri: string): Pick<LearningValidationParams, 'algorithmId' | 'algorithmUri' | 'values'> {
+async function learningAlgorithm(deps: Deps, uri: string): Promise<Pick<LearningValidationParams, 'algorithmId' | 'algorithmUri' | 'values'>> {
   const prefix = uriOf(deps.config, '/algorithm/');
   const [id, hash, ...rest] = uri.startsWith(prefix) ? uri.slice(prefix.length).split('/') : [];
   const def = id ? algorithmById(id) : undefined;
-  if (!def || rest.length > 0 || (hash !== undefined && (!HASH.test(hash) || !deps.store.hasGraph(uri)))) {
+  if (!def || rest.length > 0 || (hash !== undefined && (!HASH.test(hash) || !(await deps.store.hasGraph(uri))))) {
     throw new BadRequest(`algorithm_uri ${uri} names no algorithm of this service`, { code: ERR.InvalidParameter });
   }
   if (!def.learns || !def.supervised) {
     throw new BadRequest(`algorithm_uri ${uri} is not a learning algorithm: validation needs one that learns prediction_feature`, { code: ERR.InvalidParameter });
   }
-  return { algorithmId: def.id, algorithmUri: uri, values: withDefaults(def.params, hash ? storedValues(deps, def, uri) : {}) };
+  return { algorithmId: def.id, algorithmUri: uri, values: withDefaults(def.params, hash ? await storedValues(deps, def, uri) : {}) };
 }
 
 export async function readLearningRequest(deps: Deps, io: AlgorithmIO, form: Form, type: LearningValidationParams['type'], subjectid?: string): Promise<LearningValidationParams> {
-  const algorithm = learningAlgorithm(deps, required(form, 'algorithm_uri', 'the URI of a learning algorithm of this service'));
+  const algorithm = await learningAlgorithm(deps, required(form, 'algorithm_uri', 'the URI of a learning algorithm of this service'));
   const datasetUri = required(form, 'dataset_uri', 'the URI of the dataset to validate on');
   const predictionFeature = required(form, 'prediction_feature', 'the URI of the feature to learn');
   const values = readParams(VALIDATION_PARAMS, (name) => form.all(name));
@@ -69,7 +69,7 @@ export async function readTestSetRequest(deps: Deps, io: AlgorithmIO, form: Form
   const model = required(form, 'model_uri', 'the URI of a model of this service');
   let graph;
   try {
-    graph = modelGraph(deps, model);
+    graph = await modelGraph(deps, model);
   } catch (e) {
     throw new BadRequest(`model_uri ${model} names no model of this service`, { code: ERR.InvalidParameter, cause: e });
   }

@@ -14,18 +14,18 @@ import { validationQuads } from './validationGraph.ts';
 const { namedNode } = DataFactory;
 
 export async function createValidation(deps: Deps, result: ValidationResult): Promise<string> {
-  const uri = mintUri(deps, 'validation');
+  const uri = await mintUri(deps, 'validation');
   await deps.store.replaceGraph(uri, validationQuads(uri, result, new Date().toISOString()));
   return uri;
 }
 
-export function validationGraph(deps: Deps, uri: string): RDF.Quad[] {
-  if (deps.store.match(namedNode(uri), RDFNS.type, OT.Validation, uri).length === 0) throw new NotFound(`validation ${uri} not found`);
+export async function validationGraph(deps: Deps, uri: string): Promise<RDF.Quad[]> {
+  if ((await deps.store.match(namedNode(uri), RDFNS.type, OT.Validation, uri)).length === 0) throw new NotFound(`validation ${uri} not found`);
   return deps.store.graph(uri);
 }
 
 export async function deleteValidation(deps: Deps, uri: string): Promise<void> {
-  validationGraph(deps, uri);
+  await validationGraph(deps, uri);
   await deps.store.dropGraph(uri);
 }
 
@@ -35,10 +35,10 @@ export interface ValidationFilter {
   dataset?: string;
 }
 
-export function listValidations(deps: Deps, page: Paging, filter: ValidationFilter): { uris: string[]; more: boolean } {
+export async function listValidations(deps: Deps, page: Paging, filter: ValidationFilter): Promise<{ uris: string[]; more: boolean }> {
   // An unused filter still needs an IRI in its place; its flag switches it off.
   const iri = (v: string | undefined, name: string) => namedNode(v === undefined ? OT.Validation.value : checkIri(v, name));
-  const rows = deps.store.select('validation-list', {
+  const rows = await deps.store.select('validation-list', {
     byModel: filter.model !== undefined, model: iri(filter.model, 'model'),
     byAlgorithm: filter.algorithm !== undefined, algorithm: iri(filter.algorithm, 'algorithm'),
     byDataset: filter.dataset !== undefined, dataset: iri(filter.dataset, 'dataset'),
@@ -59,10 +59,15 @@ export interface PredictionRow {
   inDomain?: boolean;
 }
 
+/** The graphs of the validations `uris`, in order: the RDF of a validation list. */
+export async function validationGraphs(deps: Deps, uris: readonly string[]): Promise<RDF.Quad[]> {
+  return (await Promise.all(uris.map((u) => deps.store.graph(u)))).flat();
+}
+
 /** The held-out predictions of a validation, in dataset row order. */
-export function predictionRows(deps: Deps, uri: string): PredictionRow[] {
-  validationGraph(deps, uri);
-  return deps.store.select('validation-predictions', { validation: namedNode(uri) }).map((r) => ({
+export async function predictionRows(deps: Deps, uri: string): Promise<PredictionRow[]> {
+  await validationGraph(deps, uri);
+  return (await deps.store.select('validation-predictions', { validation: namedNode(uri) })).map((r) => ({
     row: Number(r.row.value),
     compound: r.compound.value,
     fold: Number(r.fold.value),

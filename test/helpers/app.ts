@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createApp } from '../../src/app.ts';
 import { openDeps, type Running } from '../../src/boot.ts';
 import { createLogger } from '../../src/logger.ts';
+import { releaseVirtuoso, storeConfig } from './engines.ts';
 
 export interface TestApp {
   url: string;
@@ -26,7 +27,9 @@ export function tempDir(prefix = 'opentox-test-'): string {
 
 export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDir()): Promise<TestApp> {
   // Tests stay quiet: the log goes to `logged`, at warn unless a test asks for more.
-  const config = loadConfig([], {}, { port: 0, dataDir, logLevel: 'warn', ...overrides });
+  // The remote run gives each app a Virtuoso of its own (test/helpers/engines.ts).
+  const store = overrides.sparqlEndpoint === undefined ? await storeConfig(dataDir) : {};
+  const config = loadConfig([], {}, { port: 0, dataDir, logLevel: 'warn', ...store, ...overrides });
   const logged: Array<Record<string, unknown>> = [];
   const logger = createLogger(config.logLevel, { write: (line: string) => { logged.push(JSON.parse(line) as Record<string, unknown>); } });
   // Listen first, so that boot steps (e.g. loading the built-in ontologies) already see the
@@ -53,6 +56,7 @@ export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDi
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       await deps.close();
+      if (store.sparqlEndpoint) await releaseVirtuoso(dataDir, options.keepData);
       if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -19,6 +19,7 @@ import { bodyReply, emptyReply, uriListReply } from '../../src/http/reply.ts';
 import { handle } from '../../src/http/send.ts';
 import { tempDir } from './app.ts';
 import type { IdentityService } from '../../src/auth/identity.ts';
+import { releaseVirtuoso, storeConfig } from './engines.ts';
 
 export interface Harness {
   url: string;
@@ -52,7 +53,8 @@ function fakeResources(deps: Running): Router {
 }
 
 export async function startHarness(overrides: Partial<Config> = {}, identity?: IdentityService, dataDir = tempDir()): Promise<Harness> {
-  const config = loadConfig([], {}, { port: 0, dataDir, ...overrides });
+  const store = await storeConfig(dataDir);
+  const config = loadConfig([], {}, { port: 0, dataDir, ...store, ...overrides });
   const deps = await openDeps(config, createLogger('silent'));
   if (identity) deps.identity = identity;
   const app = new Koa();
@@ -71,6 +73,7 @@ export async function startHarness(overrides: Partial<Config> = {}, identity?: I
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       await deps.close();
+      if (store.sparqlEndpoint) await releaseVirtuoso(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -34,8 +34,8 @@ export function memoryIO(tables: Table[]): MemoryIO {
       created.datasets.push({ ...r, uri });
       return uri;
     },
-    featureCalculation: () => undefined,
-    newModelUri: () => `http://example.org/model/${++n}`,
+    featureCalculation: async () => undefined,
+    newModelUri: async () => `http://example.org/model/${++n}`,
     model: async (m) => {
       const uri = m.uri ?? `http://example.org/model/${++n}`;
       created.models.push({ ...m, uri });

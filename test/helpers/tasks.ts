@@ -8,7 +8,7 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function waitForStatus(tasks: TaskEngine, uri: string, statuses: TaskStatus[], ms = 10_000): Promise<TaskInfo> {
   const until = Date.now() + ms;
   for (;;) {
-    const t = tasks.get(uri);
+    const t = await tasks.get(uri);
     if (t && statuses.includes(t.status)) return t;
     if (Date.now() > until) throw new Error(`task ${uri} is ${t?.status}, expected ${statuses.join('/')}`);
     await sleep(20);

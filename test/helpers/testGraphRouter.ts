@@ -32,8 +32,8 @@ export function testGraphRouter(deps: Deps): Router {
     await deps.store.replaceGraph(uri(ctx.params.id), testGraph(uri(ctx.params.id), value, size));
     return uriListReply([uri(ctx.params.id)]);
   }));
-  router.get('/test-graph/:id', handle((ctx) => {
-    const quads = deps.store.graph(uri(ctx.params.id));
+  router.get('/test-graph/:id', handle(async (ctx) => {
+    const quads = await deps.store.graph(uri(ctx.params.id));
     if (quads.length === 0) throw new NotFound(`no test graph ${ctx.params.id}`);
     return rdfReply(quads);
   }));

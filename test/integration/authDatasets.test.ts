@@ -29,8 +29,8 @@ for (const mode of ['on', 'off'] as const) {
     });
     after(async () => { await app.close(); });
 
-    it(`the upload is ${mode === 'on' ? 'alice\'s' : 'nobody\'s'}`, () => {
-      expect(ownerOf(app.deps, dataset)).to.equal(mode === 'on' ? 'alice' : undefined);
+    it(`the upload is ${mode === 'on' ? 'alice\'s' : 'nobody\'s'}`, async () => {
+      expect(await ownerOf(app.deps, dataset)).to.equal(mode === 'on' ? 'alice' : undefined);
     });
 
     const table: Array<[string, string, () => RequestInit, number, number]> = [

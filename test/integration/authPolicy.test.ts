@@ -85,8 +85,8 @@ for (const mode of ['on', 'off'] as const) {
       const res = await fetch(h.url + '/model/1', { method: 'POST', headers: { subjectid: tokens.bob } });
       const { ownerOf } = await import('../../src/auth/owners.ts');
       const body = (await res.text()).trim();
-      expect(ownerOf(h.deps, body)).to.equal(mode === 'on' ? 'bob' : undefined);
-      expect(ownerOf(h.deps, res.headers.get('location')!)).to.equal(mode === 'on' ? 'bob' : undefined);
+      expect(await ownerOf(h.deps, body)).to.equal(mode === 'on' ? 'bob' : undefined);
+      expect(await ownerOf(h.deps, res.headers.get('location')!)).to.equal(mode === 'on' ? 'bob' : undefined);
     });
 
     it('deleting one\'s own resource forgets its owner', async () => {
@@ -94,10 +94,10 @@ for (const mode of ['on', 'off'] as const) {
       expect(res.headers.get('x-title')).to.equal('mine');
       const uri = (await res.text()).trim();
       const { ownerOf } = await import('../../src/auth/owners.ts');
-      expect(ownerOf(h.deps, uri)).to.equal(mode === 'on' ? 'alice' : undefined);
+      expect(await ownerOf(h.deps, uri)).to.equal(mode === 'on' ? 'alice' : undefined);
       const del = await fetch(uri, { method: 'DELETE', headers: { subjectid: tokens.alice } });
       expect(del.status).to.equal(200);
-      expect(ownerOf(h.deps, uri)).to.equal(undefined);
+      expect(await ownerOf(h.deps, uri)).to.equal(undefined);
     });
 
     it('error reports never echo tokens or passwords', async () => {

@@ -40,14 +40,14 @@ for (const mode of ['on', 'off'] as const) {
     });
     after(async () => { await app.close(); });
 
-    it('the job ran with its creator\'s name and token; task and result are the creator\'s', () => {
+    it('the job ran with its creator\'s name and token; task and result are the creator\'s', async () => {
       if (mode === 'on') {
         expect(result).to.equal(`${app.url}/dataset/alice-token`);
-        expect(ownerOf(app.deps, task)).to.equal('alice');
-        expect(ownerOf(app.deps, result)).to.equal('alice');
+        expect(await ownerOf(app.deps, task)).to.equal('alice');
+        expect(await ownerOf(app.deps, result)).to.equal('alice');
       } else {
         expect(result).to.equal(`${app.url}/dataset/nobody-none`);
-        expect(ownerOf(app.deps, task)).to.equal(undefined);
+        expect(await ownerOf(app.deps, task)).to.equal(undefined);
       }
     });
 

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { parseRdfXmlStrict } from '../helpers/rdf.ts';
 import { ERR, OT } from '../../src/rdf/vocab.ts';
+import { storeDump, storeSize } from '../helpers/store.ts';
 
 const RDFXML = '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n  <rdf:Description rdf:about="http://e.org/a">\n    <x:p>1</x:p>\n  </rdf:Description>\n</rdf:RDF>\n';
 
@@ -29,14 +30,14 @@ describe('bad input answers a clear report and leaves the store unchanged', () =
 
   for (const { name, type, body, status, text } of TABLE) {
     it(`POST /ontology with ${name} → ${status}`, async () => {
-      const size = app.deps.store.size;
-      const dump = app.deps.store.dumpNQuads();
+      const size = (await storeSize(app.deps.store));
+      const dump = (await storeDump(app.deps.store));
       const res = await fetch(app.url + '/ontology', { method: 'POST', body: body as BodyInit, headers: { Accept: 'text/plain', ...(type ? { 'Content-Type': type } : {}) } });
       expect(res.status).to.equal(status);
       expect(res.headers.get('content-type')).to.match(/^text\/plain/);
       expect(await res.text()).to.match(text);
-      expect(app.deps.store.size).to.equal(size);
-      expect(app.deps.store.dumpNQuads()).to.equal(dump);
+      expect((await storeSize(app.deps.store))).to.equal(size);
+      expect((await storeDump(app.deps.store))).to.equal(dump);
     });
   }
 
@@ -71,15 +72,15 @@ describe('bad input answers a clear report and leaves the store unchanged', () =
 
   const big = '<http://e.org/a> <http://e.org/b> "' + 'x'.repeat(10_000) + '" .\n';
   it('a body over BODY_LIMIT answers 413 (declared length)', async () => {
-    const size = app.deps.store.size;
+    const size = (await storeSize(app.deps.store));
     const res = await fetch(app.url + '/ontology', { method: 'POST', body: big, headers: { Accept: 'text/plain', 'Content-Type': 'application/n-triples' } });
     expect(res.status).to.equal(413);
     expect(await res.text()).to.match(/^413 PayloadTooLarge: request body is larger than the limit of 4096 bytes/);
-    expect(app.deps.store.size).to.equal(size);
+    expect((await storeSize(app.deps.store))).to.equal(size);
   });
 
   it('a body over BODY_LIMIT answers 413 (chunked, no declared length)', async () => {
-    const size = app.deps.store.size;
+    const size = (await storeSize(app.deps.store));
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         for (let i = 0; i < 10; i++) controller.enqueue(new TextEncoder().encode(big.slice(i * 1000, (i + 1) * 1000)));
@@ -88,7 +89,7 @@ describe('bad input answers a clear report and leaves the store unchanged', () =
     });
     const res = await fetch(app.url + '/ontology', { method: 'POST', body: stream, duplex: 'half', headers: { Accept: 'text/plain', 'Content-Type': 'application/n-triples' } } as RequestInit);
     expect(res.status).to.equal(413);
-    expect(app.deps.store.size).to.equal(size);
+    expect((await storeSize(app.deps.store))).to.equal(size);
   });
 
   it('an unsupported method on /ontology answers 405 with Allow', async () => {

@@ -17,7 +17,7 @@ describe('dataset upload of multi-structure chemical files', function () {
   before(async () => { app = await startApp(); });
   after(async () => { await app.close(); });
 
-  const inchiKeys = (compounds: string[]) => compounds.map((c) => app.deps.store.graph(c).find((q) => q.predicate.value === 'http://schema.org/inChIKey')?.object.value);
+  const inchiKeys = async (compounds: string[]) => Promise.all(compounds.map(async (c) => (await app.deps.store.graph(c)).find((q) => q.predicate.value === 'http://schema.org/inChIKey')?.object.value));
   let cmlCompounds: string[] = [];
 
   it('chemical/x-cml: the three molecules of diamantane.cml, with the CasRN property as a feature', async () => {
@@ -25,7 +25,7 @@ describe('dataset upload of multi-structure chemical files', function () {
     expect(status, body).to.equal(200);
     const compounds = await lines(body + '/compounds');
     expect(compounds).to.have.length(3);
-    expect(inchiKeys(compounds)).to.deep.equal(DIAMANTANE_KEYS);
+    expect(await inchiKeys(compounds)).to.deep.equal(DIAMANTANE_KEYS);
     cmlCompounds = compounds;
     const csv = await lines(body, 'text/csv');
     expect(csv[0]).to.equal('Compound,SMILES,CasRN');
@@ -50,7 +50,7 @@ describe('dataset upload of multi-structure chemical files', function () {
     expect(parts.every((p) => p.startsWith('@<TRIPOS>MOLECULE'))).to.equal(true);
     const { status, body } = await uploadDataset(app, parts.join('\n'), 'chemical/x-mol2');
     expect(status, body).to.equal(200);
-    expect(inchiKeys(await lines(body + '/compounds'))).to.deep.equal(MOL2_KEYS);
+    expect(await inchiKeys(await lines(body + '/compounds'))).to.deep.equal(MOL2_KEYS);
   });
 
   it('a CML document without molecules answers 400', async () => {

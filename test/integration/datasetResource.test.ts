@@ -108,7 +108,7 @@ describe('/dataset resource', function () {
     const compounds = await lines(multi + '/compounds');
     expect((await fetch(multi, { method: 'DELETE' })).status).to.equal(200);
     expect((await fetch(multi)).status).to.equal(404);
-    expect(app.deps.store.hasGraph(compounds[0])).to.equal(true);
+    expect(await app.deps.store.hasGraph(compounds[0])).to.equal(true);
     expect(await lines(app.url + '/dataset')).to.not.include(multi);
   });
 });

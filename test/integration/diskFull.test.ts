@@ -7,6 +7,7 @@ import { mkdtempSync, openSync, rmSync, writeSync, closeSync, rmdirSync } from '
 import os from 'node:os';
 import path from 'node:path';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { describeEmbedded } from '../helpers/engines.ts';
 
 /** Fills the file system holding `file` to the last byte. */
 function fill(file: string): void {
@@ -34,7 +35,8 @@ function postOntology(app: TestApp): Promise<Response> {
   return fetch(`${app.url}/ontology`, { method: 'POST', headers: { 'Content-Type': 'text/turtle', Accept: 'text/uri-list' }, body: classes });
 }
 
-describe('disk full', function () {
+// Embedded engine only: the journal and snapshots on a full DATA_DIR; a remote store keeps no journal here.
+describeEmbedded('disk full', function () {
   this.timeout(120_000);
   let mount: string;
   let app: TestApp | undefined;

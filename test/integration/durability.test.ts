@@ -9,6 +9,7 @@ import { tempDir } from '../helpers/app.ts';
 import { startChild, type Child } from '../helpers/child.ts';
 import { DC } from '../../src/rdf/vocab.ts';
 import { scan } from '../../src/store/layout.ts';
+import { describeEmbedded } from '../helpers/engines.ts';
 
 const CLIENTS = 16;
 const IDS_PER_CLIENT = 12;
@@ -72,7 +73,8 @@ async function verify(child: Child, known: Map<string, Expect>): Promise<void> {
   for (const row of rows) expect(row.n.value, row.g.value).to.equal('3');
 }
 
-describe('durability: SIGKILL during a stream of writes', function () {
+// Embedded engine only: the journal's durability; a remote store's durability is the store's own.
+describeEmbedded('durability: SIGKILL during a stream of writes', function () {
   this.timeout(120_000);
 
   it('keeps every acknowledged write across two kills, with snapshots running', async () => {

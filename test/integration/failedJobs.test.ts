@@ -64,11 +64,11 @@ describe('a failed job leaves nothing behind', function () {
     const rows = Array.from({ length: 2000 }, (_, i) => `<http://example.org/c${i}> <http://purl.org/dc/elements/1.1/title> "compound number ${i}" .`);
     const body = rows.join('\n') + '\n<http://example.org/broken> <http://example.org/p "unterminated .\n';
     expect(body.length).to.be.above(64 * 1024);
-    const graphs = () => [...new Set(app.deps.store.match(null, null, null, null).map((q) => q.graph.value))].filter((g) => !g.includes('/task/')).sort();
-    const before = graphs();
+    const graphs = async () => [...new Set((await app.deps.store.match(null, null, null, null)).map((q) => q.graph.value))].filter((g) => !g.includes('/task/')).sort();
+    const before = await graphs();
     const done = await uploadDataset(app, body, 'application/n-triples');
     expect(done.status).to.equal(400);
-    expect(graphs()).to.deep.equal(before);
+    expect(await graphs()).to.deep.equal(before);
     expect(readdirSync(path.join(app.dataDir, 'uploads'))).to.deep.equal([]);
   });
 });

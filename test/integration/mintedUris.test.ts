@@ -88,7 +88,7 @@ describe('minted URIs dereference', function () {
 
   it('compound identity is stored with schema.org terms, not urn:opentox-service: ones', async () => {
     const [compound] = await lines(dataset + '/compounds');
-    const graph = app.deps.store.graph(compound);
+    const graph = await app.deps.store.graph(compound);
     expect(graph.some((q) => q.predicate.equals(SCHEMA.smiles) && q.object.value === 'CCO')).to.equal(true);
     expect(graph.some((q) => q.predicate.equals(SCHEMA.inChIKey) && q.object.value === 'LFQSCWFLJHTTHZ-UHFFFAOYSA-N')).to.equal(true);
     expect(graph.filter((q) => q.predicate.value.startsWith('urn:opentox-service:') && !q.predicate.equals(SVC.number) && !q.predicate.equals(SVC.structureFile))).to.deep.equal([]);
@@ -106,7 +106,7 @@ describe('a store written with the old identity terms', function () {
       [SCHEMA.smiles.value]: SVC.smiles, [SCHEMA.inChI.value]: SVC.inchi, [SCHEMA.inChIKey.value]: SVC.inchiKey,
       [SCHEMA.molecularFormula.value]: SVC.formula, [SCHEMA.molecularWeight.value]: SVC.molecularWeight,
     };
-    const rewritten = first.deps.store.graph(compound).map((q) => DataFactory.quad(q.subject, old[q.predicate.value] ?? q.predicate, q.object));
+    const rewritten = (await first.deps.store.graph(compound)).map((q) => DataFactory.quad(q.subject, old[q.predicate.value] ?? q.predicate, q.object));
     expect(rewritten.some((q) => q.predicate.equals(SVC.smiles))).to.equal(true);
     await first.deps.store.replaceGraph(compound, rewritten);
     await first.close({ keepData: true });

@@ -26,7 +26,7 @@ describe('RDF/XML of every collection parses independently and round-trips throu
       const graph = `http://roundtrip.example/${encodeURIComponent(path)}`;
       await app.deps.store.replaceGraph(graph, xml);
       // The store keeps numbers by value (e.g. ot:statusCode "404"^^xsd:int as xsd:integer).
-      expect(await canonical(byValue(app.deps.store.graph(graph)))).to.equal(await canonical(byValue(xml)));
+      expect(await canonical(byValue(await app.deps.store.graph(graph)))).to.equal(await canonical(byValue(xml)));
       await app.deps.store.dropGraph(graph);
     });
   }

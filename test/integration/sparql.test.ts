@@ -7,6 +7,7 @@ import { startApp, type TestApp } from '../helpers/app.ts';
 import { parseRdfXmlStrict } from './root.test.ts';
 import { DC, OT, RDF } from '../../src/rdf/vocab.ts';
 import { parseSparqlQuery } from '../../src/store/sparqlQuery.ts';
+import { storeSize } from '../helpers/store.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 const G1 = 'http://example.org/compound/1';
@@ -125,11 +126,11 @@ describe('SPARQL endpoint', () => {
   ];
   for (const [name, send] of updates) {
     it(`an update (${name}) answers 403 SparqlUpdateForbidden and changes nothing`, async () => {
-      const before = app.deps.store.size;
+      const before = (await storeSize(app.deps.store));
       const res = await send();
       expect(res.status).to.equal(403);
       expect(await res.text()).to.contain('errors.owl#SparqlUpdateForbidden');
-      expect(app.deps.store.size).to.equal(before);
+      expect((await storeSize(app.deps.store))).to.equal(before);
     });
   }
 

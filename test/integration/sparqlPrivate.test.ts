@@ -5,6 +5,7 @@ import { startApp, type TestApp } from '../helpers/app.ts';
 import { defineTestJobs } from '../helpers/testJobs.ts';
 import { waitForStatus } from '../helpers/tasks.ts';
 import { JOB, OT } from '../../src/rdf/vocab.ts';
+import { describeEmbedded } from '../helpers/engines.ts';
 
 async function select(app: TestApp, query: string): Promise<Array<Record<string, { value: string }>>> {
   const res = await fetch(`${app.url}/sparql?query=${encodeURIComponent(query)}`);
@@ -12,7 +13,9 @@ async function select(app: TestApp, query: string): Promise<Array<Record<string,
   return ((await res.json()) as { results: { bindings: Array<Record<string, { value: string }>> } }).results.bindings;
 }
 
-describe('SPARQL endpoint hides internal task fields', () => {
+// Embedded engine only: its read replica leaves the job fields out; a remote store answers
+// /sparql itself, and they are visible there (docs/engines.md, limits).
+describeEmbedded('SPARQL endpoint hides internal task fields', () => {
   let app: TestApp;
   before(async () => {
     app = await startApp();
@@ -33,6 +36,6 @@ describe('SPARQL endpoint hides internal task fields', () => {
     const statuses = await select(app, `SELECT ?t ?s WHERE { ?t <${OT.hasStatus.value}> ?s }`);
     expect(statuses.map((b) => b.t.value)).to.include.members([early.uri, late.uri]);
     // The engine itself still has them: the store is unchanged, only the public view filters.
-    expect(app.deps.store.graph(early.uri).some((q) => q.predicate.value.startsWith(JOB.ns))).to.equal(true);
+    expect((await app.deps.store.graph(early.uri)).some((q) => q.predicate.value.startsWith(JOB.ns))).to.equal(true);
   });
 });

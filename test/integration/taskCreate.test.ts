@@ -65,8 +65,8 @@ describe('creating a task with a sync window (SPEC §4.3)', () => {
     // A Queued task is cancelled without ever running.
     expect((await fetch(queued.uri, { headers: { Accept: 'text/uri-list' } })).status).to.equal(202);
     expect((await fetch(queued.uri, { method: 'DELETE' })).status).to.equal(200);
-    expect(app.deps.tasks.get(queued.uri)?.status).to.equal('Cancelled');
+    expect((await app.deps.tasks.get(queued.uri))?.status).to.equal('Cancelled');
     await app.deps.tasks.cancel(running.uri);
-    expect(app.deps.tasks.get(running.uri)?.status).to.equal('Cancelled');
+    expect((await app.deps.tasks.get(running.uri))?.status).to.equal('Cancelled');
   });
 });

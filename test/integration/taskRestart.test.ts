@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { expect } from 'chai';
 import { startApp, tempDir } from '../helpers/app.ts';
 import { defineTestJobs } from '../helpers/testJobs.ts';
 import { sleep, turtle, uriList, waitForStatus } from '../helpers/tasks.ts';
 import { ERR, OT } from '../../src/rdf/vocab.ts';
-import { TripleStore } from '../../src/store/store.ts';
+import { openTestStore } from '../helpers/engines.ts';
 import { taskQuads, type TaskRecord } from '../../src/tasks/tasks.ts';
 import type { TaskStatus } from '../../src/tasks/api.ts';
 
@@ -30,7 +29,7 @@ describe('tasks across restarts', () => {
       corrupt: record('01900000-0000-7000-8000-000000000005', 'Queued', 'test-noop', false, { params: '{not json' }),
       done: record('01900000-0000-7000-8000-000000000004', 'Completed', 'test-noop', false, { resultUris: ['http://example.org/model/9'], percentageCompleted: 100 }),
     };
-    const store = await TripleStore.open(path.join(dataDir, 'store'));
+    const store = await openTestStore(dataDir);
     for (const t of Object.values(left)) await store.replaceGraph(t.uri, taskQuads(t));
     await store.close();
 
@@ -44,8 +43,8 @@ describe('tasks across restarts', () => {
       expect(g.value(report, OT.errorCode)).to.equal(ERR.TaskInterrupted.value);
       expect(g.value(report, OT.message)).to.contain('stopped while this task was running');
       // Jobs wait for their kind to be defined (modules define kinds after start-up).
-      expect(app.deps.tasks.get(left.rerun.uri)?.status).to.equal('Queued');
-      expect(app.deps.tasks.get(left.queued.uri)?.status).to.equal('Queued');
+      expect((await app.deps.tasks.get(left.rerun.uri))?.status).to.equal('Queued');
+      expect((await app.deps.tasks.get(left.queued.uri))?.status).to.equal('Queued');
       const { ran } = defineTestJobs(app.deps.tasks);
       expect((await waitForStatus(app.deps.tasks, left.queued.uri, ['Completed'])).resultUris).to.deep.equal(['http://example.org/result/1']);
       expect((await waitForStatus(app.deps.tasks, left.rerun.uri, ['Completed'])).percentageCompleted).to.equal(100);

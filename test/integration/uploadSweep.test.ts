@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { startApp, tempDir } from '../helpers/app.ts';
 import { sharedData } from '../helpers/data.ts';
-import { TripleStore } from '../../src/store/store.ts';
+import { EmbeddedStore } from '../../src/store/embedded/embeddedStore.ts';
 import { taskQuads } from '../../src/tasks/tasks.ts';
 import { sweepUploads } from '../../src/datasets/uploadSweep.ts';
 import { UPLOAD_JOB } from '../../src/datasets/datasetUploadJob.ts';
@@ -35,13 +35,13 @@ describe('upload bodies left by kills and cancels', function () {
     const kept = path.join(dir, '3-1700000000000.csv');
     writeFileSync(kept, 'SMILES\nCCO\n');
     writeFileSync(path.join(dir, '4-1700000000000.csv'), 'SMILES\nCCN\n');
-    const store = await TripleStore.open(path.join(dataDir, 'store'));
+    const store = await EmbeddedStore.open(path.join(dataDir, 'store'));
     try {
       const base = { creator: 'http://x.test/dataset/3', date: new Date(), title: 'upload', percentageCompleted: 0, resultUris: [], kind: UPLOAD_JOB, idempotent: true };
       await store.replaceGraph('http://x.test/task/1', taskQuads({ ...base, uri: 'http://x.test/task/1', status: 'Queued', params: JSON.stringify({ file: kept }) }));
       // A cancelled task's body is not needed any more (Cancelled is final).
       await store.replaceGraph('http://x.test/task/2', taskQuads({ ...base, uri: 'http://x.test/task/2', status: 'Cancelled', params: JSON.stringify({ file: path.join(dir, '4-1700000000000.csv') }) }));
-      expect(sweepUploads(store, dataDir, UPLOAD_JOB)).to.deep.equal(['4-1700000000000.csv']);
+      expect(await sweepUploads(store, dataDir, UPLOAD_JOB)).to.deep.equal(['4-1700000000000.csv']);
       expect(readdirSync(dir)).to.deep.equal(['3-1700000000000.csv']);
     } finally {
       await store.close();

@@ -262,13 +262,13 @@ describe('/validation', function () {
     // 10 folds: each finished fold adds 8.5 points between 5 and 90.
     let seen = 0;
     for (const until = Date.now() + 240_000; Date.now() < until; await sleep(50)) {
-      seen = app.deps.tasks.get(task)!.percentageCompleted;
+      seen = (await app.deps.tasks.get(task))!.percentageCompleted;
       if (seen > 5) break;
     }
     expect(seen).to.be.greaterThan(5).and.lessThan(90);
     expect((await fetch(task, { method: 'DELETE' })).status).to.be.oneOf([200, 202]);
     expect((await followTask(task)).status).to.not.equal(200);
-    expect(app.deps.tasks.get(task)!.status).to.equal('Cancelled');
+    expect((await app.deps.tasks.get(task))!.status).to.equal('Cancelled');
     await sleep(500);
     expect(await lines(`${app.url}/validation`)).to.deep.equal(before);
   });

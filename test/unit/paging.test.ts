@@ -41,10 +41,10 @@ describe('fetchPage and pagingHeaders', () => {
   const data = Array.from({ length: 23 }, (_, i) => i);
   const source = (limit: number, offset: number) => data.slice(offset, offset + limit);
 
-  it('asks for one more to know whether there is a next page', () => {
-    expect(fetchPage(parsePaging({}, LIMITS), source)).to.deep.equal({ items: data.slice(0, 10), hasMore: true });
-    expect(fetchPage(parsePaging({ page: '2' }, LIMITS), source)).to.deep.equal({ items: data.slice(20), hasMore: false });
-    expect(fetchPage(parsePaging({ max: '10', pagesize: '5', page: '1' }, LIMITS), source)).to.deep.equal({ items: data.slice(5, 10), hasMore: false });
+  it('asks for one more to know whether there is a next page', async () => {
+    expect(await fetchPage(parsePaging({}, LIMITS), source)).to.deep.equal({ items: data.slice(0, 10), hasMore: true });
+    expect(await fetchPage(parsePaging({ page: '2' }, LIMITS), source)).to.deep.equal({ items: data.slice(20), hasMore: false });
+    expect(await fetchPage(parsePaging({ max: '10', pagesize: '5', page: '1' }, LIMITS), source)).to.deep.equal({ items: data.slice(5, 10), hasMore: false });
   });
 
   it('links first, prev and next, and counts the total', () => {

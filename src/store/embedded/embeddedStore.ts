@@ -2,7 +2,7 @@
 // snapshots and read replica (src/store/store.ts). Reads are synchronous in Oxigraph and
 // answered at once; the interface is asynchronous so that a remote store fits beside it.
 import type * as RDF from '@rdfjs/types';
-import type { Store, Row, SparqlOptions, WriteOp } from '../api.ts';
+import type { Store, Row, SelectOptions, SparqlOptions, WriteOp } from '../api.ts';
 import type { Bindable } from '../binder.ts';
 import type { SparqlQuery } from '../sparqlQuery.ts';
 import { TripleStore, type StoreOptions } from '../store.ts';
@@ -52,8 +52,8 @@ export class EmbeddedStore implements Store {
     return subjects.flatMap((s) => this.engine.match(s, null, null, graph));
   }
 
-  async select(name: string, values: Record<string, Bindable> = {}): Promise<Row[]> {
-    return this.engine.select(name, values);
+  async select(name: string, values: Record<string, Bindable> = {}, options: SelectOptions = {}): Promise<Row[]> {
+    return this.engine.select(name, values, options);
   }
 
   async ask(name: string, values: Record<string, Bindable> = {}): Promise<boolean> {

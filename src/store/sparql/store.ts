@@ -4,13 +4,18 @@
 // once per request), so a resource is never half-written. Durability is the store's.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import type { Store, Row, SparqlOptions, WriteOp } from '../api.ts';
+import type { Store, Row, SelectOptions, SparqlOptions, WriteOp } from '../api.ts';
 import { QueryFiles } from '../queries.ts';
 import { termToSparql, type Bindable } from '../binder.ts';
 import { encodeOps, type JournalOp } from '../records.ts';
 import { datasetOf, type SparqlQuery } from '../sparqlQuery.ts';
 import { SparqlProtocol, type SparqlEndpoint } from './protocol.ts';
+import { isLexicalColumn, lexicalRow, withGraphEnumeration, withLexicalForms } from './quirks.ts';
+import { booleanOf, rowsOf, type JsonResults } from './results.ts';
+import { writeResults, type Answer } from './resultsWriter.ts';
 import { serialize } from '../../rdf/serialize.ts';
+import { ServiceUnavailable } from '../../errors.ts';
+import { ERR } from '../../rdf/vocab.ts';
 
 const { namedNode, quad } = DataFactory;
 
@@ -24,34 +29,69 @@ const SUBJECTS_PER_READ = 500;
 
 export interface SparqlStoreOptions extends SparqlEndpoint {
   queries?: QueryFiles;
+  /** Time limit of a public query (/sparql), as SPARQL_TIMEOUT_MS for the embedded store. */
+  publicTimeoutMs?: number;
 }
 
 const lines = (nt: string | undefined): string[] => (nt ? nt.split('\n').filter((l) => l.trim() !== '') : []);
 const hasBlank = (triples: readonly string[]): boolean => triples.some((t) => /(^|\s)_:/.test(t));
 
-/** The SPARQL Update text of one journal op (its N-Triples are checked by encodeOps). */
-function operations(op: JournalOp): string[] {
+/** One step of an update: INSERT DATA triples into a graph, or an operation as text. */
+type Step = { insert: string; triples: string[] } | { text: string };
+
+/** The steps of one journal op (its N-Triples are checked by encodeOps). */
+function steps(op: JournalOp): Step[] {
   const g = `<${op.graph}>`;
   const triples = lines(op.nt);
   switch (op.op) {
     case 'drop':
-      return [`DROP SILENT GRAPH ${g}`];
+      return [{ text: `DROP SILENT GRAPH ${g}` }];
     case 'remove':
-      return triples.length === 0 ? [] : [`DELETE DATA { GRAPH ${g} {\n${triples.join('\n')}\n} }`];
+      return triples.length === 0 ? [] : [{ text: `DELETE DATA { GRAPH ${g} {\n${triples.join('\n')}\n} }` }];
     case 'replace':
     case 'add': {
-      const ops = op.op === 'replace' ? [`DROP SILENT GRAPH ${g}`] : [];
-      if (triples.length === 0) return ops;
+      const out: Step[] = op.op === 'replace' ? [{ text: `DROP SILENT GRAPH ${g}` }] : [];
+      if (triples.length === 0) return out;
       // Blank nodes may not stand in INSERT DATA on some stores (Virtuoso SP031); a template
       // with an empty WHERE mints them just the same, one set per operation, so such a
       // write stays in a single operation.
-      if (hasBlank(triples)) return [...ops, `INSERT { GRAPH ${g} {\n${triples.join('\n')}\n} } WHERE {}`];
-      for (let i = 0; i < triples.length; i += TRIPLES_PER_OPERATION) {
-        ops.push(`INSERT DATA { GRAPH ${g} {\n${triples.slice(i, i + TRIPLES_PER_OPERATION).join('\n')}\n} }`);
-      }
-      return ops;
+      if (hasBlank(triples)) return [...out, { text: `INSERT { GRAPH ${g} {\n${triples.join('\n')}\n} } WHERE {}` }];
+      return [...out, { insert: g, triples }];
     }
   }
+}
+
+/**
+ * The operations of a commit, in order. Consecutive inserts share INSERT DATA operations of
+ * up to TRIPLES_PER_OPERATION triples, one GRAPH block per graph (SPARQL 1.1 Update §3.1.1):
+ * Virtuoso takes minutes over a request of thousands of small operations (a bulk upload's
+ * compounds), and seconds over the same triples in a few large ones.
+ */
+function operations(ops: readonly JournalOp[]): string[] {
+  const out: string[] = [];
+  let blocks: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (blocks.length > 0) out.push(`INSERT DATA {\n${blocks.join('\n')}\n}`);
+    blocks = [];
+    size = 0;
+  };
+  for (const step of ops.flatMap(steps)) {
+    if ('text' in step) {
+      flush();
+      out.push(step.text);
+      continue;
+    }
+    for (let i = 0; i < step.triples.length; ) {
+      const part = step.triples.slice(i, i + TRIPLES_PER_OPERATION - size);
+      blocks.push(`GRAPH ${step.insert} {\n${part.join('\n')}\n}`);
+      size += part.length;
+      i += part.length;
+      if (size >= TRIPLES_PER_OPERATION) flush();
+    }
+  }
+  flush();
+  return out;
 }
 
 const term = (t: RDF.Term | null, name: string): string => (t === null ? `?${name}` : termToSparql(t as RDF.NamedNode | RDF.Literal));
@@ -61,13 +101,16 @@ export class SparqlStore implements Store {
   readonly queries: QueryFiles;
   readonly protocol: SparqlProtocol;
 
+  private readonly publicTimeoutMs: number;
+
   constructor(options: SparqlStoreOptions) {
+    this.publicTimeoutMs = options.publicTimeoutMs ?? 30_000;
     this.queries = options.queries ?? new QueryFiles();
     this.protocol = new SparqlProtocol(options);
   }
 
   async commit(ops: readonly WriteOp[]): Promise<void> {
-    const text = encodeOps(ops).flatMap(operations).join(' ;\n');
+    const text = operations(encodeOps(ops)).join(' ;\n');
     if (text) await this.protocol.update(text);
   }
 
@@ -92,8 +135,8 @@ export class SparqlStore implements Store {
 
   async graph(graph: string): Promise<RDF.Quad[]> {
     const g = namedNode(graph);
-    const quads = await this.protocol.construct(`CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ${term(g, 'g')} { ?s ?p ?o } }`);
-    return quads.map((q) => quad(q.subject, q.predicate, q.object, g));
+    const rows = await this.rows(`SELECT ?s ?p ?o WHERE { GRAPH ${term(g, 'g')} { ?s ?p ?o } }`);
+    return rows.map((r) => quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
   }
 
   hasGraph(graph: string): Promise<boolean> {
@@ -102,7 +145,8 @@ export class SparqlStore implements Store {
 
   async match(s: RDF.Term | null, p: RDF.Term | null, o: RDF.Term | null, graph: string | null): Promise<RDF.Quad[]> {
     const g = graph === null ? null : namedNode(graph);
-    const rows = await this.protocol.select(`SELECT * WHERE { GRAPH ${term(g, 'g')} { ${term(s, 's')} ${term(p, 'p')} ${term(o, 'o')} } }`);
+    const projected = [s ? '' : '?s', p ? '' : '?p', o ? '' : '?o', g ? '' : '?g'].filter(Boolean).join(' ') || '(1 AS ?one)';
+    const rows = await this.rows(`SELECT ${projected} WHERE { GRAPH ${term(g, 'g')} { ${term(s, 's')} ${term(p, 'p')} ${term(o, 'o')} } }`);
     return rows.map((r) => quad(
       (s ?? r.s) as RDF.Quad_Subject, (p ?? r.p) as RDF.Quad_Predicate, (o ?? r.o) as RDF.Quad_Object, (g ?? r.g) as RDF.Quad_Graph,
     ));
@@ -113,14 +157,23 @@ export class SparqlStore implements Store {
     const out: RDF.Quad[] = [];
     for (let i = 0; i < subjects.length; i += SUBJECTS_PER_READ) {
       const values = subjects.slice(i, i + SUBJECTS_PER_READ).map((s) => term(s, 's')).join(' ');
-      const rows = await this.protocol.select(`SELECT ?s ?p ?o WHERE { GRAPH ${term(g, 'g')} { VALUES ?s { ${values} } ?s ?p ?o } }`);
+      const rows = await this.rows(`SELECT ?s ?p ?o WHERE { GRAPH ${term(g, 'g')} { VALUES ?s { ${values} } ?s ?p ?o } }`);
       for (const r of rows) out.push(quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
     }
     return out;
   }
 
-  select(name: string, values: Record<string, Bindable> = {}): Promise<Row[]> {
-    return this.protocol.select(this.queries.text(name, values));
+  /**
+   * `union`: the query is sent without a dataset, and the protocol leaves the default graph
+   * to the store (SPARQL 1.1 Protocol §2.1.4); Virtuoso's is the union of every graph.
+   */
+  select(name: string, values: Record<string, Bindable> = {}, _options: SelectOptions = {}): Promise<Row[]> {
+    return this.rows(this.queries.text(name, values));
+  }
+
+  /** A SELECT whose literals come back as they were written, graphs enumerated (quirks.ts). */
+  private async rows(query: string): Promise<Row[]> {
+    return (await this.protocol.select(withLexicalForms(withGraphEnumeration(query)))).map(lexicalRow);
   }
 
   ask(name: string, values: Record<string, Bindable> = {}): Promise<boolean> {
@@ -137,6 +190,19 @@ export class SparqlStore implements Store {
    * every RDF syntax of the service is offered.
    */
   async sparql(query: SparqlQuery, options: SparqlOptions = {}): Promise<string> {
+    const limit = AbortSignal.timeout(this.publicTimeoutMs);
+    try {
+      return await this.publicQuery(query, { ...options, signal: options.signal ? AbortSignal.any([options.signal, limit]) : limit });
+    } catch (e) {
+      if (!limit.aborted || options.signal?.aborted) throw e;
+      throw new ServiceUnavailable(`the query ran longer than the limit of ${this.publicTimeoutMs} ms and was stopped`, {
+        code: ERR.QueryTimeout,
+        details: 'Narrow the query (LIMIT, more selective patterns), or ask the operator for a larger SPARQL_TIMEOUT_MS.',
+      });
+    }
+  }
+
+  private async publicQuery(query: SparqlQuery, options: SparqlOptions): Promise<string> {
     const dataset = datasetOf(query, options);
     const params = new URLSearchParams();
     if (!dataset.union) {
@@ -144,8 +210,13 @@ export class SparqlStore implements Store {
       for (const g of dataset.named) params.append('named-graph-uri', g);
     }
     if (query.kind === 'select' || query.kind === 'ask') {
-      const answer = await this.protocol.raw(query.text, options.resultsFormat ?? 'application/sparql-results+json', options.signal, params);
-      return answer.body;
+      // Asked in JSON and written here (resultsWriter.ts), so every store answers alike.
+      const text = query.kind === 'select' ? withLexicalForms(query.text) : query.text;
+      const json = JSON.parse((await this.protocol.raw(text, 'application/sparql-results+json', options.signal, params)).body) as JsonResults;
+      const answer: Answer = query.kind === 'ask'
+        ? { boolean: booleanOf(json) }
+        : { vars: (json.head?.vars ?? []).filter((v) => !isLexicalColumn(v)), rows: rowsOf(json).map(lexicalRow) };
+      return writeResults(answer, options.resultsFormat ?? 'application/sparql-results+json');
     }
     const quads = await this.protocol.construct(query.text, options.signal, params);
     return serialize(quads, options.syntax ?? 'rdfxml');

@@ -33,6 +33,25 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
       expect(await store.hasGraph(ex('none').value)).to.equal(false);
     });
 
+    it('reads numbers back as they were written, whatever form the store prints them in', async () => {
+      const g = ex('g-numbers').value;
+      const values = ['3578.239', '1', '0.1234567890123', '-42.5'];
+      await store.replaceGraph(g, values.map((v, i) => quad(ex(`n${i}`), ex('v'), literal(v, XSD_DOUBLE))));
+      const read = (quads: readonly RDF.Quad[]) => quads.map((q) => (q.object as RDF.Literal)).sort((x, y) => x.value.localeCompare(y.value));
+      for (const quads of [await store.graph(g), await store.match(null, ex('v'), null, g), await store.describe(g, values.map((_, i) => ex(`n${i}`)))]) {
+        expect(read(quads).map((l) => l.value)).to.deep.equal([...values].sort((x, y) => x.localeCompare(y)));
+        expect(read(quads).every((l) => l.datatype.equals(XSD_DOUBLE))).to.equal(true);
+      }
+      await store.dropGraph(g);
+    });
+
+    it('enumerates the graphs under a prefix (queries/graphs-with-prefix.rq: GRAPH ?g { })', async () => {
+      await store.commit([1, 2, 10].map((n) => ({ op: 'replace' as const, graph: ex(`coll/${n}`).value, quads: [quad(ex(`coll/${n}`), ex('p'), literal('a')), quad(ex(`coll/${n}`), ex('q'), literal('b'))] })));
+      const rows = await store.select('graphs-with-prefix', { prefix: ex('coll/').value });
+      expect(rows.map((r) => r.g.value).sort()).to.deep.equal([1, 10, 2].map((n) => ex(`coll/${n}`).value));
+      await store.commit([1, 2, 10].map((n) => ({ op: 'drop' as const, graph: ex(`coll/${n}`).value })));
+    });
+
     it('adds to, removes from and drops graphs', async () => {
       const g = ex('g2').value;
       await store.addToGraph(g, [quad(ex('a'), ex('p'), literal('1'))]);

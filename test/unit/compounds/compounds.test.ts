@@ -85,7 +85,7 @@ describe('domain: identifier features', () => {
         inchiKey: 'http://example.org/feature/compound-inchikey', formula: 'http://example.org/feature/compound-formula',
         molecularWeight: 'http://example.org/feature/compound-mw',
       });
-      expect(deps.store.hasGraph(uris.molecularWeight)).to.equal(true);
+      expect(await deps.store.hasGraph(uris.molecularWeight)).to.equal(true);
       expect(await ensureIdentityFeatures(deps)).to.deep.equal(uris);
     } finally {
       await deps.close();

@@ -1,0 +1,88 @@
+// The remote store failing under a running service: unreachable, slow, answering errors.
+// Requests answer 503 with a report naming the store and Retry-After, never a hang nor a
+// 500 with a stack; a write is one update request, so a failed one leaves nothing behind;
+// the service answers again as soon as the store does. The store sits behind a proxy the
+// test switches between these states (test/helpers/faultyProxy.ts).
+import { expect } from 'chai';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { releaseVirtuoso, virtuosoFor } from '../../helpers/engines.ts';
+import { startFaultyProxy, type FaultyProxy } from '../../helpers/faultyProxy.ts';
+
+const FEATURE = (title: string) => `@prefix ot: <http://www.opentox.org/api/1.1#> .
+@prefix dc: <http://purl.org/dc/elements/1.1/> .
+<http://x.example/f> a ot:Feature, ot:NumericFeature ; dc:title "${title}" ; ot:units "mg/L" .`;
+
+describe('remote store faults', function () {
+  this.timeout(120_000);
+  let proxy: FaultyProxy;
+  let app: TestApp;
+  before(async () => {
+    proxy = await startFaultyProxy((await virtuosoFor('remote store faults')).endpoint);
+    app = await startApp({ sparqlEndpoint: proxy.url, storeTimeoutMs: 1500 });
+  });
+  after(async () => {
+    proxy.mode = 'pass';
+    await app?.close();
+    await proxy?.close();
+    await releaseVirtuoso('remote store faults');
+  });
+  afterEach(() => { proxy.mode = 'pass'; });
+
+  const get = (path: string) => fetch(app.url + path, { headers: { Accept: 'text/plain' }, signal: AbortSignal.timeout(20_000) });
+  const postFeature = (title: string) => fetch(app.url + '/feature', {
+    method: 'POST', headers: { 'Content-Type': 'text/turtle', Accept: 'text/plain' }, body: FEATURE(title), signal: AbortSignal.timeout(20_000),
+  });
+
+  async function expectStoreReport(res: Response, what: RegExp): Promise<void> {
+    expect(res.status).to.equal(503);
+    expect(res.headers.get('content-type')).to.match(/^text\/plain/);
+    expect(res.headers.get('retry-after')).to.match(/^\d+$/);
+    const text = await res.text();
+    expect(text).to.contain(`the SPARQL store at ${proxy.url}`);
+    expect(text).to.match(what);
+    expect(text).not.to.match(/\n\s+at .+\(.+:\d+:\d+\)/);
+  }
+
+  it('unreachable: 503 naming the store, then answers again when it is back', async () => {
+    proxy.mode = 'down';
+    await expectStoreReport(await get('/dataset'), /is unreachable/);
+    await expectStoreReport(await get('/feature'), /is unreachable/);
+    proxy.mode = 'pass';
+    const res = await fetch(app.url + '/dataset', { headers: { Accept: 'text/uri-list' } });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^text\/uri-list/);
+  });
+
+  it('slow: 503 once the store time limit has passed, not a hang', async () => {
+    proxy.mode = 'hang';
+    const started = Date.now();
+    await expectStoreReport(await get('/model'), /did not answer within 1500 ms/);
+    expect(Date.now() - started).to.be.lessThan(10_000);
+  });
+
+  it('answering 500: 503 naming the store and what it answered', async () => {
+    proxy.mode = 'error';
+    await expectStoreReport(await get('/feature'), /answered 500/);
+  });
+
+  it('a write is one update request; a failed one stores nothing and a retry works', async () => {
+    const before = proxy.updates.length;
+    const created = await postFeature('LC50 once');
+    expect(created.status).to.equal(200);
+    const uri = (await created.text()).trim();
+    expect(proxy.updates.length - before).to.equal(1);
+
+    // A replace is one request: the old graph is dropped and the new one inserted together.
+    const put = proxy.updates.length;
+    const replaced = await fetch(uri, { method: 'PUT', headers: { 'Content-Type': 'text/turtle' }, body: FEATURE('LC50 twice') });
+    expect(replaced.status).to.equal(200);
+    expect(proxy.updates.length - put).to.equal(1);
+    expect(proxy.updates.at(-1)).to.match(/DROP SILENT GRAPH <[^>]+>[\s\S]*INSERT DATA/);
+
+    proxy.mode = 'error';
+    await expectStoreReport(await fetch(uri, { method: 'PUT', headers: { 'Content-Type': 'text/turtle', Accept: 'text/plain' }, body: FEATURE('LC50 lost') }), /answered 500/);
+    proxy.mode = 'pass';
+    const kept = await (await fetch(uri, { headers: { Accept: 'application/n-triples' } })).text();
+    expect(kept).to.contain('"LC50 twice"').and.not.contain('"LC50 lost"');
+  });
+});
