@@ -72,7 +72,24 @@ export async function releaseVirtuoso(key: string, keepData = false): Promise<vo
   if (!instance || keepData) return;
   byKey.delete(key);
   await wipe(instance);
-  free.push(instance);
+  // A store whose indexes an app's writes broke (Virtuoso 7.2 "out of seg data", docs/engines.md)
+  // would fail the next app's tests too: only a store that still takes a write goes back.
+  if (await takesWrites(instance)) free.push(instance);
+  else {
+    all.splice(all.indexOf(instance), 1);
+    await instance.virtuoso.stop();
+    rmSync(instance.dir, { recursive: true, force: true });
+  }
+}
+
+async function takesWrites({ virtuoso }: Instance): Promise<boolean> {
+  const update = 'INSERT DATA { GRAPH <urn:x-test:probe> { <urn:x-test:s> <urn:x-test:p> "probe" } } ; DROP SILENT GRAPH <urn:x-test:probe>';
+  try {
+    const res = await fetch(virtuoso.endpoint, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ update }), signal: AbortSignal.timeout(10_000) });
+    return res.ok;
+  } catch {
+    return false;
+  }
 }
 
 /** Configuration for an app on `dataDir`: its own Virtuoso in the remote run, nothing otherwise. */

@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
+import { describeEmbedded } from '../helpers/engines.ts';
 import { DataFactory } from 'n3';
 import { startApp, tempDir } from '../helpers/app.ts';
 import { sharedData } from '../helpers/data.ts';
@@ -26,7 +27,8 @@ async function checkStore(dataDir: string): Promise<{ code: number; out: string 
   }
 }
 
-describe('npm run check-store', function () {
+// Embedded only: check-store reads an embedded data directory (journal, snapshot, structure files).
+describeEmbedded('npm run check-store', function () {
   this.timeout(120_000);
   const dataDir = tempDir('opentox-check-');
   let base = '';

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { describeEmbedded } from '../helpers/engines.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { readFileSync } from 'node:fs';
 import { followTask, lines, uploadDataset } from '../helpers/datasets.ts';
@@ -54,7 +55,10 @@ CC(C)C(=O)O,2
 CCCCC(=O)O,2
 `;
 
-describe('models a toxicologist can trust', function () {
+// Embedded only for now: on Debian's Virtuoso 7.2 these uploads and models end in "Insert stopped
+// because out of seg data" (a column-store defect of that release, docs/engines.md), which breaks
+// the store for every later write.
+describeEmbedded('models a toxicologist can trust', function () {
   this.timeout(300_000);
   let app: TestApp;
   before(async () => { app = await startApp(); });

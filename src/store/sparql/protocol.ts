@@ -28,7 +28,15 @@ const RETRY_AFTER = 5;
 /** Thrown when the store cut an answer at its row limit: never used as if it were whole. */
 export class TruncatedAnswer extends InternalError {}
 
+/**
+ * Requests sent to the store at once. Virtuoso serves MaxClientConnections (20 by default)
+ * and resets connections beyond them, so a burst of writes would fail instead of waiting.
+ */
+const MAX_CONCURRENT = 16;
+
 export class SparqlProtocol {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
   private readonly updateUrl: string;
   private readonly timeoutMs: number;
   /** The scheme the store asked for in its first 401 (RFC 9110 §11.6.1), learnt once. */
@@ -84,8 +92,21 @@ export class SparqlProtocol {
     }
   }
 
-  /** `dataset`: default-graph-uri and named-graph-uri parameters (§2.1.4), sent beside the query. */
+  /** One request within MAX_CONCURRENT: the answer is read whole before its place is given back. */
   private async post(url: string, form: Record<string, string>, accept: string, signal?: AbortSignal, dataset?: URLSearchParams): Promise<Response> {
+    while (this.active >= MAX_CONCURRENT) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      const res = await this.postOnce(url, form, accept, signal, dataset);
+      return new Response(await res.arrayBuffer(), { status: res.status, statusText: res.statusText, headers: res.headers });
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  /** `dataset`: default-graph-uri and named-graph-uri parameters (§2.1.4), sent beside the query. */
+  private async postOnce(url: string, form: Record<string, string>, accept: string, signal?: AbortSignal, dataset?: URLSearchParams): Promise<Response> {
     const params = new URLSearchParams(form);
     for (const [k, v] of dataset ?? []) params.append(k, v);
     const body = params.toString();
