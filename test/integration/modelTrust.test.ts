@@ -55,9 +55,8 @@ CC(C)C(=O)O,2
 CCCCC(=O)O,2
 `;
 
-// Embedded only for now: on Debian's Virtuoso 7.2 these uploads and models end in "Insert stopped
-// because out of seg data" (a column-store defect of that release, docs/engines.md), which breaks
-// the store for every later write.
+// Embedded only for now: against Debian's Virtuoso 7.2 some tasks of these jobs answer 404 when
+// polled and later writes fail with "out of seg data" (docs/engines.md, known defects).
 describeEmbedded('models a toxicologist can trust', function () {
   this.timeout(300_000);
   let app: TestApp;

@@ -102,6 +102,8 @@ export class SparqlStore implements Store {
   readonly protocol: SparqlProtocol;
 
   private readonly publicTimeoutMs: number;
+  /** The last write sent: writes go one at a time, in the order they were made. */
+  private lastWrite: Promise<void> = Promise.resolve();
 
   constructor(options: SparqlStoreOptions) {
     this.publicTimeoutMs = options.publicTimeoutMs ?? 30_000;
@@ -109,9 +111,17 @@ export class SparqlStore implements Store {
     this.protocol = new SparqlProtocol(options);
   }
 
-  async commit(ops: readonly WriteOp[]): Promise<void> {
+  /**
+   * Writes are applied one at a time, in the order they were made, as the embedded journal
+   * does: Virtuoso runs concurrent update requests interleaved, so two replacements of one
+   * graph (a task's progress and its end) could leave it empty or stale.
+   */
+  commit(ops: readonly WriteOp[]): Promise<void> {
     const text = operations(encodeOps(ops)).join(' ;\n');
-    if (text) await this.protocol.update(text);
+    if (!text) return this.lastWrite;
+    const write = this.lastWrite.then(() => this.protocol.update(text));
+    this.lastWrite = write.catch(() => undefined);
+    return write;
   }
 
   replaceGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
