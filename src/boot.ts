@@ -10,7 +10,8 @@ import { identityOf } from './auth/identity.ts';
 import { JOB } from './rdf/vocab.ts';
 import { loadBuiltInOntologies } from './ontology/ontology.ts';
 import { loadAlgorithms } from './algorithms/boot.ts';
-import { JobEngine } from './tasks/engine.ts';
+import { JobEngine, type EngineOptions } from './tasks/engine.ts';
+import { defineJobs } from './jobs.ts';
 import { bootCompounds } from './compounds/compoundsBoot.ts';
 import { SearchEngine } from './search/engine.ts';
 import { syncSearchIndex } from './search/sync.ts';
@@ -44,11 +45,11 @@ export async function openStore(config: Config, logger: Logger): Promise<Store> 
 }
 
 /** `logger` defaults to JSON lines on standard output at config.logLevel. */
-export async function openDeps(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Running> {
+export async function openDeps(config: Config, logger: Logger = createLogger(config.logLevel), options: EngineOptions = {}): Promise<Running> {
   const closers: Array<() => Promise<void> | void> = [];
   const store = await openStore(config, logger);
   closers.push(() => store.close());
-  const tasks = new JobEngine({ config, store, logger });
+  const tasks = new JobEngine({ config, store, logger }, options);
   closers.push(() => tasks.close());
   const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers, baseUrl: () => config.baseUrl });
   closers.push(() => search.close());
@@ -59,6 +60,7 @@ export async function openDeps(config: Config, logger: Logger = createLogger(con
   await loadAlgorithms(deps);
   await bootCompounds(deps);
   await syncSearchIndex(deps);
+  defineJobs(deps);
   await tasks.start();
   return {
     ...deps,

@@ -3,16 +3,19 @@
 // are never reused while the resource they named may still be referred to.
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import { LocalIds, type IdAllocator } from './allocator.ts';
+import { LocalIds, RedisIds, type IdAllocator } from './allocator.ts';
 
-/** One allocator per store: its counters start from what that store holds. */
+/**
+ * One allocator per store: its counters start from what that store holds. With REDIS_URL
+ * several processes mint ids for one store, so they draw from one counter in Redis.
+ */
 const allocators = new WeakMap<object, IdAllocator>();
 
 /** The next free URI `{base}/{collection}/{n}`. */
 export async function mintUri(deps: Deps, collection: string): Promise<string> {
   const prefix = uriOf(deps.config, `/${collection}/`);
   let ids = allocators.get(deps.store);
-  if (!ids) allocators.set(deps.store, (ids = new LocalIds()));
+  if (!ids) allocators.set(deps.store, (ids = deps.config.redisUrl ? new RedisIds(deps.config.redisUrl) : new LocalIds()));
   return prefix + (await ids.next(collection, () => highestId(deps, prefix)));
 }
 

@@ -7,6 +7,11 @@ export interface QueuedJob {
   kind: string;
   /** True when running it twice gives the same result: then an interrupted run is re-run. */
   idempotent: boolean;
+  /**
+   * The caller's token, for a job that calls remote services with it (SPEC §5). Never in the
+   * store; in Redis it lives only in the job's entry, which is deleted when the job ends.
+   */
+  subjectid?: string;
 }
 
 export interface Delivery {
