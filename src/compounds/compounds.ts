@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { WriteOp } from '../store/store.ts';
-import { compoundIndex, identityKey, type PendingCompound, type StoredCompound } from './compoundIndex.ts';
+import { catchUpCompounds, compoundIndex, identityKey, type PendingCompound, type StoredCompound } from './compoundIndex.ts';
 import { compoundQuads, identityFeatureOps, identityFeatureUri, IDENTITY_FEATURES, type IdentityKey } from './compoundQuads.ts';
 import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';
 
@@ -63,6 +63,8 @@ export async function ensureIdentityFeatures(deps: Deps): Promise<Record<Identit
 }
 
 async function ensureMany(deps: Deps, list: ParsedStructure[], owner: string | undefined, created: Set<number>): Promise<string[]> {
+  // Remote store: compounds other processes made since this one looked are known before ids are given.
+  if (list.some((s) => !compoundIndex(deps).byKey.has(identityKey(s.inchiKey, s.smiles)))) await catchUpCompounds(deps);
   const index = compoundIndex(deps);
   const ids: number[] = [];
   const waits: Promise<void>[] = [];
