@@ -35,7 +35,7 @@ export async function recoverTasks(store: Store, now = new Date()): Promise<Task
 export function markInterrupted(t: TaskRecord, now = new Date()): void {
   t.status = transition(t.status, 'fail')!;
   t.ended = now;
-  const err = new InternalError('the process running this task stopped before its job was finished', {
+  const err = new InternalError('the service stopped while this task was running; its job was not finished', {
     code: ERR.TaskInterrupted,
     details: 'Submit the job again to get a result.',
   });
