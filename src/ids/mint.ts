@@ -11,12 +11,25 @@ import { LocalIds, RedisIds, type IdAllocator } from './allocator.ts';
  */
 const allocators = new WeakMap<object, IdAllocator>();
 
+function allocatorOf(deps: Pick<Deps, 'config' | 'store'>): IdAllocator {
+  let ids = allocators.get(deps.store);
+  if (!ids) allocators.set(deps.store, (ids = deps.config.redisUrl ? new RedisIds(deps.config.redisUrl) : new LocalIds()));
+  return ids;
+}
+
 /** The next free URI `{base}/{collection}/{n}`. */
 export async function mintUri(deps: Deps, collection: string): Promise<string> {
   const prefix = uriOf(deps.config, `/${collection}/`);
-  let ids = allocators.get(deps.store);
-  if (!ids) allocators.set(deps.store, (ids = deps.config.redisUrl ? new RedisIds(deps.config.redisUrl) : new LocalIds()));
-  return prefix + (await ids.next(collection, () => highestId(deps, prefix)));
+  return prefix + (await allocatorOf(deps).next(collection, () => highestId(deps, prefix)));
+}
+
+/**
+ * With several processes (REDIS_URL) the first of `count` ids of `collection` no other
+ * process is given; undefined in one process, where the collection's own counter does.
+ */
+export async function reserveShared(deps: Pick<Deps, 'config' | 'store'>, collection: string, count: number, highest: () => Promise<number>): Promise<number | undefined> {
+  const ids = allocatorOf(deps);
+  return ids instanceof RedisIds ? ids.reserve(collection, count, highest) : undefined;
 }
 
 async function highestId(deps: Deps, prefix: string): Promise<number> {

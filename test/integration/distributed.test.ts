@@ -162,6 +162,21 @@ describe('distributed: two API processes (WORKERS=0) and two workers on Virtuoso
     expect([...new Uint8Array(await png.arrayBuffer()).subarray(1, 4)]).to.deep.equal([0x50, 0x4e, 0x47]);
   });
 
+  it('two API processes creating compounds at once give them different numbers', async () => {
+    const smiles = ['c1ccccc1', 'CCN', 'CC(=O)O', 'CCCl'];
+    // Sent together: the proxy hands them to both API processes in turn.
+    const made = await Promise.all(smiles.map(async (s) => {
+      const res = await fetch(base + '/compound', { method: 'POST', headers: { 'Content-Type': 'chemical/x-daylight-smiles', Accept: 'text/uri-list' }, body: s });
+      expect(res.status).to.equal(200);
+      return (await res.text()).trim();
+    }));
+    expect(new Set(made).size).to.equal(smiles.length);
+    for (const [i, uri] of made.entries()) {
+      const back = await fetch(uri, { headers: { Accept: 'chemical/x-daylight-smiles' } });
+      expect((await back.text()).trim()).to.equal(smiles[i]);
+    }
+  });
+
   it('an upload runs as a task in a worker; its task answers through both API processes', async () => {
     // Over the inline limit (64 KiB), so it runs as a task; a padded column keeps it quick.
     const rows = readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.csv'), 'utf8').trim().split(/\r?\n/);
