@@ -7,7 +7,8 @@ import { createLogger } from './logger.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
-  if (!config.redisUrl) throw new Error('a worker takes jobs from a shared queue: set REDIS_URL (and SPARQL_ENDPOINT, so that API and workers share a store)');
+  // Jobs come from the shared queue and their tasks from the shared store: without both a worker has nothing to do.
+  if (!config.redisUrl || !config.sparqlEndpoint) throw new Error('a worker shares the job queue and the store with the API processes: set REDIS_URL and SPARQL_ENDPOINT');
   const logger = createLogger(config.logLevel);
   const deps = await openDeps(config, logger, { role: 'worker' });
   logger.info({ dataDir: config.dataDir, pid: process.pid }, 'job worker started');
