@@ -12,6 +12,7 @@ import { loadBuiltInOntologies } from './ontology/ontology.ts';
 import { loadAlgorithms } from './algorithms/boot.ts';
 import { JobEngine, type EngineOptions } from './tasks/engine.ts';
 import { defineJobs } from './jobs.ts';
+import { closeIds } from './ids/mint.ts';
 import { bootCompounds } from './compounds/compoundsBoot.ts';
 import { SearchEngine } from './search/engine.ts';
 import { syncSearchIndex } from './search/sync.ts';
@@ -49,6 +50,7 @@ export async function openDeps(config: Config, logger: Logger = createLogger(con
   const closers: Array<() => Promise<void> | void> = [];
   const store = await openStore(config, logger);
   closers.push(() => store.close());
+  closers.push(() => closeIds(store));
   const tasks = new JobEngine({ config, store, logger }, options);
   closers.push(() => tasks.close());
   const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers, baseUrl: () => config.baseUrl });

@@ -17,6 +17,12 @@ function allocatorOf(deps: Pick<Deps, 'config' | 'store'>): IdAllocator {
   return ids;
 }
 
+/** Closes the allocator of `store` (its Redis connection, if any); boot.ts calls it at shutdown. */
+export async function closeIds(store: object): Promise<void> {
+  await allocators.get(store)?.close();
+  allocators.delete(store);
+}
+
 /** The next free URI `{base}/{collection}/{n}`. */
 export async function mintUri(deps: Deps, collection: string): Promise<string> {
   const prefix = uriOf(deps.config, `/${collection}/`);
