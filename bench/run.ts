@@ -7,6 +7,8 @@ const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
   ['store', () => import('./store.ts')],
   ['tasks', () => import('./tasks.ts')],
   ['algorithms', () => import('./algorithms.ts')],
+  ['forest', () => import('./forest.ts')],
+  ['modelsCv', () => import('./modelsCv.ts')],
   ['rdf', () => import('./rdf.ts')],
   ['datasets', () => import('./datasets.ts')],
   ['search', () => import('./search.ts')],

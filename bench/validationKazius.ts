@@ -1,7 +1,8 @@
 // Kazius (Ames mutagenicity, 4,069 compounds) cross-validated through POST
 // /validation/crossvalidation with kNN and random forest, 10 folds, seed 1, timed end to
 // end; then the RDKit + scikit-learn baseline (bench/validationBaseline.py) on the very same
-// folds. Run: npx tsx bench/validationKazius.ts (several minutes on two cores).
+// folds. Run: npx tsx bench/validationKazius.ts [knn,random-forest:folds=2] (learners with
+// parameters go through their parameterised URI; tens of minutes on two busy cores).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -9,6 +10,9 @@ import path from 'node:path';
 import { startApp } from '../test/helpers/app.ts';
 import { followTask, uploadDataset } from '../test/helpers/datasets.ts';
 import { sharedData } from '../test/helpers/data.ts';
+import { algorithmById } from '../src/algorithms/catalogue.ts';
+import { ensureParameterised } from '../src/algorithms/parameterised.ts';
+import { readParams, withDefaults } from '../src/algorithms/params.ts';
 
 const csv = sharedData('opentox-test', 'kazius.csv');
 const app = await startApp();
@@ -19,14 +23,18 @@ try {
   const feature = line.slice(1, line.indexOf('>'));
   const results: Array<Record<string, unknown>> = [];
   let folds: number[] = [];
-  for (const id of (process.argv[2] ?? 'knn,random-forest').split(',')) {
+  for (const spec of (process.argv[2] ?? 'knn,random-forest').split(',')) {
+    const [id, query] = spec.split(':');
+    const def = algorithmById(id)!;
+    const given = new URLSearchParams((query ?? '').replaceAll(';', '&'));
+    const algorithm = query ? await ensureParameterised(app.deps, def, withDefaults(def.params, readParams(def.params, (n) => given.getAll(n)))) : `${app.url}/algorithm/${id}`;
     const started = Date.now();
     const res = await fetch(`${app.url}/validation/crossvalidation`, {
       method: 'POST',
       headers: { Accept: 'text/uri-list' },
-      body: new URLSearchParams({ algorithm_uri: `${app.url}/algorithm/${id}`, dataset_uri: dataset, prediction_feature: feature, num_folds: '10', random_seed: '1' }),
+      body: new URLSearchParams({ algorithm_uri: algorithm, dataset_uri: dataset, prediction_feature: feature, num_folds: '10', random_seed: '1' }),
     });
-    const done = await followTask((await res.text()).trim());
+    const done = await followTask((await res.text()).trim(), 3 * 3600_000);
     const seconds = (Date.now() - started) / 1000;
     if (done.status !== 200) throw new Error(`${id}: ${done.status} ${done.body}`);
     const triples = await (await fetch(done.body, { headers: { Accept: 'application/n-triples' } })).text();
@@ -47,7 +55,7 @@ try {
     folds = [];
     for (const e of byNode.values()) folds[e.row! - 1] = e.fold! - 1;
     results.push({
-      learner: `ours ${id}`, seconds, n: pooled('numInstances'), accuracy: pooled('percentCorrect') / 100, balancedAccuracy: pooled('balancedAccuracy'),
+      learner: `ours ${spec}`, seconds, n: pooled('numInstances'), accuracy: pooled('percentCorrect') / 100, balancedAccuracy: pooled('balancedAccuracy'),
       mcc: pooled('matthewsCorrelationCoefficient'), auc: pooled('areaUnderRoc'), validation: done.body,
     });
     console.log(JSON.stringify(results.at(-1)));

@@ -34,6 +34,7 @@ export async function openStore(config: Config, logger: Logger): Promise<Store> 
       user: config.sparqlUser || undefined,
       password: config.sparqlPassword || undefined,
       timeoutMs: config.storeTimeoutMs,
+      publicTimeoutMs: config.sparqlTimeoutMs,
     });
   }
   return EmbeddedStore.open(path.join(config.dataDir, 'store'), {

@@ -35,7 +35,7 @@ export const MODEL_KIND = 'opentox-algorithms';
 /** What a model file holds: the trained model and the features its predictions fill. */
 export interface ModelData {
   model: TrainedModel;
-  predicted: { value: string; confidence?: string; inDomain?: string };
+  predicted: { value: string; confidence?: string; inDomain?: string; neighbours?: string };
 }
 
 export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, ctx: ApplyContext = {}): Promise<string[]> {
@@ -48,6 +48,7 @@ export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: Appl
   ctx.progress?.(10);
   const progress = ctx.progress && ((v: number) => ctx.progress!(10 + 0.7 * v));
   const input: RunInput = { table, params: p.values, target, algorithmUri: p.algorithmUri, signal: ctx.signal, progress };
+  def.checkInput?.(input);
   const result = await runOrExplain(def, input, ctx);
   ctx.signal?.throwIfAborted();
   ctx.progress?.(80);
@@ -148,10 +149,14 @@ export async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
   const withDomain = model.learner === 'knn' || model.task === 'domain';
   if (withConfidence) specs.push({ title: `${title}: confidence`, type: 'numeric', source: modelUri });
   if (withDomain) specs.push({ title: `${title}: in applicability domain`, type: 'nominal', source: modelUri, acceptValues: ['false', 'true'] });
+  // Read-across shows its argument, as lazar did: the neighbours, their similarity and measured value.
+  const withNeighbours = model.training !== undefined;
+  if (withNeighbours) specs.push({ title: `${title}: neighbours (compound, similarity, measured value)`, type: 'string', source: modelUri });
   const uris = await io.features(specs);
   const predicted: ModelData['predicted'] = { value: uris[0] };
   if (withConfidence) predicted.confidence = uris[1];
-  if (withDomain) predicted.inDomain = uris[uris.length - 1];
+  if (withDomain) predicted.inDomain = uris[withNeighbours ? uris.length - 2 : uris.length - 1];
+  if (withNeighbours) predicted.neighbours = uris[uris.length - 1];
   const rep = model.representation;
   const uri = await io.model({
     uri: modelUri,

@@ -20,7 +20,7 @@ import type { AlgorithmIO } from './io.ts';
 import { redact } from '../auth/redact.ts';
 import type { Table } from './table.ts';
 import { MODEL_KIND, type ModelData } from './apply.ts';
-import type { Prediction } from './learning/model.ts';
+import type { Neighbour, Prediction } from './learning/model.ts';
 import { checkComputable, type FeatureCalculation } from './learning/chain.ts';
 import { algorithmById } from './catalogue.ts';
 import { algorithmUri, HASH, storedValues } from './parameterised.ts';
@@ -70,6 +70,14 @@ export async function tableOf(deps: Deps, d: LoadedDataset, subjectid?: string):
   };
 }
 
+/**
+ * Neighbours separated by "; ", each as compound URI, Tanimoto or feature similarity and
+ * measured value separated by spaces (no line breaks: CSV stays one line per compound).
+ */
+function neighboursText(neighbours: readonly Neighbour[]): string {
+  return neighbours.map((n) => `${n.compound} ${Number(n.similarity.toFixed(4))} ${n.measured}`).join('; ');
+}
+
 /** The descriptor algorithm and parameters behind an ot:hasSource URI of this service. */
 async function featureCalculation(deps: Deps, source: string): Promise<FeatureCalculation | undefined> {
   const prefix = algorithmUri(deps, '');
@@ -96,6 +104,7 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
         if (f === predicted.value) return p.value;
         if (f === predicted.confidence) return p.confidence ?? null;
         if (f === predicted.inDomain) return p.inDomain === undefined ? null : String(p.inDomain);
+        if (f === predicted.neighbours) return p.neighbours ? neighboursText(p.neighbours) : null;
         return null;
       });
     });

@@ -6,6 +6,7 @@ import type { Deps } from '../deps.ts';
 import type { Form } from '../http/body.ts';
 import { BadRequest } from '../errors.ts';
 import { readUriParam } from '../http/uriParam.ts';
+import { redact } from '../auth/redact.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { ApplyParams } from './apply.ts';
 import { algorithmUri, ensureParameterised, storedValues } from './parameterised.ts';
@@ -24,6 +25,10 @@ export async function readApplyRequest(deps: Deps, def: AlgorithmDef, form: Form
   const predictionFeature = sentFeature && readUriParam(sentFeature, 'prediction_feature');
   const sentService = form.get('dataset_service')?.trim() || undefined;
   const datasetService = sentService && readUriParam(sentService, 'dataset_service');
+  // SPEC §2.1: the dataset service receives the result by POST; only http(s) can.
+  if (datasetService && !/^https?:\/\//i.test(datasetService)) {
+    throw new BadRequest(`dataset_service must be the http(s) URI of a dataset service: ${JSON.stringify(redact(datasetService).slice(0, 200))}`, { code: ERR.InvalidIRI });
+  }
   const explicit = readParams(def.params, (name) => form.all(name), form.names());
   let uri: string;
   let values;

@@ -70,5 +70,10 @@ export interface AlgorithmDef {
   perRow?: boolean;
   /** Checks of parameter values beyond type and range, run before a task is created. */
   validate?: (params: ParamValues) => Promise<void>;
+  /**
+   * Checks of the loaded input (e.g. the kind of prediction_feature) run before the
+   * algorithm: what they throw keeps its status (400), unlike a learner's failure (500).
+   */
+  checkInput?: (input: RunInput) => void;
   run: (input: RunInput) => Promise<RunResult>;
 }

@@ -9,6 +9,7 @@ import { setChiralFlag } from './molfile.ts';
 import { sdfRecord } from './sdf.ts';
 import { molfileToMol2 } from './mol2.ts';
 import { readCtab } from './ctab.ts';
+import { parseStructure } from './parse.ts';
 
 export interface StructureRecord {
   molfile: string;
@@ -47,9 +48,21 @@ export function identityFields(s: StructureRecord): Record<string, string> {
   return { ...fields, Formula: s.formula, MolecularWeight: String(s.molecularWeight) };
 }
 
+/**
+ * The record with its InChI; one stored without (a dative bond, before they were written
+ * as charge-separated bonds) gets it from its SMILES read again. 400 only when InChI cannot
+ * describe the structure at all.
+ */
 function requireInchi(s: StructureRecord): StructureRecord {
-  if (!s.inchi) throw new BadRequest('InChI cannot describe this structure (e.g. it has query or dummy atoms)', { code: ERR.UnsupportedFormat });
-  return s;
+  if (s.inchi) return s;
+  let again: { inchi: string; inchiKey: string } | undefined;
+  try {
+    again = parseStructure(s.smiles, 'smiles');
+  } catch {
+    again = undefined;
+  }
+  if (!again?.inchi) throw new BadRequest('InChI cannot describe this structure (e.g. it has query or dummy atoms)', { code: ERR.UnsupportedFormat });
+  return { ...s, inchi: again.inchi, inchiKey: again.inchiKey };
 }
 
 /** Molfile with its first (title) line replaced. */

@@ -5,7 +5,7 @@ import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
-import { DC, OT, OWL, RDF as RDFNS, SVC, XSD } from '../rdf/vocab.ts';
+import { DC, OT, OWL, RDF as RDFNS, SCHEMA, SVC, XSD } from '../rdf/vocab.ts';
 
 const { quad, namedNode, literal, blankNode } = DataFactory;
 
@@ -15,11 +15,11 @@ export function compoundQuads(uri: string, id: number, s: ParsedStructure, file:
   const out = [
     quad(c, RDFNS.type, OT.Compound),
     quad(c, SVC.number, literal(String(id), XSD.integer)),
-    quad(c, SVC.smiles, literal(s.smiles)),
-    quad(c, SVC.inchi, literal(s.inchi)),
-    quad(c, SVC.inchiKey, literal(s.inchiKey)),
-    quad(c, SVC.formula, literal(s.formula)),
-    quad(c, SVC.molecularWeight, literal(String(s.molecularWeight), XSD.double)),
+    quad(c, SCHEMA.smiles, literal(s.smiles)),
+    quad(c, SCHEMA.inChI, literal(s.inchi)),
+    quad(c, SCHEMA.inChIKey, literal(s.inchiKey)),
+    quad(c, SCHEMA.molecularFormula, literal(s.formula)),
+    quad(c, SCHEMA.molecularWeight, literal(String(s.molecularWeight), XSD.double)),
     quad(c, DC.date, literal(new Date().toISOString(), XSD.dateTime)),
   ];
   if (file) out.push(quad(c, SVC.structureFile, literal(file)));

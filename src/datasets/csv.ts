@@ -57,8 +57,11 @@ export function readCsv(text: string, delimiter: Delimiter = detectDelimiter(tex
   const header = records[0].record;
   if (records.length === 1) throw new BadRequest('no rows: the CSV has a header line and nothing else', { code: ERR.BadRequest });
   const key = keyColumn(header, records[1]?.record);
-  const featureIndexes = header.map((_, i) => i).filter((i) => i !== key.index);
-  const table: InputTable = { columns: featureIndexes.map((i) => ({ title: header[i] || `column ${i + 1}` })), rows: [], warnings: [], keyColumn: key.index };
+  // The service's own CSV (GET /dataset/{id} as text/csv) is "Compound,SMILES,...": the
+  // SMILES there is the compound's structure, not a feature, so a re-upload adds none.
+  const smiles = key.kind === 'uri' ? header.indexOf('SMILES') : -1;
+  const featureIndexes = header.map((_, i) => i).filter((i) => i !== key.index && i !== smiles);
+  const table: InputTable = { columns: featureIndexes.map((i) => ({ title: header[i] || `column ${i + 1}`, position: i + 1 })), rows: [], warnings: [], keyColumn: key.index };
   for (const { record, info } of records.slice(1)) {
     const line = info.lines;
     if (record.length > header.length) {
@@ -66,13 +69,17 @@ export function readCsv(text: string, delimiter: Delimiter = detectDelimiter(tex
       continue;
     }
     const keyValue = unquote(record[key.index] ?? '');
-    if (!keyValue) {
+    const structure = smiles >= 0 ? record[smiles] ?? '' : '';
+    if (!keyValue && !structure) {
       table.warnings.push({ row: line, message: `no ${key.kind === 'uri' ? 'compound URI' : key.kind.toUpperCase()} in column "${header[key.index]}"; row skipped` });
       continue;
     }
     const row: InputRow = { row: line, values: featureIndexes.map((i) => (record[i] === undefined || record[i] === '' ? undefined : record[i])) };
-    if (key.kind === 'uri') row.compoundUri = keyValue;
-    else row.structure = { text: keyValue, format: key.kind };
+    if (key.kind !== 'uri') row.structure = { text: keyValue, format: key.kind };
+    else {
+      if (keyValue) row.compoundUri = keyValue;
+      if (structure) row.structure = { text: structure, format: 'smiles' };
+    }
     table.rows.push(row);
   }
   table.columns.forEach((c, i) => {

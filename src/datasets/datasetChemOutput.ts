@@ -4,34 +4,36 @@
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { parseStructure, sdfRecord } from '../chem/index.ts';
-import { SVC } from '../rdf/vocab.ts';
+import type * as RDF from '@rdfjs/types';
+import { SCHEMA, SVC } from '../rdf/vocab.ts';
 import { readStructureFile } from '../compounds/compoundFiles.ts';
 import { rowsOf, type DatasetView } from './datasetView.ts';
 import { readFeatures } from '../features/features.ts';
 import type { CsvExtra } from './datasetOutput.ts';
+import { COMPOUND_FIELD } from './sdf.ts';
 
 const { namedNode } = DataFactory;
 
-const stored = async (deps: Deps, compound: string, p: typeof SVC.smiles): Promise<string | undefined> =>
+const stored = async (deps: Deps, compound: string, p: RDF.NamedNode): Promise<string | undefined> =>
   (await deps.store.match(namedNode(compound), p, null, compound))[0]?.object.value;
 
-/** SMILES of the compounds of this service among `compounds` (one read for the chunk). */
-async function smilesOf(deps: Deps, compounds: readonly string[]): Promise<Array<string | undefined>> {
-  const unique = [...new Set(compounds)];
-  const found = new Map<string, string>();
-  if (unique.length > 0) {
-    for (const row of await deps.store.select('compound-smiles', { compounds: { iris: unique } })) found.set(row.c.value, row.smiles.value);
-  }
-  return compounds.map((c) => found.get(c));
-}
+/** schema:smiles, or svc:smiles in data written before it (docs/graph-layout.md). */
+const smilesOf = async (deps: Deps, compound: string): Promise<string | undefined> => (await stored(deps, compound, SCHEMA.smiles)) ?? (await stored(deps, compound, SVC.smiles));
 
 /** The SMILES column of CSV output. */
-export const smilesColumn = (deps: Deps): CsvExtra => ({ title: 'SMILES', values: (compounds) => smilesOf(deps, compounds) });
+export const smilesColumn = (deps: Deps): CsvExtra => ({
+  title: 'SMILES',
+  values: async (compounds) => {
+    const out: Array<string | undefined> = [];
+    for (const c of compounds) out.push(await smilesOf(deps, c));
+    return out;
+  },
+});
 
 async function molfileOf(deps: Deps, compound: string): Promise<string | undefined> {
   const file = await stored(deps, compound, SVC.structureFile);
   if (file) return readStructureFile(deps, file);
-  const smiles = await stored(deps, compound, SVC.smiles);
+  const smiles = await smilesOf(deps, compound);
   return smiles ? parseStructure(smiles, 'smiles').molfile : undefined;
 }
 
@@ -42,7 +44,7 @@ export async function* datasetSdf(deps: Deps, view: DatasetView): AsyncGenerator
   for await (const row of rowsOf(deps, view)) {
     const molfile = await molfileOf(deps, row.compound);
     if (!molfile) continue;
-    const fields: Record<string, string> = { compound_uri: row.compound };
+    const fields: Record<string, string> = { [COMPOUND_FIELD]: row.compound };
     row.values.forEach((v, j) => {
       if (v !== undefined) fields[titles[j]] = v.value;
     });

@@ -23,12 +23,18 @@ export async function resolveCompounds(deps: Deps, rows: readonly InputRow[], si
   const out: RowCompound[] = new Array(rows.length);
   const structured: number[] = [];
   for (const [i, row] of rows.entries()) {
+    // A row naming both (the service's own CSV and SD files): the compound it names, while
+    // it exists here; otherwise its structure makes (or finds) one.
+    const uri = row.compoundUri;
+    if (row.structure && uri && isValidIri(uri) && uri.startsWith(local) && (await localCompoundExists(deps, uri))) {
+      out[i] = uri;
+      continue;
+    }
     if (row.structure) {
       structured.push(i);
       continue;
     }
-    const uri = row.compoundUri ?? '';
-    if (!isValidIri(uri)) out[i] = { error: `not a compound URI: ${JSON.stringify(uri.slice(0, 100))}` };
+    if (!uri || !isValidIri(uri)) out[i] = { error: `not a compound URI: ${JSON.stringify((uri ?? '').slice(0, 100))}` };
     else if (uri.startsWith(local) && !(await localCompoundExists(deps, uri))) out[i] = { error: `compound ${uri} not found` };
     else out[i] = uri;
   }

@@ -44,7 +44,7 @@ const warningText = (w: { row: number; column?: number; message: string }): stri
   w.column === undefined ? `row ${w.row}: ${w.message}` : `row ${w.row}, column ${w.column} ${w.message}`;
 
 /** 1-based position of feature column `i` in the upload: the CSV's structure column is not a feature. */
-const columnNumber = (table: InputTable, i: number): number => (table.keyColumn !== undefined && i >= table.keyColumn ? i + 2 : i + 1);
+const columnNumber = (table: InputTable, i: number): number => table.columns[i]?.position ?? (table.keyColumn !== undefined && i >= table.keyColumn ? i + 2 : i + 1);
 
 /**
  * An upload of which no row can be stored is refused (400) with the first row's problem,

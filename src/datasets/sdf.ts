@@ -11,6 +11,12 @@ interface SdfRecord {
 
 const FIELD_HEADER = /^>.*<([^>]+)>/;
 
+/**
+ * The data field in which the service's own SD files (GET /dataset/{id} as
+ * chemical/x-mdl-sdfile) name each record's compound: read as its identity, not a feature.
+ */
+export const COMPOUND_FIELD = 'compound_uri';
+
 /** Splits an SD file into records (1-based), keeping the molfile and its data fields. */
 export function* sdfRecords(text: string): Generator<SdfRecord | { index: number; error: string }> {
   const lines = text.split(/\r?\n/);
@@ -53,6 +59,7 @@ export function readSdf(text: string): InputTable {
   }
   for (const rec of records) {
     for (const name of rec.fields.keys()) {
+      if (name === COMPOUND_FIELD) continue;
       if (!columnOf.has(name)) {
         columnOf.set(name, table.columns.length);
         table.columns.push({ title: name });
@@ -61,8 +68,9 @@ export function readSdf(text: string): InputTable {
   }
   for (const rec of records) {
     const values = new Array<string | undefined>(table.columns.length).fill(undefined);
-    for (const [name, v] of rec.fields) if (v !== '') values[columnOf.get(name)!] = v;
-    table.rows.push({ row: rec.index, structure: { text: rec.molfile, format: 'molfile' }, values });
+    for (const [name, v] of rec.fields) if (v !== '' && name !== COMPOUND_FIELD) values[columnOf.get(name)!] = v;
+    const compoundUri = rec.fields.get(COMPOUND_FIELD) || undefined;
+    table.rows.push({ row: rec.index, structure: { text: rec.molfile, format: 'molfile' }, ...(compoundUri ? { compoundUri } : {}), values });
   }
   table.columns.forEach((c, i) => {
     c.type = inferType(table.rows.map((r) => r.values[i]));

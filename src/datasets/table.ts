@@ -5,7 +5,7 @@ import type { FeatureSpec, FeatureType } from '../features/featureModel.ts';
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 
-export type StructureFormat = 'smiles' | 'inchi' | 'molfile';
+export type StructureFormat = 'smiles' | 'inchi' | 'molfile' | 'cml' | 'mol2';
 
 export interface InputRow {
   /** 1-based line (CSV) or record (SDF, RDF entry) number in the upload. */
@@ -24,6 +24,8 @@ export interface Column {
   spec?: Partial<FeatureSpec>;
   /** A feature of this service the source names directly: reused as is. */
   featureUri?: string;
+  /** 1-based column of the upload it was read from (CSV), when it cannot be told from keyColumn. */
+  position?: number;
 }
 
 export interface Warning {

@@ -6,6 +6,7 @@ import { HttpError, MethodNotAllowed, NotFound } from '../errors.ts';
 import { rdfVariants, type Reply } from './reply.ts';
 import { send } from './send.ts';
 import { TEXT_PLAIN, URI_LIST } from '../rdf/formats.ts';
+import { logSafe } from './logSafe.ts';
 
 export interface ErrorMiddlewareOptions {
   actor: string;
@@ -34,7 +35,7 @@ export function errorMiddleware(options: ErrorMiddlewareOptions): Koa.Middleware
         if (ctx.status === 405) throw new MethodNotAllowed(ctx.method, String(ctx.response.get('Allow')).split(/,\s*/));
       }
     } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500) options.log?.(err);
+      if (!(err instanceof HttpError) || err.status >= 500) options.log?.(logSafe(err));
       if (ctx.headerSent) return;
       let status = err instanceof HttpError ? err.status : 500;
       try {
@@ -44,7 +45,7 @@ export function errorMiddleware(options: ErrorMiddlewareOptions): Koa.Middleware
         if (reply.variants.length && ctx.type.startsWith(URI_LIST)) ctx.type = `${TEXT_PLAIN}; charset=utf-8`;
       } catch (inner) {
         // The report could not be produced: answer plain text that cannot fail.
-        options.log?.(inner);
+        options.log?.(logSafe(inner));
         ctx.status = status;
         ctx.type = `${TEXT_PLAIN}; charset=utf-8`;
         ctx.body = safeText(err, options.actor, status);

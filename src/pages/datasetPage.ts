@@ -17,7 +17,8 @@ import { formatLinks, layout } from './layout.ts';
 import { compoundDepictions } from './depiction.ts';
 import { barCounts, fmt, histogram } from './plots.ts';
 import { queryText, type PageInput } from './page.ts';
-import { resourcePage } from './resourcePage.ts';
+import { searchResults } from './searchPage.ts';
+import { listParam } from '../routes/dataset.ts';
 
 /** Rows per page: each carries a depiction. */
 const PAGE = { pageSize: 20, maxPageSize: 200 };
@@ -63,8 +64,11 @@ function sortLink(ctx: Koa.Context, base: string, i: number, current: { sort: nu
 
 export async function datasetPage(input: PageInput): Promise<string> {
   const { ctx, deps, uri, base } = input;
-  if (isSearch(ctx.query)) return resourcePage(input);
-  const view = await viewOf(deps, uri);
+  // A search within the dataset with no hit answers an empty search result; with hits it
+  // arrives here as the dataset restricted by compound_uris[] (SPEC §1 rule 8), as do
+  // requests that name compound_uris[] themselves.
+  if (isSearch(ctx.query)) return searchResults(input);
+  const view = await viewOf(deps, uri, { compoundUris: listParam(ctx.query, 'compound_uris') });
   const features = (await readFeatures(deps, view.features)).map((info, j) => info ?? { uri: view.features[j], title: view.features[j], type: 'string' as const });
   const all: Row[] = [];
   for await (const r of rowsOf(deps, view)) all.push({ compound: r.compound, values: r.values.map((v) => v?.value) });

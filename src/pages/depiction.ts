@@ -2,14 +2,18 @@
 // structures needs no further request and no image from another host.
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
-import { SVC } from '../rdf/vocab.ts';
+import { SCHEMA, SVC } from '../rdf/vocab.ts';
 import { depictSvg } from '../chem/depict.ts';
 import { html, raw, type Html } from './html.ts';
 
 const { namedNode } = DataFactory;
 
+const stored = async (deps: Deps, compound: string, p: typeof SVC.smiles): Promise<string | undefined> =>
+  (await deps.store.match(namedNode(compound), p, null, compound))[0]?.object.value;
+
+/** schema:smiles, or svc:smiles in data written before it (as datasetChemOutput.ts reads it). */
 export const storedSmiles = async (deps: Deps, compound: string): Promise<string | undefined> =>
-  (await deps.store.match(namedNode(compound), SVC.smiles, null, compound))[0]?.object.value;
+  (await stored(deps, compound, SCHEMA.smiles)) ?? (await stored(deps, compound, SVC.smiles));
 
 /** RDKit's SVG with its XML declaration dropped (it is inlined in HTML) and a label for readers. */
 export function svgOf(structure: string, size: number, label: string): Html {

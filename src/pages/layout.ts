@@ -25,7 +25,7 @@ dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dt{font-weig
 
 const NAV: ReadonlyArray<[string, string]> = [
   ['/', 'Home'], ['/compound', 'Compounds & search'], ['/dataset', 'Datasets'], ['/feature', 'Features'],
-  ['/algorithm', 'Algorithms'], ['/model', 'Models'], ['/task', 'Tasks'],
+  ['/algorithm', 'Algorithms'], ['/model', 'Models'], ['/validation', 'Validations'], ['/task', 'Tasks'],
 ];
 
 export interface PageFrame {

@@ -1,58 +1,27 @@
 // A model (SPEC §4.6) for a person: training dataset, features, cross-validated
 // statistics, a plot, and a form to predict a dataset or one typed-in SMILES.
-// Classification: the confusion matrix and the cross-validated operating point in ROC space
-// (the model keeps its AUC and confusion counts, not per-compound scores).
-// Regression: observed vs predicted over the training set, predicted by the model itself.
+// When a cross-validation of the same algorithm on the training dataset exists (/validation),
+// its held-out predictions give the plot: the ROC curve, or observed vs predicted. Otherwise,
+// classification shows the model's own cross-validated confusion matrix and operating point
+// (a model keeps counts, not per-compound scores), and regression the training set as the
+// model predicts it.
 import { DC, OT } from '../rdf/vocab.ts';
 import { readModel } from '../models/models.ts';
 import { predictorOf } from '../models/predictors.ts';
 import { loadDataset } from '../datasets/datasetLoad.ts';
 import { readFeature } from '../features/features.ts';
-import type { Graph } from './graph.ts';
 import { html, link, type Html } from './html.ts';
 import { formatLinks, layout } from './layout.ts';
 import { fmt, observedPredicted, rocSpace } from './plots.ts';
+import { confusionCells, confusionTable, rocPoint, statisticsRows } from './statistics.ts';
+import { Graph } from './graph.ts';
+import { classificationPlots, heldOut, regressionPlot as heldOutPlot } from './validationPage.ts';
+import { listValidations } from '../validation/validations.ts';
 import { jobBox, script } from './script.ts';
 import type { PageInput } from './page.ts';
 
 /** Training sets larger than this are not re-predicted for a page view. */
 const MOST_PLOTTED = 5000;
-
-const STATS: ReadonlyArray<[keyof typeof OT, string]> = [
-  ['percentCorrect', 'Percent correct'], ['balancedAccuracy', 'Balanced accuracy'], ['areaUnderRoc', 'AUC'],
-  ['rSquare', 'R²'], ['rootMeanSquaredError', 'RMSE'], ['meanAbsoluteError', 'MAE'],
-];
-
-interface Cell { actual: string; predicted: string; a: number; p: number; count: number }
-
-function confusionCells(g: Graph, statistics: string): Cell[] {
-  return g.values(statistics, OT.confusionMatrix).map((c) => {
-    const [, a, p] = /confusion-(\d+)-(\d+)$/.exec(c) ?? ['', '0', '0'];
-    return { actual: g.value(c, OT.confusionMatrixActual) ?? '', predicted: g.value(c, OT.confusionMatrixPredicted) ?? '', a: Number(a), p: Number(p), count: Number(g.value(c, OT.confusionMatrixValue)) };
-  });
-}
-
-function confusionTable(cells: Cell[]): Html {
-  const n = Math.max(...cells.map((c) => c.a)) + 1;
-  const label = (i: number) => cells.find((c) => c.a === i)?.actual ?? String(i);
-  const count = (a: number, p: number) => cells.find((c) => c.a === a && c.p === p)?.count ?? 0;
-  const idx = [...Array(n).keys()];
-  return html`<figure><table class="confusion">
-<thead><tr><th></th>${idx.map((p) => html`<th scope="col">${label(p)}</th>`)}</tr></thead>
-<tbody>${idx.map((a) => html`<tr><th scope="row">${label(a)}</th>${idx.map((p) => html`<td class="num">${count(a, p)}</td>`)}</tr>`)}</tbody></table>
-<figcaption>Confusion matrix (cross-validated): rows actual, columns predicted.</figcaption></figure>`;
-}
-
-/** The operating point of the positive (last) class, as the AUC is computed (metrics.ts). */
-function rocPoint(cells: Cell[]): { fpr: number; tpr: number; label: string } | undefined {
-  const n = Math.max(...cells.map((c) => c.a)) + 1;
-  if (n !== 2) return undefined;
-  const count = (a: number, p: number) => cells.find((c) => c.a === a && c.p === p)?.count ?? 0;
-  const pos = count(1, 0) + count(1, 1);
-  const neg = count(0, 0) + count(0, 1);
-  if (!pos || !neg) return undefined;
-  return { tpr: count(1, 1) / pos, fpr: count(0, 1) / neg, label: `cross-validated, positive class ${cells.find((c) => c.a === 1)?.actual}` };
-}
 
 async function regressionPlot(input: PageInput, title: string): Promise<Html> {
   const { info, data } = await readModel(input.deps, input.uri);
@@ -73,6 +42,17 @@ async function regressionPlot(input: PageInput, title: string): Promise<Html> {
   return html`<figure>${observedPredicted(pairs, title)}<figcaption>Training set predicted by the model (fitted values, not cross-validated; the cross-validated figures are in the table).</figcaption></figure>`;
 }
 
+/** A cross-validation of `algorithm` on `dataset` for the same endpoint, if one exists. */
+async function crossValidation(input: PageInput, algorithm: string, dataset: string, target: string | undefined): Promise<{ uri: string; g: Graph; classification?: string } | undefined> {
+  const { uris } = await listValidations(input.deps, { page: 0, pageSize: 50, offset: 0, limit: 50 }, { algorithm, dataset });
+  for (const v of uris) {
+    const g = new Graph(await input.deps.store.graph(v));
+    if (g.value(v, OT.validationType) !== 'crossvalidation' || (target && g.value(v, OT.predictionFeature) !== target)) continue;
+    return { uri: v, g, classification: g.value(v, OT.classificationStatistics) };
+  }
+  return undefined;
+}
+
 export async function modelPage(input: PageInput): Promise<string> {
   const g = await input.graph();
   const { uri, base } = input;
@@ -83,15 +63,22 @@ export async function modelPage(input: PageInput): Promise<string> {
   const classification = cv ? g.value(cv, OT.classificationStatistics) : undefined;
   const regression = cv ? g.value(cv, OT.regressionStatistics) : undefined;
   const statistics = classification ?? regression;
-  const stats = statistics ? STATS.filter(([p]) => g.value(statistics, OT[p] as typeof OT.rSquare) !== undefined) : [];
   let plot: Html;
-  if (classification) {
+  const algorithm = g.value(uri, OT.algorithm);
+  const training = g.value(uri, OT.trainingDataset);
+  const target = g.values(uri, OT.dependentVariables)[0];
+  const cross = algorithm && training ? await crossValidation(input, algorithm, training, target) : undefined;
+  if (cross) {
+    const title = target ? ((await titled(target)) ?? 'value') : 'value';
+    plot = html`<p>From ${link(cross.uri, base)}, a cross-validation of this algorithm on this dataset:</p>${cross.classification
+      ? classificationPlots(cross.g, cross.classification, heldOut(cross.g, cross.uri))
+      : heldOutPlot(heldOut(cross.g, cross.uri), title)}`;
+  } else if (classification) {
     const cells = confusionCells(g, classification);
     const point = rocPoint(cells);
     const auc = Number(g.value(classification, OT.areaUnderRoc));
     plot = html`<div class="plots">${point ? html`<figure>${rocSpace([point], auc)}<figcaption>Cross-validated operating point; AUC ${fmt(auc)}.</figcaption></figure>` : ''}${cells.length ? confusionTable(cells) : ''}</div>`;
   } else {
-    const target = g.values(uri, OT.dependentVariables)[0];
     plot = await regressionPlot(input, target ? ((await titled(target)) ?? 'value') : 'value').catch((e: Error) => html`<p>No plot: ${e.message}</p>`);
   }
   const params = g.values(uri, OT.parameters);
@@ -101,7 +88,8 @@ export async function modelPage(input: PageInput): Promise<string> {
 <dt>Independent variables</dt><dd>${g.values(uri, OT.independentVariables).length} features</dd>
 <dt>Parameters</dt><dd>${params.map((p) => html`${g.value(p, DC.title)}=${g.value(p, OT.paramValue)} `)}</dd></dl>
 ${cv ? html`<h2>Cross-validation</h2><table class="statistics"><tbody><tr><th scope="row">Folds</th><td class="num">${g.value(cv, OT.numFolds)}</td></tr><tr><th scope="row">Instances</th><td class="num">${g.value(cv, OT.numInstances)}</td></tr>
-${stats.map(([p, label]) => html`<tr><th scope="row">${label}</th><td class="num">${fmt(Number(g.value(statistics!, OT[p] as typeof OT.rSquare)))}</td></tr>`)}</tbody></table>` : html`<p>No cross-validation statistics are stored with this model.</p>`}
+${statistics ? statisticsRows(g, statistics) : ''}</tbody></table>` : html`<p>No cross-validation statistics are stored with this model.</p>`}
+<p><a href="${base}/validation?model=${encodeURIComponent(uri)}">Validations of this model</a>${algorithm && training ? html` · <a href="${base}/validation?${String(new URLSearchParams({ algorithm, dataset: training }))}">validations of its algorithm on its training dataset</a>` : ''}</p>
 <h2>Plot</h2>${plot}
 <form class="box" id="predict-dataset" method="post" action="${uri}" data-job="predict-job"><h2>Predict a dataset</h2>
 <label>Dataset URI: <input name="dataset_uri" type="url" size="60" required></label><button type="submit">Predict</button></form>

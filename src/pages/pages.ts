@@ -13,15 +13,18 @@ import { datasetPage } from './datasetPage.ts';
 import { algorithmPage } from './algorithmPage.ts';
 import { modelPage } from './modelPage.ts';
 import { taskPage } from './taskPage.ts';
+import { answerPage } from './answerPage.ts';
+import { validationPage } from './validationPage.ts';
 
 const ROUTES: ReadonlyArray<[RegExp, Renderer]> = [
   [/^\/$/, rootPage],
-  [/^\/(?<kind>compound|dataset|feature|algorithm|model|task)\/?$/, listPage],
+  [/^\/(?<kind>compound|dataset|feature|algorithm|model|task|validation)\/?$/, listPage],
   [/^\/compound\/(?<id>\d+)$/, compoundPage],
   [/^\/dataset\/(?<id>[^/]+)$/, datasetPage],
   [/^\/algorithm\/(?<id>[^/]+)$/, algorithmPage],
   [/^\/model\/(?<id>[^/]+)$/, modelPage],
   [/^\/task\/(?<id>[^/]+)$/, taskPage],
+  [/^\/validation\/(?<id>[^/]+)$/, validationPage],
 ];
 
 function renderer(path: string): { render: Renderer; params: Record<string, string> } | undefined {
@@ -36,6 +39,7 @@ export const renderPage = (deps: Deps): PageRenderer => async (ctx, reply) => {
   const route = renderer(ctx.path);
   // A task in the Error state answers its error's status, yet is a task: its page says so.
   if (reply.status >= 400 && route?.render !== taskPage) return errorPage(pageInput(ctx, reply, deps, {}));
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return answerPage(pageInput(ctx, reply, deps, {}));
   return (route?.render ?? resourcePage)(pageInput(ctx, reply, deps, route?.params ?? {}));
 };
 

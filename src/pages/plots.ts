@@ -61,12 +61,16 @@ export function barCounts(counts: ReadonlyArray<[string, number]>, title: string
   return frame(`Counts of ${title}`, html`${bars}${ticks(0, top, 'y', true)}`, title, 'count');
 }
 
-/** ROC space: the chance diagonal and the cross-validated operating point(s) (FPR, TPR). */
-export function rocSpace(points: ReadonlyArray<{ fpr: number; tpr: number; label: string }>, auc: number | undefined): Html {
+/**
+ * ROC space: the chance diagonal, a curve when held-out scores are known, and operating
+ * point(s) (FPR, TPR) when only a confusion matrix is.
+ */
+export function rocSpace(points: ReadonlyArray<{ fpr: number; tpr: number; label: string }>, auc: number | undefined, curve?: ReadonlyArray<{ fpr: number; tpr: number }>): Html {
   const marks = points.map((p) => html`<circle class="point" cx="${sx(p.fpr, 0, 1)}" cy="${sy(p.tpr, 0, 1)}" r="5" fill="#c33"><title>${p.label}: FPR ${fmt(p.fpr)}, TPR ${fmt(p.tpr)}</title></circle>`);
-  const curve = points.length === 1 ? html`<polyline points="${sx(0, 0, 1)},${sy(0, 0, 1)} ${sx(points[0].fpr, 0, 1)},${sy(points[0].tpr, 0, 1)} ${sx(1, 0, 1)},${sy(1, 0, 1)}" fill="none" stroke="#c33"/>` : '';
-  const label = `ROC space${auc !== undefined && Number.isFinite(auc) ? `, cross-validated AUC ${fmt(auc)}` : ''}`;
-  return frame(label, html`<line x1="${sx(0, 0, 1)}" y1="${sy(0, 0, 1)}" x2="${sx(1, 0, 1)}" y2="${sy(1, 0, 1)}" stroke="#aaa" stroke-dasharray="4 3"/>${curve}${marks}${ticks(0, 1, 'x')}${ticks(0, 1, 'y')}`, 'false positive rate', 'true positive rate');
+  const through = curve ?? (points.length === 1 ? [{ fpr: 0, tpr: 0 }, points[0], { fpr: 1, tpr: 1 }] : []);
+  const line = through.length ? html`<polyline class="roc" points="${through.map((p) => `${sx(p.fpr, 0, 1)},${sy(p.tpr, 0, 1)}`).join(' ')}" fill="none" stroke="#c33" stroke-width="2"><title>ROC curve</title></polyline>` : '';
+  const label = `ROC ${curve ? 'curve' : 'space'}${auc !== undefined && Number.isFinite(auc) ? `, cross-validated AUC ${fmt(auc)}` : ''}`;
+  return frame(label, html`<line x1="${sx(0, 0, 1)}" y1="${sy(0, 0, 1)}" x2="${sx(1, 0, 1)}" y2="${sy(1, 0, 1)}" stroke="#aaa" stroke-dasharray="4 3"/>${line}${marks}${ticks(0, 1, 'x')}${ticks(0, 1, 'y')}`, 'false positive rate', 'true positive rate');
 }
 
 export function observedPredicted(pairs: ReadonlyArray<{ observed: number; predicted: number; label: string }>, title: string): Html {

@@ -3,7 +3,7 @@
 // translated to the interface's own search parameters, and the page links that search URI.
 import { parsePaging } from '../http/paging.ts';
 import { URI_LIST } from '../rdf/formats.ts';
-import { searchQueryOf } from '../search/params.ts';
+import { searchQueryOf, type SearchQuery } from '../search/params.ts';
 import { describeQuery, searchReply } from '../search/results.ts';
 import { runSearch } from '../search/run.ts';
 import { similarityFeatureUri } from '../search/request.ts';
@@ -11,7 +11,7 @@ import type { Reply } from '../http/reply.ts';
 import { variantText } from './graph.ts';
 import { html, link, raw, type Html } from './html.ts';
 import { formatLinks, layout } from './layout.ts';
-import { pagingLinks } from './paging.ts';
+import { DEPICTED_PAGE, depictedPage } from './paging.ts';
 import { compoundDepictions } from './depiction.ts';
 import { queryText, type PageInput } from './page.ts';
 
@@ -30,12 +30,13 @@ export function searchForm(input: PageInput, current: { q?: string; mode?: strin
 }
 
 /** The search of the form's fields, run like GET /compound?{param}=... would run it. */
-async function formSearch(input: PageInput): Promise<{ reply: Reply; resultUri: string }> {
+async function formSearch(input: PageInput): Promise<{ reply: Reply; resultUri: string; query: SearchQuery }> {
   const q = queryText(input.ctx, 'q');
   const param = PARAM[queryText(input.ctx, 'mode') || 'exact'] ?? 'search';
   const threshold = queryText(input.ctx, 'threshold');
   const query = searchQueryOf({ [param]: q, ...(param === 'similarity' && threshold ? { threshold } : {}) });
-  const paging = parsePaging(input.ctx.query, input.deps.config);
+  // Hits carry depictions: a page holds fewer of them than a plain list (DEPICTED_PAGE).
+  const paging = parsePaging(input.ctx.query, { pageSize: DEPICTED_PAGE, maxPageSize: input.deps.config.maxPageSize });
   const { hits, hasMore } = await runSearch(input.deps, query, paging);
   const resultUri = `${input.base}/compound?${new URLSearchParams({ [param]: q, ...(param === 'similarity' && threshold ? { threshold } : {}) })}`;
   const reply = searchReply({ query, hits, resultUri, similarityFeature: similarityFeatureUri(input.deps) });
@@ -44,22 +45,22 @@ async function formSearch(input: PageInput): Promise<{ reply: Reply; resultUri: 
     next.searchParams.set('page', String(paging.page + 1));
     reply.headers.Link = `<${next.href}>; rel="next"`;
   }
-  return { reply, resultUri };
+  return { reply, resultUri, query };
 }
 
 export async function searchResults(input: PageInput): Promise<string> {
   const fromForm = input.ctx.query.q !== undefined;
-  const found = fromForm ? await formSearch(input) : { reply: input.reply, resultUri: input.base + input.ctx.url };
-  const { reply, resultUri } = found;
+  const found = fromForm ? await formSearch(input) : { reply: input.reply, resultUri: input.base + input.ctx.url, query: searchQueryOf(input.ctx.query) };
+  const { reply, resultUri, query } = found;
   const uris = ((await variantText(reply, URI_LIST)) ?? '').split(/\r?\n/).filter(Boolean);
   const csv = ((await variantText(reply, 'text/csv')) ?? '').split(/\r?\n/).slice(1).filter(Boolean);
+  const { shown, nav } = depictedPage(new URL(input.base + input.ctx.url), uris, reply.headers);
   const similarity = new Map(csv.map((l) => [l.slice(0, l.lastIndexOf(',')), l.slice(l.lastIndexOf(',') + 1)]));
-  const query = fromForm ? searchQueryOf({ [PARAM[queryText(input.ctx, 'mode') || 'exact'] ?? 'search']: queryText(input.ctx, 'q') }) : searchQueryOf(input.ctx.query);
-  const pictures = await compoundDepictions(input.deps, uris, 120);
+  const pictures = await compoundDepictions(input.deps, shown, 120);
   const body = html`${searchForm(input, { q: queryText(input.ctx, 'q'), mode: queryText(input.ctx, 'mode'), threshold: queryText(input.ctx, 'threshold') })}
 <h2>Hits: ${describeQuery(query)}</h2>
 ${uris.length === 0 ? html`<p class="no-hits">No compound matches.</p>` : html`<table class="hits"><thead><tr><th>Structure</th><th>Compound</th>${query.mode === 'similarity' ? html`<th>Tanimoto</th>` : ''}</tr></thead><tbody>
-${uris.map((u, i) => html`<tr><td>${pictures[i]}</td><td>${link(u, input.base)}</td>${query.mode === 'similarity' ? html`<td class="num">${similarity.get(u) ?? ''}</td>` : ''}</tr>`)}</tbody></table>`}
-${pagingLinks(reply.headers)}`;
+${shown.map((u, i) => html`<tr><td>${pictures[i]}</td><td>${link(u, input.base)}</td>${query.mode === 'similarity' ? html`<td class="num">${similarity.get(u) ?? ''}</td>` : ''}</tr>`)}</tbody></table>`}
+${nav}`;
   return layout({ title: 'Structure search', base: input.base, body, formats: formatLinks(resultUri, reply.variants.map((v) => v.type)) });
 }

@@ -89,8 +89,16 @@ export const VOID = vocabulary('http://rdfs.org/ns/void#', ['triples'] as const)
 export const JOB = vocabulary('urn:opentox-service:job#', ['kind', 'params', 'owner', 'idempotent', 'ended'] as const);
 
 /**
- * Terms of this service that the OpenTox ontology lacks (compound identity and the
- * structure files kept beside the triples); never shown as API terms.
+ * Compound identity as schema.org writes it (https://schema.org/MolecularEntity: smiles,
+ * inChI, inChIKey, molecularFormula, molecularWeight); the OpenTox ontology names these
+ * only as classes (ot:SMILES, ot:InChI ...), not as properties. docs/graph-layout.md.
+ */
+export const SCHEMA = vocabulary('http://schema.org/', ['smiles', 'inChI', 'inChIKey', 'molecularFormula', 'molecularWeight'] as const);
+
+/**
+ * The service's own bookkeeping terms (structure files kept beside the triples, ordinal
+ * numbers, 3D flag), listed in docs/graph-layout.md. The identity terms here are the
+ * names data written before the schema.org terms used: still read, no longer written.
  */
 export const SVC = vocabulary('urn:opentox-service:', [
   'smiles', 'inchi', 'inchiKey', 'formula', 'molecularWeight', 'structureFile', 'number', 'is3D',

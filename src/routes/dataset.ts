@@ -17,6 +17,7 @@ import { datasetCsv, datasetQuadChunks, datasetsMetadata, datasetUriList, featur
 import { datasetSdf, smilesColumn } from '../datasets/datasetChemOutput.ts';
 import { deleteDataset, listDatasets } from '../datasets/datasets.ts';
 import { replaceMetadata } from '../datasets/datasetMetadata.ts';
+import { entryQuads } from '../datasets/datasetEntry.ts';
 import { forceOf } from '../integrity/referrers.ts';
 import { startUpload } from '../datasets/datasetUploadJob.ts';
 import { requireDataset } from '../datasets/datasetLayout.ts';
@@ -75,6 +76,8 @@ export function datasetRouter(deps: Deps): Router {
     const view = await viewOf(deps, datasetUri(ctx));
     return uriListReply(view.features, { quads: () => featureDefinitions(deps, view.dataset, view.features) });
   }));
+
+  router.get('/dataset/:id/entry/:n', handle(async (ctx) => rdfReply(await entryQuads(deps, datasetUri(ctx), String(ctx.params.n)))));
 
   router.get('/dataset/:id/metadata', handle(async (ctx) => {
     const dataset = datasetUri(ctx);

@@ -12,6 +12,8 @@ import { deleteModel, listModels, modelGraph, modelGraphs } from '../models/mode
 import { checkPredictInput, checkPredictParams, predict, PREDICT_JOB, type PredictParams } from '../models/modelPredict.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { callerOf } from '../auth/caller.ts';
+import { NotFound } from '../errors.ts';
+import { OT } from '../rdf/vocab.ts';
 
 export function modelRouter(deps: Deps): Router {
   const router = new Router();
@@ -27,6 +29,15 @@ export function modelRouter(deps: Deps): Router {
   router.get('/model/:id', handle(async (ctx) => {
     const uri = modelUri(ctx);
     return rdfReply(await modelGraph(deps, uri), { uris: [uri] });
+  }));
+
+  // The ot:Parameter nodes a model lists (SPEC §2.1) have URIs of their own; each dereferences.
+  router.get('/model/:id/parameter/:n', handle(async (ctx) => {
+    const uri = modelUri(ctx);
+    const param = `${uri}/parameter/${encodeURIComponent(String(ctx.params.n))}`;
+    const quads = (await modelGraph(deps, uri)).filter((q) => q.subject.value === param || (q.predicate.equals(OT.parameters) && q.object.value === param));
+    if (quads.length === 0) throw new NotFound(`model ${uri} has no parameter ${param}`);
+    return rdfReply(quads);
   }));
 
   router.delete('/model/:id', handle(async (ctx) => {

@@ -73,6 +73,8 @@ export async function runLearningValidation(io: AlgorithmIO, p: LearningValidati
   ctx.progress(5);
 
   let done = 0;
+  // One failed fold stops the others: the validation has failed.
+  const failed = new AbortController();
   const outputs = await Promise.all(Array.from({ length: k }, async (_, f) => {
     const train = rows.filter((_, n) => partition[n] !== f);
     const test = rows.filter((_, n) => partition[n] === f);
@@ -80,7 +82,14 @@ export async function runLearningValidation(io: AlgorithmIO, p: LearningValidati
       algorithmId: def.id, algorithmUri: p.algorithmUri, params: p.values, target,
       train: selectRows(table, train), test: blankTarget(selectRows(table, test), target),
     };
-    const out = await ctx.runInWorker<FoldOutput>(FOLD_WORKER, 'trainAndPredict', input);
+    let out: FoldOutput;
+    try {
+      out = await ctx.runInWorker<FoldOutput>(FOLD_WORKER, 'trainAndPredict', input, { signal: failed.signal });
+    } catch (e) {
+      if (!failed.signal.aborted && e instanceof Error) e.message = `fold ${f + 1} of ${k}: ${e.message}`;
+      failed.abort();
+      throw e;
+    }
     ctx.progress(5 + (85 * ++done) / k);
     return { test, out };
   }));

@@ -86,6 +86,14 @@ describe('job parameters', function () {
     expect(await taskCount()).to.equal(before);
   });
 
+  it('POST /algorithm/{id} answers 400 InvalidIRI for a dataset_service that is not http(s), before any task exists', async () => {
+    const before = await taskCount();
+    const res = await fetch(app.url + '/algorithm/physchem', { method: 'POST', body: new URLSearchParams({ dataset_uri: dataset, dataset_service: 'ftp://example.org/dataset' }) });
+    expect(res.status).to.equal(400);
+    expect(await res.text()).to.contain('dataset_service');
+    expect(await taskCount()).to.equal(before);
+  });
+
   it('POST /model/{id} with a deleted dataset answers 400 before any task exists', async () => {
     const gone = (await uploadDataset(app, 'SMILES,a\nCCO,1\n', 'text/csv')).body;
     expect((await fetch(gone, { method: 'DELETE' })).status).to.equal(200);
@@ -106,6 +114,7 @@ describe('job parameters', function () {
       const text = await (await fetch(url, { headers: { Accept: 'text/turtle' } })).text();
       expect(text, url).to.contain('Apply').and.not.contain('s3cret').and.not.contain('AQICtoken12345');
     }
+    expect(JSON.stringify(app.logged)).to.not.contain('s3cret').and.not.contain('AQICtoken12345');
   });
 
   it('a subjectid in dataset_uri is masked in the result dataset\'s title', async () => {
@@ -115,5 +124,14 @@ describe('job parameters', function () {
     expect(done.status, done.body).to.equal(200);
     const meta = await (await fetch(done.body + '/metadata', { headers: { Accept: 'text/turtle' } })).text();
     expect(meta).to.contain(dataset).and.not.contain('AQICtoken12345');
+  });
+
+  it('a request that fails on a dataset_uri with user-info and subjectid logs neither', async () => {
+    const secret = 'http://alice:s3cret@127.0.0.1:9/dataset/1?subjectid=AQICtoken12345';
+    const res = await fetch(`${app.url}/algorithm/preprocessing/featureselection/fs-variance`, { method: 'POST', body: new URLSearchParams({ dataset_uri: secret, threshold: '0' }) });
+    expect(res.status).to.equal(502);
+    expect(await res.text()).to.not.contain('s3cret');
+    const logged = JSON.stringify(app.logged);
+    expect(logged).to.contain('127.0.0.1:9').and.not.contain('s3cret').and.not.contain('AQICtoken12345');
   });
 });

@@ -97,7 +97,26 @@ describe('models a toxicologist can trust', function () {
         const csv = (await lines(predicted.body, 'text/csv')).slice(1).map((l) => l.split(','));
         // Each compound's nearest training compound is itself (Tanimoto 1): its own class.
         expect(csv.map((r) => r[2])).to.deep.equal(CODED.trim().split('\n').slice(1).map((l) => l.split(',')[1]));
+        // The prediction's RDF names that neighbour: compound URI, similarity 1, measured class.
+        const out = await nt(predicted.body);
+        const compounds = objects(out, predicted.body, '#dataEntry').map((e) => objects(out, e, '#compound')[0]);
+        const neighbours = out.split('\n').filter((l) => l.includes('#value> "http')).map((l) => JSON.parse(l.slice(l.indexOf('#value> ') + 8, l.lastIndexOf('"') + 1)) as string);
+        expect(neighbours).to.have.length(compounds.length);
+        const own = CODED.trim().split('\n').slice(1).map((l) => l.split(',')[1]);
+        const compoundOrder = (await lines(nominal, 'text/csv')).slice(1).map((l) => l.split(',')[0]);
+        for (const line of neighbours) {
+          const [uri, similarity, measured] = line.split(' ');
+          expect(similarity).to.equal('1');
+          expect(measured).to.equal(own[compoundOrder.indexOf(uri)]);
+        }
       }
+    });
+
+    it('a target the algorithm cannot learn answers 400 saying why (not a 500 model-building failure)', async () => {
+      const res = await apply(`${app.url}/algorithm/mlr`, { dataset_uri: nominal, prediction_feature: activity });
+      expect(res.status, res.body).to.equal(400);
+      const report = await (await fetch(res.body, { headers: { Accept: 'text/turtle' } })).text();
+      expect(report, report).to.contain('is a nominal feature (ot:NominalFeature), so it asks for classification, but this algorithm does regression only');
     });
 
     it('a classification-only algorithm reads a numeric feature of a few integers as classes', async () => {
@@ -124,7 +143,7 @@ describe('models a toxicologist can trust', function () {
       models.push(built.body);
       predicted.push(objects(await nt(built.body), built.body, '#predictedVariables'));
     }
-    expect(predicted[0]).to.have.length(3);
+    expect(predicted[0]).to.have.length(4);
     expect(predicted[0].filter((f) => predicted[1].includes(f))).to.deep.equal([]);
     for (const [k, features] of predicted.entries()) {
       for (const f of features) expect(objects(await nt(f), f, '#hasSource'), f).to.deep.equal([models[k]]);
@@ -162,12 +181,33 @@ describe('models a toxicologist can trust', function () {
       const withX = epa.replace('"STRUCTURE_SMILES","LC50_mmol"', '"STRUCTURE_SMILES","LC50_mmol","x"').split('\n').map((l, i) => (i === 0 || !l ? l : `${l},${i % 7}`)).join('\n');
       const training = (await uploadDataset(app, withX, 'text/csv')).body;
       const built = await apply(`${app.url}/algorithm/knn`, { dataset_uri: training, prediction_feature: await featureOf(training, 'LC50_mmol'), representation: 'features', folds: '2' });
-      expect(built.status, `${built.body}: ${await (await fetch(built.body, { headers: { Accept: 'text/plain' } })).text()}`).to.equal(200);
+      expect(built.status, `${built.body}: ${await (await fetch(built.body, { headers: { Accept: 'text/turtle' } })).text()}`).to.equal(200);
       const x = await featureOf(training, 'x');
       const res = await apply(built.body, { dataset_uri: structures });
       expect(res.status, res.body).to.equal(400);
-      const report = await (await fetch(res.body, { headers: { Accept: 'text/plain' } })).text();
+      const report = await (await fetch(res.body, { headers: { Accept: 'text/turtle' } })).text();
       expect(report).to.contain('FeatureNotInDataset').and.contain(`x <${x}>`);
     });
+  });
+
+  it('a random forest large enough for worker threads builds inside a task, its progress moving', async () => {
+    const hamster = (await uploadDataset(app, readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.csv'), 'utf8'), 'text/csv')).body;
+    const target = await featureOf(hamster, 'Hamster Carcinogenicity');
+    const res = await fetch(`${app.url}/algorithm/random-forest`, { method: 'POST', headers: { Accept: 'text/uri-list' }, body: form({ dataset_uri: hamster, prediction_feature: target, trees: '1500', folds: '2' }) });
+    expect(res.status).to.equal(202);
+    const task = (await res.text()).trim();
+    const seen = new Set<string>();
+    for (let status = 202; status === 202; ) {
+      const t = await fetch(task, { headers: { Accept: 'application/n-triples' } });
+      status = t.status;
+      const percent = /#percentageCompleted> "([\d.]+)"/.exec(await t.text())?.[1];
+      if (percent) seen.add(percent);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const done = await followTask(task);
+    expect(done.status, done.body).to.equal(200);
+    expect(await nt(done.body)).to.contain('#classificationStatistics>');
+    // Between the start (10) and the end (100), the forest's trees move the bar.
+    expect([...seen].map(Number).filter((p) => p > 15 && p < 80).length, [...seen].join(' ')).to.be.at.least(3);
   });
 });

@@ -87,7 +87,13 @@ describe('pages (text/html)', function () {
     const smarts = await page(`${app.url}/compound?q=${encodeURIComponent('[CH2][OH]')}&mode=smarts`);
     expect(all(smarts, /<td><a href="([^"]+)">/g).map((m) => m[0]).sort()).to.deep.equal([1, 2, 4].map((n) => `${app.url}/compound/${n}`));
     const similar = await page(`${app.url}/compound?q=CCO&mode=similarity&threshold=1`);
+    expect(similar).to.contain('Tanimoto similarity &gt;= 1 to CCO');
     expect(all(similar, /<td class="num">([^<]*)<\/td>/g).map((m) => m[0])).to.deep.equal(['1.0000']);
+    // Within a dataset: the dataset's page restricted to the hits.
+    const within = await page(`${dataset}?substructure=${encodeURIComponent('c1ccccc1')}`);
+    expect(all(within, /aria-label="structure ([^"]+)"/g).map((m) => m[0])).to.deep.equal(['Oc1ccccc1']);
+    const none = await page(`${dataset}?substructure=${encodeURIComponent('C#N')}`);
+    expect(none).to.contain('No compound matches.');
     const rest = await page(`${app.url}/compound?search=CCCO`);
     expect(all(rest, /<td><a href="([^"]+)">/g).map((m) => m[0])).to.deep.equal([`${app.url}/compound/2`]);
   });
@@ -146,6 +152,49 @@ describe('pages (text/html)', function () {
     expect(Number(title[2])).to.be.closeTo(tp / (fn + tp), 0.001);
   });
 
+  async function validate(fields: Record<string, string>): Promise<string> {
+    const res = await fetch(app.url + '/validation/crossvalidation', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams(fields) });
+    const text = (await res.text()).trim();
+    const done = res.status === 202 ? await followTask(text) : { status: res.status, body: text };
+    expect(done.status, done.body).to.equal(200);
+    return done.body;
+  }
+
+  it('a classification validation page: ROC curve of the held-out scores, whose area is the stored AUC', async () => {
+    const hamster = (await uploadDataset(app, readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.csv')), 'text/csv')).body;
+    const target = (await lines(hamster + '/features'))[0];
+    const validation = await validate({ algorithm_uri: app.url + '/algorithm/random-forest', dataset_uri: hamster, prediction_feature: target, num_folds: '3', random_seed: '2' });
+    const body = await page(validation);
+    const svg = /<svg class="plot"[^]*?<\/svg>/.exec(body)![0];
+    const [x0, y0, w, h] = /<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(svg)!.slice(1).map(Number);
+    const points = /<polyline class="roc" points="([^"]+)"/.exec(svg)![1].split(' ').map((p) => p.split(',').map(Number)).map(([x, y]) => [(x - x0) / w, (y0 + h - y) / h]);
+    expect(points[0]).to.deep.equal([0, 0]);
+    expect(points[points.length - 1]).to.deep.equal([1, 1]);
+    // Trapezoids under the drawn curve against the AUC the service computed by rank sums.
+    const area = points.slice(1).reduce((s, [x, y], i) => s + (x - points[i][0]) * (y + points[i][1]) / 2, 0);
+    const nt = await (await fetch(validation, { headers: { Accept: 'application/n-triples' } })).text();
+    const auc = Number(/<[^>]*#statistics> <http:\/\/www\.opentox\.org\/api\/1\.1#areaUnderRoc> "([^"]+)"/.exec(nt)![1]);
+    expect(area).to.be.closeTo(auc, 1e-9);
+    expect(body).to.contain('<table class="confusion">').and.contain('Fold 3');
+    expect(await page(app.url + '/validation')).to.contain(`<a href="${validation}">`);
+    // A model of the same algorithm on the same data shows that cross-validation's curve.
+    const res = await fetch(app.url + '/algorithm/random-forest', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: hamster, prediction_feature: target }) });
+    const model = res.status === 202 ? (await followTask((await res.text()).trim())).body : (await res.text()).trim();
+    const modelPage = await page(model);
+    expect(modelPage).to.contain(`From <a href="${validation}">`);
+    expect(/<polyline class="roc" points="([^"]+)"/.exec(modelPage)![1]).to.equal(/<polyline class="roc" points="([^"]+)"/.exec(svg)![1]);
+  });
+
+  it('a regression validation page: observed vs predicted for every held-out compound', async () => {
+    const epa = (await uploadDataset(app, readFileSync(sharedData('opentox-test', 'EPAFHM.mini.csv')), 'text/csv')).body;
+    const target = (await lines(epa + '/features'))[0];
+    const validation = await validate({ algorithm_uri: app.url + '/algorithm/random-forest', dataset_uri: epa, prediction_feature: target, num_folds: '3', trees: '10' });
+    const body = await page(validation);
+    const csv = (await lines(validation, 'text/csv')).slice(1).filter((l) => { const c = l.split(','); return c[2] !== '' && c[3] !== ''; });
+    expect(all(body, /<circle class="point"/g)).to.have.length(csv.length).and.to.have.length.at.least(10);
+    expect(body).to.contain('Q²');
+  });
+
   it('a task page: status, result link, and the script that follows a running task', async () => {
     // Larger than the inline upload limit (64 KiB): the upload runs as a task (SPEC §4.3).
     const res = await fetch(app.url + '/dataset', { method: 'POST', headers: { 'Content-Type': 'chemical/x-mdl-sdfile', Accept: 'text/uri-list' }, body: readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.sdf')) });
@@ -171,6 +220,18 @@ describe('pages (text/html)', function () {
     expect(done.status).to.be.at.least(400);
     const body = await page(task, done.status);
     expect(body).to.contain('<h1>Task Error</h1>').and.match(/<span class="message">[^<]*single class[^<]*<\/span>/);
+  });
+
+  it('a form posted without script gets a page that follows its task', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.sdf'))]), 'hamster.sdf');
+    const res = await fetch(app.url + '/dataset', { method: 'POST', headers: { Accept: BROWSER }, body: form });
+    const body = await res.text();
+    expect(res.status).to.equal(202);
+    expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    const task = /data-follow="([^"]+)"/.exec(body)![1];
+    expect(task).to.equal(res.headers.get('location'));
+    expect((await followTask(task)).status).to.equal(200);
   });
 
   it('errors are HTML pages for browsers with the report\'s message, plain text for programs', async () => {

@@ -11,7 +11,7 @@ const SDF = 'chemical/x-mdl-sdfile';
 
 /** [path, Accept, media type answered]; '' is no Accept header. */
 const TABLE: Array<[string, string, string]> = [];
-for (const path of ['/', '/dataset', '/dataset/1', '/algorithm', '/algorithm/knn', '/compound', '/feature', '/task', '/nothing-here']) {
+for (const path of ['/', '/dataset', '/dataset/1', '/algorithm', '/algorithm/knn', '/compound', '/feature', '/task', '/validation', '/nothing-here']) {
   TABLE.push(
     [path, '', RDF_XML],
     [path, '*/*', RDF_XML],
@@ -41,7 +41,7 @@ TABLE.push(
   ['/compound?search=CCO', 'text/csv', 'text/csv'],
 );
 // What pages add: HTML where Accept ranks text/html first (a browser, or ?media=text/html).
-for (const path of ['/', '/dataset', '/dataset/1', '/algorithm', '/algorithm/knn', '/compound', '/compound/1', '/feature', '/task', '/compound?search=CCO', '/dataset/1?media=text/html']) {
+for (const path of ['/', '/dataset', '/dataset/1', '/algorithm', '/algorithm/knn', '/compound', '/compound/1', '/feature', '/task', '/validation', '/compound?search=CCO', '/dataset/1?media=text/html']) {
   TABLE.push([path, BROWSER, 'text/html']);
 }
 TABLE.push(['/', 'text/html', 'text/html'], ['/?media=text/html', '', 'text/html'], ['/nothing-here', BROWSER, 'text/html']);

@@ -200,6 +200,8 @@ describe('/validation', function () {
     expect(all).to.include(first);
     expect(all.length).to.be.at.least(5);
     expect(await lines(`${app.url}/validation?pagesize=2`)).to.have.length(2);
+    const listed = await ttl(`${app.url}/validation?pagesize=2`);
+    expect(listed.store.getSubjects(RDF.type, OT.Crossvalidation, null).map((s) => s.value)).to.include(first);
     // The two external-set validations of `model`.
     const byModel = await lines(`${app.url}/validation?model=${encodeURIComponent(model)}`);
     expect(byModel).to.have.length(2);
@@ -234,6 +236,17 @@ describe('/validation', function () {
     expect(g.value(v, OT.algorithm)).to.equal(forest);
     const model = await ttl(g.value(`${v}#fold-1`, OT.model)!);
     expect(model.store.getObjects(null, OT.algorithm, null).map((o) => o.value)).to.deep.equal([forest]);
+  });
+
+  it('a fold whose model cannot be built fails the task, naming the fold and the reason', async () => {
+    const def = algorithmById('knn')!;
+    const features = await ensureParameterised(app.deps, def, withDefaults(def.params, { representation: 'features' }));
+    const res = await post(`${app.url}/validation/crossvalidation`, cv({ algorithm_uri: features, num_folds: '2' }));
+    expect(res.status).to.equal(202);
+    const task = (await res.text()).trim();
+    expect((await followTask(task)).status).to.equal(400);
+    const report = await (await fetch(task, { headers: { Accept: 'text/plain' } })).text();
+    expect(report).to.match(/fold [12] of 2/).and.contain('representation=features');
   });
 
   it('shows progress per fold, and a cancelled validation stops and creates nothing', async () => {

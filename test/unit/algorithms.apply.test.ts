@@ -72,7 +72,7 @@ describe('applying algorithms to in-memory datasets', () => {
     expect(out).to.deep.equal([m.uri]);
     expect(m.algorithm).to.equal(algorithmUri);
     expect(m.dependentVariables).to.deep.equal([target]);
-    expect(m.predictedVariables).to.have.length(3);
+    expect(m.predictedVariables).to.have.length(4);
     const data = m.data as ModelData;
     expect(data.model.validation!.seed).to.equal(11);
     expect(data.model.validation!.folds).to.equal(5);

@@ -3,6 +3,7 @@ import { auc, classificationStats, regressionStats } from '../../src/algorithms/
 import { assignFolds } from '../../src/algorithms/ml/folds.ts';
 import { chiSquare } from '../../src/algorithms/ml/chiSquare.ts';
 import { fitForest, predictForest } from '../../src/algorithms/ml/forest.ts';
+import { fitForestThreads } from '../../src/algorithms/ml/forestThreads.ts';
 import { fitKnn, predictKnn, tanimoto, packBits } from '../../src/algorithms/ml/knn.ts';
 import { fitLogistic, predictLogistic } from '../../src/algorithms/ml/logistic.ts';
 import { seededRng } from '../../src/algorithms/ml/rng.ts';
@@ -93,5 +94,18 @@ describe('learning primitives', () => {
     expect(tree.value.flat().every(Number.isFinite)).to.equal(true);
     expect(predictTree(tree, [lo])).to.deep.equal([0]);
     expect(predictTree(tree, [hi])).to.deep.equal([1]);
+  });
+
+  it('a forest grown in two worker threads over shared bit-packed fingerprints equals the one-thread forest, progress per tree', async function () {
+    this.timeout(60_000);
+    const rng = seededRng(3);
+    const fps = Array.from({ length: 1000 }, () => Array.from({ length: 96 }, () => (rng() < 0.1 ? 1 : 0)));
+    const labels = fps.map((r) => (r[0] || r[5] ? 1 : 0));
+    const opt = { classes: 2, trees: 100, mtry: 0, maxDepth: 40, minLeaf: 1, seed: 7 };
+    const steps: number[] = [];
+    const threaded = await fitForestThreads(fps, labels, opt, (f) => steps.push(f), 2);
+    expect(threaded).to.deep.equal(fitForest(fps, labels, opt));
+    expect(steps).to.have.length(100);
+    expect(steps[99]).to.equal(1);
   });
 });

@@ -1,7 +1,8 @@
 // The learners behind the learning algorithms: each fits a JSON state from vectors and
 // labels, and predicts from it. Class labels arrive as indices 0..classes-1.
 import MLR from 'ml-regression-multivariate-linear';
-import { fitForest, predictForest, type Forest } from '../ml/forest.ts';
+import { predictForest, type Forest } from '../ml/forest.ts';
+import { fitForestThreads } from '../ml/forestThreads.ts';
 import { fitKnn, predictKnn, type KnnModel } from '../ml/knn.ts';
 import { fitLogistic, predictLogistic, type LogisticModel } from '../ml/logistic.ts';
 import type { ParamValues } from '../params.ts';
@@ -14,11 +15,17 @@ export interface RawPrediction {
   score?: number;
   confidence?: number;
   inDomain?: boolean;
+  /** Read-across: the training rows (in fit order) the prediction came from. */
+  neighbours?: Array<{ row: number; similarity: number }>;
 }
 
 export interface Learner {
   tasks: readonly LearningTask[];
-  fit: (X: number[][], y: number[], classes: number, params: ParamValues) => unknown;
+  /**
+   * The learned state, as JSON (or a promise of it: a forest grows in worker threads).
+   * `progress`, when given, receives the fraction of the fit done (per tree for a forest).
+   */
+  fit: (X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void) => unknown;
   predict: (state: unknown, X: number[][]) => RawPrediction[];
 }
 
@@ -32,20 +39,20 @@ const knn: Learner = {
   fit: (X, y, classes, params) => fitKnn(X, y, { k: params.k as number, classes, minSimilarity: params.min_similarity as number }),
   predict: (state, X) => X.map((x) => {
     const p = predictKnn(state as KnnModel, x);
-    return { value: p.value, score: p.probabilities?.[p.probabilities.length - 1], confidence: p.confidence, inDomain: p.inDomain };
+    return { value: p.value, score: p.probabilities?.[p.probabilities.length - 1], confidence: p.confidence, inDomain: p.inDomain, neighbours: p.neighbours };
   }),
 };
 
 const randomForest: Learner = {
   tasks: ['classification', 'regression'],
-  fit: (X, y, classes, params) => fitForest(X, y, {
+  fit: (X, y, classes, params, progress) => fitForestThreads(X, y, {
     classes,
     trees: params.trees as number,
     mtry: params.mtry as number,
     maxDepth: params.max_depth as number,
     minLeaf: params.min_leaf as number,
     seed: params.seed as number,
-  }),
+  }, progress),
   predict: (state, X) => X.map((x) => {
     const f = state as Forest;
     const out = predictForest(f, x);

@@ -30,6 +30,11 @@ export interface TrainedModel {
   /** Column means used for missing values. */
   means: number[];
   state: unknown;
+  /**
+   * Read-across models: compound URI and measured value of each training row, in fit
+   * order, so a prediction can name its neighbours.
+   */
+  training?: { compounds: string[]; measured: Array<number | string> };
   /** Absent for a domain model, which has no endpoint to validate. */
   validation?: Validation;
   trainingSize: number;
@@ -43,4 +48,12 @@ export interface Prediction {
   inDomain?: boolean;
   /** Why there is no value (value null), e.g. the features a row has no value of. */
   reason?: string;
+  /** Read-across: the training compounds the prediction came from, most similar first. */
+  neighbours?: Neighbour[];
+}
+
+export interface Neighbour {
+  compound: string;
+  similarity: number;
+  measured: number | string;
 }

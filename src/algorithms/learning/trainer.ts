@@ -26,8 +26,12 @@ export function taskOf(table: Table, target: number, supported: readonly Learnin
   const numeric = !column.nominal && present.every((v) => Number.isFinite(numberOf(v)));
   const distinct = new Set(present.map((v) => String(v).trim().toLowerCase()));
   const integers = numeric && present.every((v) => Number.isInteger(numberOf(v)));
-  const auto: LearningTask = numeric && distinct.size > 2 ? 'regression' : 'classification';
-  const task = asked === 'classification' || asked === 'regression' ? asked : supported.length === 1 && supported[0] === 'classification' && integers && distinct.size <= MAX_INTEGER_CLASSES ? 'classification' : auto;
+  const only = supported.length === 1 ? supported[0] : undefined;
+  const auto: LearningTask = !numeric ? 'classification'
+    : only === 'regression' ? 'regression'
+      : only === 'classification' ? (integers && distinct.size <= MAX_INTEGER_CLASSES ? 'classification' : 'regression')
+        : distinct.size > 2 ? 'regression' : 'classification';
+  const task = asked === 'classification' || asked === 'regression' ? asked : auto;
   if (task === 'regression' && !numeric) {
     const why = column.nominal ? 'is a nominal feature (ot:NominalFeature): its values are classes' : 'holds values that are not numbers';
     throw new BadRequest(`prediction_feature ${column.uri} ${why}; regression needs a numeric feature`, { code: ERR.InvalidParameter });
@@ -36,7 +40,8 @@ export function taskOf(table: Table, target: number, supported: readonly Learnin
     throw new BadRequest(`prediction_feature ${column.uri} is numeric with ${distinct.size} distinct values: classification needs classes (a nominal feature, or at most ${MAX_INTEGER_CLASSES} integer codes)`, { code: ERR.InvalidParameter });
   }
   if (!supported.includes(task)) {
-    throw new BadRequest(`this algorithm does ${supported.join(' and ')} only, but prediction_feature ${column.uri} asks for ${task}`, { code: ERR.InvalidParameter });
+    const why = asked === task ? 'task asks' : column.nominal ? 'is a nominal feature (ot:NominalFeature), so it asks' : !numeric ? 'holds text, so it asks' : task === 'classification' ? 'holds two values, so it asks' : 'is numeric, so it asks';
+    throw new BadRequest(`prediction_feature ${column.uri} ${why} for ${task}, but this algorithm does ${supported.join(' and ')} only`, { code: ERR.InvalidParameter });
   }
   return task;
 }
@@ -66,6 +71,8 @@ export interface TrainInput {
   params: ParamValues;
   algorithmUri: string;
   fallback: 'morgan' | 'descriptors';
+  /** Percent done (0-100): after the vectors, then per fold and per tree of each fit. */
+  progress?: (percent: number) => void;
 }
 
 export async function trainModel(input: TrainInput): Promise<TrainedModel> {
@@ -76,6 +83,7 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   const rep = chooseRepresentation(table, target, params.representation as string, input.fallback, { radius: params.radius as number, bits: params.bits as number });
   if (rep.kind === 'features' && rep.uris.length === 0) throw new BadRequest('representation=features but the dataset has no numeric feature besides prediction_feature', { code: ERR.InvalidParameter });
   const vecs = await vectors(table, rep);
+  input.progress?.(VECTORS_PERCENT);
   const labels = table.values.map((r) => r[target]);
   const classes = task === 'classification' ? classesOf(column, labels) : [];
   const rows: number[] = [];
@@ -94,8 +102,11 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   });
   const X = impute(raw, means);
   const classCount = classes.length;
-  const validation = crossValidate(input.learner, X, y, classCount, params);
-  const state = learner.fit(X, y, classCount, params);
+  // k fold fits and the final fit share the rest of the bar equally.
+  const k = Math.min(params.folds as number, y.length);
+  const step = (fit: number) => input.progress && ((fraction: number) => input.progress!(VECTORS_PERCENT + ((100 - VECTORS_PERCENT) * (fit + fraction)) / (k + 1)));
+  const validation = await crossValidate(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k)));
+  const state = await learner.fit(X, y, classCount, params, step(k));
   return {
     learner: input.learner,
     algorithmUri: input.algorithmUri,
@@ -109,10 +120,15 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
     state,
     validation,
     trainingSize: rows.length,
+    training: input.learner === 'knn' ? { compounds: rows.map((i) => table.compounds[i]), measured: y.map((v) => (task === 'classification' ? classes[v] : v)) } : undefined,
   };
 }
 
-export function crossValidate(learnerId: string, X: number[][], y: number[], classes: number, params: ParamValues): Validation {
+/** Share of a training run's progress taken by building the vectors. */
+const VECTORS_PERCENT = 5;
+
+/** `progress` receives the fraction of the cross-validation done, per fold and within each fit. */
+export async function crossValidate(learnerId: string, X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void): Promise<Validation> {
   const learner = LEARNERS[learnerId];
   const k = Math.min(params.folds as number, y.length);
   const seed = params.seed as number;
@@ -122,8 +138,9 @@ export function crossValidate(learnerId: string, X: number[][], y: number[], cla
     const train = y.map((_, i) => i).filter((i) => fold[i] !== f);
     const test = y.map((_, i) => i).filter((i) => fold[i] === f);
     if (test.length === 0 || train.length === 0) continue;
-    const state = learner.fit(train.map((i) => X[i]), train.map((i) => y[i]), classes, params);
+    const state = await learner.fit(train.map((i) => X[i]), train.map((i) => y[i]), classes, params, progress && ((fraction) => progress((f + 0.9 * fraction) / k)));
     learner.predict(state, test.map((i) => X[i])).forEach((p, t) => { predicted[test[t]] = p; });
+    progress?.((f + 1) / k);
   }
   const done = y.map((_, i) => i).filter((i) => predicted[i]);
   const actual = done.map((i) => y[i]);
@@ -157,6 +174,7 @@ export async function predictWith(model: TrainedModel, table: Table): Promise<Pr
       probability: model.task === 'classification' ? p.confidence : undefined,
       confidence: p.confidence,
       inDomain: p.inDomain,
+      neighbours: model.training && p.neighbours?.map((n) => ({ compound: model.training!.compounds[n.row], similarity: n.similarity, measured: model.training!.measured[n.row] })),
     };
   });
   return out;

@@ -1,8 +1,10 @@
 // Random forest (Breiman 2001): bootstrap samples, one tree each, votes averaged.
 // Our own trees (tree.ts) rather than ml-random-forest's, whose split search takes
-// minutes on 4000 x 1024 fingerprints; the model is plain JSON either way.
+// minutes on 4000 x 1024 fingerprints; the model is plain JSON either way. Each tree has
+// a seed of its own, so a forest is the same whether its trees grow in one thread or in
+// several (forestThreads.ts).
 import { seededRng } from './rng.ts';
-import { growTree, matrixOf, predictTree, type Tree } from './tree.ts';
+import { growTree, matrixOf, predictTree, type Matrix, type Tree } from './tree.ts';
 
 export interface ForestOptions {
   /** Number of classes; 0 for regression. */
@@ -20,17 +22,26 @@ export interface Forest {
   trees: Tree[];
 }
 
-export function fitForest(X: readonly (readonly number[])[], y: readonly number[], opt: ForestOptions): Forest {
-  const cols = X[0]?.length ?? 0;
-  const m = matrixOf(X, cols);
+export function mtryOf(opt: ForestOptions, cols: number): number {
+  return opt.mtry > 0 ? Math.min(opt.mtry, cols) : Math.max(1, Math.round(opt.classes ? Math.sqrt(cols) : cols / 3));
+}
+
+/** Tree `t` of a forest: its bootstrap sample and its splits drawn from its own seed. */
+export function growForestTree(m: Matrix, y: Float64Array, opt: ForestOptions, t: number): Tree {
+  const rng = seededRng((Math.imul(opt.seed, 0x9e3779b1) + t) >>> 0);
+  const sample = new Int32Array(m.rows);
+  for (let i = 0; i < m.rows; i++) sample[i] = Math.floor(rng() * m.rows);
+  return growTree(m, y, sample, { classes: opt.classes, mtry: mtryOf(opt, m.cols), maxDepth: opt.maxDepth, minLeaf: opt.minLeaf }, rng);
+}
+
+/** `progress` receives the fraction of trees grown after each tree. */
+export function fitForest(X: readonly (readonly number[])[], y: readonly number[], opt: ForestOptions, progress?: (fraction: number) => void): Forest {
+  const m = matrixOf(X, X[0]?.length ?? 0);
   const yy = Float64Array.from(y);
-  const rng = seededRng(opt.seed);
-  const mtry = opt.mtry > 0 ? Math.min(opt.mtry, cols) : Math.max(1, Math.round(opt.classes ? Math.sqrt(cols) : cols / 3));
   const trees: Tree[] = [];
   for (let t = 0; t < opt.trees; t++) {
-    const sample = new Int32Array(m.rows);
-    for (let i = 0; i < m.rows; i++) sample[i] = Math.floor(rng() * m.rows);
-    trees.push(growTree(m, yy, sample, { classes: opt.classes, mtry, maxDepth: opt.maxDepth, minLeaf: opt.minLeaf }, rng));
+    trees.push(growForestTree(m, yy, opt, t));
+    progress?.((t + 1) / opt.trees);
   }
   return { classes: opt.classes, trees };
 }

@@ -26,6 +26,8 @@ export interface KnnPrediction {
   /** Similarity of the nearest training compound. */
   maxSimilarity: number;
   inDomain: boolean;
+  /** The neighbours that voted: training row and similarity, most similar first. */
+  neighbours: Array<{ row: number; similarity: number }>;
 }
 
 export function packBits(row: readonly number[]): number[] {
@@ -138,12 +140,13 @@ export function predictKnn(m: KnnModel, x: readonly number[]): KnnPrediction {
   const weights = near.map((n) => n.s + 1e-9);
   const total = weights.reduce((s, w) => s + w, 0);
   const inDomain = maxSimilarity >= m.minSimilarity;
+  const neighbours = near.map((n) => ({ row: n.i, similarity: n.s }));
   if (m.classes === 0) {
     const value = near.reduce((s, n, t) => s + weights[t] * m.y[n.i], 0) / total;
-    return { value, confidence: meanSim, maxSimilarity, inDomain };
+    return { value, confidence: meanSim, maxSimilarity, inDomain, neighbours };
   }
   const probabilities = new Array<number>(m.classes).fill(0);
   near.forEach((n, t) => { probabilities[m.y[n.i]] += weights[t] / total; });
   const value = probabilities.indexOf(Math.max(...probabilities));
-  return { value, probabilities, confidence: probabilities[value] * meanSim, maxSimilarity, inDomain };
+  return { value, probabilities, confidence: probabilities[value] * meanSim, maxSimilarity, inDomain, neighbours };
 }

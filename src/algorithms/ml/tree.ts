@@ -1,17 +1,28 @@
 // One CART tree over a column-major matrix, grown with a random subset of features at
 // every node (Breiman's random forest). Binary columns, such as fingerprint bits, are split
-// by counting instead of sorting, which keeps 4000 x 2048 fingerprints fast.
+// by counting instead of sorting, which keeps 4000 x 2048 fingerprints fast. A matrix of
+// fingerprints is held bit-packed (one bit per value) with the set bits of each row listed
+// (CSR): typed arrays only, so worker threads share it without copying.
 import type { Rng } from './rng.ts';
 
 export interface Matrix {
   rows: number;
   cols: number;
-  /** Column-major: data[col * rows + row]. */
+  /** Column-major: data[col * rows + row]; empty when every column is binary (see packed). */
   data: Float64Array;
   /** binary[col] when every value of the column is 0 or 1. */
   binary: Uint8Array;
-  /** When every column is binary: the columns set to 1 in each row (fingerprints are sparse). */
-  ones?: Int32Array[];
+  /** When every column is binary: rows bit-packed, `words` 32-bit words each. */
+  packed?: Int32Array;
+  words?: number;
+  /** When every column is binary: the set columns of row r are onesIdx[onesStart[r]..onesStart[r+1]). */
+  onesStart?: Int32Array;
+  onesIdx?: Int32Array;
+}
+
+/** Value of column f in row r. */
+function cell(m: Matrix, r: number, f: number): number {
+  return m.packed ? (m.packed[r * m.words! + (f >> 5)] >>> (f & 31)) & 1 : m.data[f * m.rows + r];
 }
 
 export interface TreeOptions {
@@ -34,19 +45,33 @@ export interface Tree {
 
 export function matrixOf(rows: readonly (readonly number[])[], cols: number): Matrix {
   const n = rows.length;
-  const data = new Float64Array(n * cols);
   const binary = new Uint8Array(cols).fill(1);
-  for (let i = 0; i < n; i++) {
-    const r = rows[i];
+  let set = 0;
+  for (const r of rows) {
     for (let j = 0; j < cols; j++) {
       const v = r[j];
-      data[j * n + i] = v;
-      if (v !== 0 && v !== 1) binary[j] = 0;
+      if (v === 1) set++;
+      else if (v !== 0) binary[j] = 0;
     }
   }
-  const allBinary = binary.every((b) => b === 1);
-  const ones = allBinary ? rows.map((r) => Int32Array.from(r.flatMap((v, j) => (v === 1 ? [j] : [])))) : undefined;
-  return { rows: n, cols, data, binary, ones };
+  if (binary.every((b) => b === 1)) {
+    const words = Math.ceil(cols / 32);
+    const packed = new Int32Array(n * words);
+    const onesStart = new Int32Array(n + 1);
+    const onesIdx = new Int32Array(set);
+    let k = 0;
+    rows.forEach((r, i) => {
+      onesStart[i] = k;
+      for (let j = 0; j < cols; j++) {
+        if (r[j] === 1) { packed[i * words + (j >> 5)] |= 1 << (j & 31); onesIdx[k++] = j; }
+      }
+    });
+    onesStart[n] = k;
+    return { rows: n, cols, data: new Float64Array(0), binary, packed, words, onesStart, onesIdx };
+  }
+  const data = new Float64Array(n * cols);
+  rows.forEach((r, i) => { for (let j = 0; j < cols; j++) data[j * n + i] = r[j]; });
+  return { rows: n, cols, data, binary };
 }
 
 interface Split { feature: number; threshold: number; score: number }
@@ -60,7 +85,7 @@ export function growTree(m: Matrix, y: Float64Array, sample: Int32Array, opt: Tr
     tree.feature.push(-1); tree.threshold.push(0); tree.left.push(-1); tree.right.push(-1); tree.value.push([]);
     return tree.feature.length - 1;
   };
-  const buffers = m.ones ? newCounts(m.cols, Math.max(opt.classes, 2)) : undefined;
+  const buffers = m.onesIdx ? newCounts(m.cols, Math.max(opt.classes, 2)) : undefined;
   stack.push({ node: newNode(), start: 0, end: idx.length, depth: 0 });
   while (stack.length) {
     const { node, start, end, depth } = stack.pop()!;
@@ -68,20 +93,23 @@ export function growTree(m: Matrix, y: Float64Array, sample: Int32Array, opt: Tr
     if (end - start < 2 * opt.minLeaf || depth >= opt.maxDepth || isPure(y, idx, start, end)) continue;
     let best: Split | undefined;
     const counts = buffers ? sparseCounts(buffers, m, y, idx, start, end, opt) : undefined;
-    for (let k = 0; k < opt.mtry && k < m.cols; k++) {
+    // As in scikit-learn, a drawn feature that cannot split the node (constant there, as
+    // most fingerprint bits are deep in a tree) does not use up the mtry budget.
+    for (let k = 0, tried = 0; tried < opt.mtry && k < m.cols; k++) {
       const r = k + Math.floor(rng() * (m.cols - k));
       const f = features[r];
       features[r] = features[k];
       features[k] = f;
       const s = counts ? countedSplit(counts, f, end - start, opt) : m.binary[f] ? binarySplit(m, y, idx, start, end, f, opt) : sortedSplit(m, y, idx, start, end, f, opt);
-      if (s && (!best || s.score < best.score)) best = s;
+      if (!s) continue;
+      tried++;
+      if (!best || s.score < best.score) best = s;
     }
     if (counts) clearCounts(counts, m, idx, start, end);
     if (!best) continue;
     let mid = start;
-    const col = best.feature * m.rows;
     for (let i = start; i < end; i++) {
-      if (m.data[col + idx[i]] <= best.threshold) { const t = idx[i]; idx[i] = idx[mid]; idx[mid] = t; mid++; }
+      if (cell(m, idx[i], best.feature) <= best.threshold) { const t = idx[i]; idx[i] = idx[mid]; idx[mid] = t; mid++; }
     }
     tree.feature[node] = best.feature;
     tree.threshold[node] = best.threshold;
@@ -157,12 +185,15 @@ function newCounts(cols: number, width: number): Counts {
 /** Statistics of the 1-side of every feature in one pass over the node's sparse rows. */
 function sparseCounts(c: Counts, m: Matrix, y: Float64Array, idx: Int32Array, start: number, end: number, opt: TreeOptions): Counts {
   const { n, stats, total, width } = c;
+  const starts = m.onesStart!;
+  const ones = m.onesIdx!;
   total.fill(0);
   for (let i = start; i < end; i++) {
     const r = idx[i];
     const yv = y[r];
     add(total, yv, opt.classes, 1);
-    for (const f of m.ones![r]) {
+    for (let k = starts[r], last = starts[r + 1]; k < last; k++) {
+      const f = ones[k];
       n[f]++;
       if (opt.classes === 0) { stats[f * width] += yv; stats[f * width + 1] += yv * yv; } else stats[f * width + yv]++;
     }
@@ -172,10 +203,15 @@ function sparseCounts(c: Counts, m: Matrix, y: Float64Array, idx: Int32Array, st
 
 /** Zeroes what sparseCounts wrote, touching only the node's features (buffers are reused). */
 function clearCounts(c: Counts, m: Matrix, idx: Int32Array, start: number, end: number): void {
+  const starts = m.onesStart!;
+  const ones = m.onesIdx!;
+  const { n, stats, width } = c;
   for (let i = start; i < end; i++) {
-    for (const f of m.ones![idx[i]]) {
-      c.n[f] = 0;
-      c.stats.fill(0, f * c.width, (f + 1) * c.width);
+    const r = idx[i];
+    for (let k = starts[r], last = starts[r + 1]; k < last; k++) {
+      const f = ones[k];
+      n[f] = 0;
+      for (let w = f * width, e = w + width; w < e; w++) stats[w] = 0;
     }
   }
 }

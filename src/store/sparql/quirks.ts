@@ -40,6 +40,9 @@ export function withLexicalForms(query: string): string {
   return new sparqljs.Generator().stringify(parsed);
 }
 
+/** True for a column withLexicalForms added. */
+export const isLexicalColumn = (name: string): boolean => name.endsWith(SUFFIX);
+
 /** A row with its literals rebuilt from their lexical forms, and the STR() columns removed. */
 export function lexicalRow(row: Row): Row {
   const out: Row = {};

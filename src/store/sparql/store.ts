@@ -10,8 +10,12 @@ import { termToSparql, type Bindable } from '../binder.ts';
 import { encodeOps, type JournalOp } from '../records.ts';
 import { datasetOf, type SparqlQuery } from '../sparqlQuery.ts';
 import { SparqlProtocol, type SparqlEndpoint } from './protocol.ts';
-import { lexicalRow, withGraphEnumeration, withLexicalForms } from './quirks.ts';
+import { isLexicalColumn, lexicalRow, withGraphEnumeration, withLexicalForms } from './quirks.ts';
+import { booleanOf, rowsOf, type JsonResults } from './results.ts';
+import { writeResults, type Answer } from './resultsWriter.ts';
 import { serialize } from '../../rdf/serialize.ts';
+import { ServiceUnavailable } from '../../errors.ts';
+import { ERR } from '../../rdf/vocab.ts';
 
 const { namedNode, quad } = DataFactory;
 
@@ -25,6 +29,8 @@ const SUBJECTS_PER_READ = 500;
 
 export interface SparqlStoreOptions extends SparqlEndpoint {
   queries?: QueryFiles;
+  /** Time limit of a public query (/sparql), as SPARQL_TIMEOUT_MS for the embedded store. */
+  publicTimeoutMs?: number;
 }
 
 const lines = (nt: string | undefined): string[] => (nt ? nt.split('\n').filter((l) => l.trim() !== '') : []);
@@ -95,7 +101,10 @@ export class SparqlStore implements Store {
   readonly queries: QueryFiles;
   readonly protocol: SparqlProtocol;
 
+  private readonly publicTimeoutMs: number;
+
   constructor(options: SparqlStoreOptions) {
+    this.publicTimeoutMs = options.publicTimeoutMs ?? 30_000;
     this.queries = options.queries ?? new QueryFiles();
     this.protocol = new SparqlProtocol(options);
   }
@@ -181,6 +190,19 @@ export class SparqlStore implements Store {
    * every RDF syntax of the service is offered.
    */
   async sparql(query: SparqlQuery, options: SparqlOptions = {}): Promise<string> {
+    const limit = AbortSignal.timeout(this.publicTimeoutMs);
+    try {
+      return await this.publicQuery(query, { ...options, signal: options.signal ? AbortSignal.any([options.signal, limit]) : limit });
+    } catch (e) {
+      if (!limit.aborted || options.signal?.aborted) throw e;
+      throw new ServiceUnavailable(`the query ran longer than the limit of ${this.publicTimeoutMs} ms and was stopped`, {
+        code: ERR.QueryTimeout,
+        details: 'Narrow the query (LIMIT, more selective patterns), or ask the operator for a larger SPARQL_TIMEOUT_MS.',
+      });
+    }
+  }
+
+  private async publicQuery(query: SparqlQuery, options: SparqlOptions): Promise<string> {
     const dataset = datasetOf(query, options);
     const params = new URLSearchParams();
     if (!dataset.union) {
@@ -188,8 +210,13 @@ export class SparqlStore implements Store {
       for (const g of dataset.named) params.append('named-graph-uri', g);
     }
     if (query.kind === 'select' || query.kind === 'ask') {
-      const answer = await this.protocol.raw(query.text, options.resultsFormat ?? 'application/sparql-results+json', options.signal, params);
-      return answer.body;
+      // Asked in JSON and written here (resultsWriter.ts), so every store answers alike.
+      const text = query.kind === 'select' ? withLexicalForms(query.text) : query.text;
+      const json = JSON.parse((await this.protocol.raw(text, 'application/sparql-results+json', options.signal, params)).body) as JsonResults;
+      const answer: Answer = query.kind === 'ask'
+        ? { boolean: booleanOf(json) }
+        : { vars: (json.head?.vars ?? []).filter((v) => !isLexicalColumn(v)), rows: rowsOf(json).map(lexicalRow) };
+      return writeResults(answer, options.resultsFormat ?? 'application/sparql-results+json');
     }
     const quads = await this.protocol.construct(query.text, options.signal, params);
     return serialize(quads, options.syntax ?? 'rdfxml');

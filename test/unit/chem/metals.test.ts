@@ -42,3 +42,18 @@ describe('chem: metal complexes', () => {
     });
   }
 });
+
+describe('chem: InChI of a compound stored with a dative bond', () => {
+  before(() => initChem());
+
+  it('is made from its SMILES when the stored record has none', () => {
+    const stored = { smiles: '[NH3]->[Pt](<-[NH3])([Cl])[Cl]', inchi: '', inchiKey: '', molfile: '', formula: 'Cl2H6N2Pt', molecularWeight: 300.05 };
+    expect(writeStructure(stored, 'inchi')).to.equal('InChI=1S/2ClH.2H3N.Pt/h2*1H;2*1H3;/q;;;;+2/p-2\n');
+    expect(writeStructure(stored, 'inchikey')).to.equal(`${CISPLATIN_KEY}\n`);
+  });
+
+  it('a structure InChI cannot describe is still a 400 naming why', () => {
+    const stored = { smiles: '*CC', inchi: '', inchiKey: '', molfile: '', formula: 'C2H5R', molecularWeight: 29 };
+    expect(() => writeStructure(stored, 'inchi')).to.throw(/InChI cannot describe/);
+  });
+});

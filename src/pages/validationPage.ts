@@ -1,0 +1,60 @@
+// A validation (docs/validation.md) for a person: what was validated, the pooled and
+// per-fold figures, and plots from the held-out predictions themselves: the ROC curve of
+// the positive class's scores and the confusion matrix, or observed vs predicted.
+import { DC, OT } from '../rdf/vocab.ts';
+import type { Graph } from './graph.ts';
+import { html, link, type Html } from './html.ts';
+import { formatLinks, layout } from './layout.ts';
+import { observedPredicted, rocSpace } from './plots.ts';
+import { confusionCells, confusionTable, rocCurve, statisticsRows } from './statistics.ts';
+import type { PageInput } from './page.ts';
+
+interface Held { compound: string; actual?: string; predicted?: string; score?: number }
+
+export function heldOut(g: Graph, v: string): Held[] {
+  return g.values(v, OT.prediction).map((p) => {
+    const score = g.value(p, OT.positiveClassScore);
+    return { compound: g.value(p, OT.compound) ?? '', actual: g.value(p, OT.actualValue), predicted: g.value(p, OT.predictedValue), score: score === undefined ? undefined : Number(score) };
+  });
+}
+
+export function classificationPlots(g: Graph, statistics: string, held: Held[]): Html {
+  const cells = confusionCells(g, statistics);
+  const n = cells.length ? Math.max(...cells.map((c) => c.a)) + 1 : 0;
+  // The positive class is the last class, the one whose score the learners give (docs/validation.md).
+  const positive = cells.find((c) => c.a === n - 1)?.actual;
+  const scored = held.filter((h) => h.actual !== undefined && h.score !== undefined && Number.isFinite(h.score));
+  const curve = n === 2 && positive !== undefined ? rocCurve(scored.map((h) => h.actual === positive), scored.map((h) => h.score!)) : [];
+  const auc = Number(g.value(statistics, OT.areaUnderRoc));
+  return html`<div class="plots">${curve.length ? html`<figure>${rocSpace([], auc, curve)}<figcaption>ROC curve of the held-out scores for class ${positive} (${scored.length} compounds).</figcaption></figure>` : ''}${cells.length ? confusionTable(cells) : ''}</div>`;
+}
+
+export function regressionPlot(held: Held[], title: string): Html {
+  const pairs = held.flatMap((h) => {
+    const observed = Number(h.actual);
+    const predicted = Number(h.predicted);
+    return h.actual !== undefined && h.predicted !== undefined && Number.isFinite(observed) && Number.isFinite(predicted) ? [{ observed, predicted, label: h.compound }] : [];
+  });
+  return pairs.length ? html`<figure>${observedPredicted(pairs, title)}<figcaption>Held-out predictions: every compound predicted by a model that did not see it.</figcaption></figure>` : html``;
+}
+
+export async function validationPage(input: PageInput): Promise<string> {
+  const g = await input.graph();
+  const { uri, base } = input;
+  const classification = g.value(uri, OT.classificationStatistics);
+  const statistics = classification ?? g.value(uri, OT.regressionStatistics);
+  const feature = g.value(uri, OT.predictionFeature);
+  const held = heldOut(g, uri);
+  const folds = g.subjects(OT.crossvalidation).filter((f) => g.value(f, OT.crossvalidation) === uri)
+    .sort((a, b) => Number(g.value(a, OT.crossvalidationFold)) - Number(g.value(b, OT.crossvalidationFold)));
+  const foldStats = (f: string) => g.value(f, OT.classificationStatistics) ?? g.value(f, OT.regressionStatistics);
+  const row = (label: string, value: Html | string | undefined) => (value === undefined ? '' : html`<dt>${label}</dt><dd>${value}</dd>`);
+  const linked = (p: typeof OT.algorithm) => (g.value(uri, p) ? link(g.value(uri, p)!, base) : undefined);
+  const body = html`<dl>${row('Type', g.value(uri, OT.validationType))}${row('Algorithm', linked(OT.algorithm))}${row('Dataset', linked(OT.dataset))}${row('Test dataset', linked(OT.testDataset))}
+${row('Prediction feature', linked(OT.predictionFeature))}${row('Folds', g.value(uri, OT.numFolds))}${row('Random seed', g.value(uri, OT.randomSeed))}${row('Stratified', g.value(uri, OT.stratified))}${row('Split ratio', g.value(uri, OT.splitRatio))}
+${row('Models', html`${g.values(uri, OT.model).map((m, i) => html`${i ? ', ' : ''}${link(m, base)}`)}`)}</dl>
+<h2>Statistics (all held-out predictions)</h2>${statistics ? html`<table class="statistics"><tbody>${statisticsRows(g, statistics)}</tbody></table>` : html`<p>None.</p>`}
+<h2>Plot</h2>${statistics && classification ? classificationPlots(g, statistics, held) : regressionPlot(held, feature ? (g.value(feature, DC.title) ?? 'value') : 'value')}
+${folds.length > 1 ? html`<h2>Per fold</h2><table class="folds"><tbody>${folds.map((f) => html`<tr><th scope="row">Fold ${g.value(f, OT.crossvalidationFold)}</th><td><table><tbody>${foldStats(f) ? statisticsRows(g, foldStats(f)!) : ''}</tbody></table></td></tr>`)}</tbody></table>` : ''}`;
+  return layout({ title: g.value(uri, DC.title) ?? uri, base, body, formats: formatLinks(uri, input.reply.variants.map((v) => v.type)) });
+}
