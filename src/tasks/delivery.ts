@@ -11,6 +11,7 @@ import { isFinal, transition } from './stateMachine.ts';
 import { markInterrupted } from './recovery.ts';
 import { failTask } from './outcome.ts';
 import { ServiceUnavailable } from '../errors.ts';
+import { uriOf } from '../deps.ts';
 
 /** Resolves once the task's final state is written; never resolves for a job stopped by shutdown. */
 export async function deliver(engine: JobEngine, { job, signal }: Delivery): Promise<void> {
@@ -48,4 +49,17 @@ export async function deliver(engine: JobEngine, { job, signal }: Delivery): Pro
   // A job stopped by shutdown stays Running in the store; it must not count as done in the
   // queue either, so this delivery never ends and the queue hands it back once the lock lapses.
   if (engine.stopping && !isFinal(live.record.status)) await new Promise<never>(() => {});
+}
+
+/**
+ * A job the queue gave up on (handed back more often than it allows): its task ends as
+ * Error TaskInterrupted unless it is final already or this process still runs it.
+ */
+export async function abandon(engine: JobEngine, taskId: string): Promise<void> {
+  const { store, config } = engine.deps;
+  const uri = uriOf(config, `/task/${taskId}`);
+  const record = (await readTask(store, uri))?.record;
+  if (!record || isFinal(record.status) || engine.jobs.has(uri)) return;
+  markInterrupted(record);
+  await store.replaceGraph(uri, taskQuads(record));
 }

@@ -24,7 +24,7 @@ import { recordOwner, recordOwners } from '../auth/owners.ts';
 import type { Logger } from '../logger.ts';
 import type { JobQueue } from './queue.ts';
 import { RedisQueue } from './redis/redisQueue.ts';
-import { deliver } from './delivery.ts';
+import { abandon, deliver } from './delivery.ts';
 
 export interface EngineDeps {
   config: Config;
@@ -89,7 +89,7 @@ export class JobEngine implements TaskEngine {
    */
   async start(): Promise<void> {
     if (!this.queue) for (const t of await recoverTasks(this.deps.store)) this.enqueue(t);
-    else if (this.consumes) this.queue.consume((d) => deliver(this, d), this.concurrency);
+    else if (this.consumes) this.queue.consume((d) => deliver(this, d), this.concurrency, (id) => abandon(this, id));
     const hours = this.deps.config.taskRetentionHours;
     if (hours > 0) {
       const retentionMs = hours * 3_600_000;

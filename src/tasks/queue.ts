@@ -27,7 +27,10 @@ export interface JobQueue {
   enqueue(job: QueuedJob): Promise<void>;
   /** Stops the job wherever it runs, or drops it while it waits. */
   cancel(taskUri: string): Promise<void>;
-  /** Starts taking jobs, at most `concurrency` at a time, and runs each with `run`. */
-  consume(run: (delivery: Delivery) => Promise<void>, concurrency: number): void;
+  /**
+   * Starts taking jobs, at most `concurrency` at a time, and runs each with `run`.
+   * `abandoned` hears of a job the queue gave up on (handed back too often), by task id.
+   */
+  consume(run: (delivery: Delivery) => Promise<void>, concurrency: number, abandoned?: (taskId: string) => Promise<void>): void;
   close(): Promise<void>;
 }

@@ -106,7 +106,7 @@ describe('distributed: two API processes (WORKERS=0) and two workers on Virtuoso
     proxy = roundRobin(() => apiPorts);
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
-    env = { SPARQL_ENDPOINT: virtuoso.endpoint, REDIS_URL: redis.url, BASE_URL: base, HOST: '127.0.0.1', JOB_LOCK_MS: '3000' };
+    env = { SPARQL_ENDPOINT: virtuoso.endpoint, REDIS_URL: redis.url, BASE_URL: base, HOST: '127.0.0.1', JOB_LOCK_MS: '8000' };
     startWorker(0);
     startWorker(1);
     await Promise.all([startApi(0), startApi(1)]);
@@ -246,7 +246,11 @@ describe('distributed: two API processes (WORKERS=0) and two workers on Virtuoso
     await holder.exited;
     const other = workers.find((w) => w !== holder)!;
     // The upload is idempotent (SPEC §3 restart rule), so the other worker runs it again.
-    const end = await finalState(task);
+    const end = await finalState(task).catch(async (e: Error) => {
+      // What the task and the other worker say, for whoever reads the failure.
+      const now = await (await fetch(task, { headers: { Accept: 'text/turtle' } })).text();
+      throw new Error(`${e.message}\n${now}\n${other.log.slice(-15).join('\n')}`);
+    });
     expect(end.status, end.body).to.equal(200);
     expect(end.body.startsWith(base + '/dataset/')).to.equal(true);
     expect(other.log.some((l) => l.includes(id) && l.includes('task started'))).to.equal(true);
