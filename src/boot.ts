@@ -13,7 +13,9 @@ import { UPLOAD_JOB } from './datasets/datasetUploadJob.ts';
 import { JOB } from './rdf/vocab.ts';
 import { loadBuiltInOntologies } from './ontology/ontology.ts';
 import { loadAlgorithms } from './algorithms/boot.ts';
-import { JobEngine } from './tasks/engine.ts';
+import { JobEngine, type EngineOptions } from './tasks/engine.ts';
+import { defineJobs } from './jobs.ts';
+import { closeIds } from './ids/mint.ts';
 import { bootCompounds } from './compounds/compoundsBoot.ts';
 import { SearchEngine } from './search/engine.ts';
 import { syncSearchIndex } from './search/sync.ts';
@@ -48,12 +50,13 @@ export async function openStore(config: Config, logger: Logger): Promise<Store> 
 }
 
 /** `logger` defaults to JSON lines on standard output at config.logLevel. */
-export async function openDeps(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Running> {
+export async function openDeps(config: Config, logger: Logger = createLogger(config.logLevel), options: EngineOptions = {}): Promise<Running> {
   const closers: Array<() => Promise<void> | void> = [];
   // Versioned: every write is recorded, so cached representations know when they are stale.
   const store = versioned(await openStore(config, logger));
   closers.push(() => store.close());
-  const tasks = new JobEngine({ config, store, logger });
+  closers.push(() => closeIds(store));
+  const tasks = new JobEngine({ config, store, logger }, options);
   closers.push(() => tasks.close());
   const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers, baseUrl: () => config.baseUrl });
   closers.push(() => search.close());
@@ -64,6 +67,7 @@ export async function openDeps(config: Config, logger: Logger = createLogger(con
   await loadAlgorithms(deps);
   await bootCompounds(deps);
   await syncSearchIndex(deps);
+  defineJobs(deps);
   // Saved upload bodies that no unfinished task needs (a kill or a cancel left them) go before jobs resume.
   const removed = await sweepUploads(store, config.dataDir, UPLOAD_JOB);
   if (removed.length > 0) logger.warn({ files: removed }, 'removed upload bodies no unfinished task refers to');

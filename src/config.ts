@@ -50,6 +50,10 @@ export interface Config {
   sparqlPassword: string;
   /** Time limit of one request to a remote store, in milliseconds. */
   storeTimeoutMs: number;
+  /** Redis of the distributed job queue (BullMQ); empty = jobs run in this process. */
+  redisUrl: string;
+  /** Milliseconds a worker's silence may last before its job counts as abandoned (distributed mode). */
+  jobLockMs: number;
   /** Origins whose browser scripts may call the service (CORS); empty = none, ['*'] = any. */
   corsOrigins: string[];
   /** Log level of the JSON-lines log (pino): fatal, error, warn, info, debug, trace or silent. */
@@ -98,7 +102,7 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'pageSize', env: 'PAGE_SIZE', parse: int, describe: 'default page size of lists (default 1000)' },
   { key: 'maxPageSize', env: 'MAX_PAGE_SIZE', parse: int, describe: 'largest page size of lists (default 100000)' },
   { key: 'snapshotEvery', env: 'SNAPSHOT_EVERY', parse: int, describe: 'journal records between snapshots (default 10000)' },
-  { key: 'workers', env: 'WORKERS', parse: int, describe: 'job worker threads, 0 = one per core (default 0)' },
+  { key: 'workers', env: 'WORKERS', parse: int, describe: 'job worker threads, 0 = one per core (default 0); with REDIS_URL an API process given 0 runs no jobs' },
   { key: 'taskConcurrency', env: 'TASK_CONCURRENCY', parse: int, describe: 'jobs run at once, 0 = twice the worker threads (default 0)' },
   { key: 'queueLength', env: 'QUEUE_LENGTH', parse: int, describe: 'queued tasks before 503 Rejected (default 1000)' },
   { key: 'syncWindowMs', env: 'SYNC_WINDOW_MS', parse: int, describe: 'jobs done within this answer 200 directly (default 0)' },
@@ -117,6 +121,8 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'sparqlUser', env: 'SPARQL_USER', parse: str, describe: 'user for HTTP authentication (Basic or Digest) at the remote store' },
   { key: 'sparqlPassword', env: 'SPARQL_PASSWORD', parse: str, describe: 'password of SPARQL_USER' },
   { key: 'storeTimeoutMs', env: 'STORE_TIMEOUT_MS', parse: int, describe: 'time limit of one request to the remote store, 503 beyond (default 60000)' },
+  { key: 'redisUrl', env: 'REDIS_URL', parse: str, describe: 'Redis of the job queue shared with `npm run worker` processes; unset = jobs run in this process' },
+  { key: 'jobLockMs', env: 'JOB_LOCK_MS', parse: int, describe: 'with REDIS_URL: milliseconds after which the job of a silent worker is taken back (default 30000)' },
   { key: 'corsOrigins', env: 'CORS_ORIGINS', parse: (r) => parseOrigins(r), describe: 'browser origins allowed to call the service (CORS): a comma list or *, default none' },
   { key: 'logLevel', env: 'LOG_LEVEL', parse: (r) => parseLogLevel(r), describe: 'JSON-lines log level: fatal, error, warn, info, debug, trace or silent (default info)' },
   { key: 'requestTimeoutMs', env: 'REQUEST_TIMEOUT_MS', parse: int, describe: 'time a client has to send a whole request, headers and body, 408 beyond; 0 = none (default 300000)' },
@@ -194,6 +200,8 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     sparqlUser: '',
     sparqlPassword: '',
     storeTimeoutMs: 60_000,
+    redisUrl: '',
+    jobLockMs: 30_000,
     corsOrigins: [],
     logLevel: 'info',
     requestTimeoutMs: 300_000,

@@ -87,20 +87,49 @@ export function compoundIndex(deps: Pick<Deps, 'store'>): CompoundIndex {
   return index;
 }
 
+/** Adds to `index` every compound of the store it does not hold. */
+async function readIdentities(deps: Pick<Deps, 'store'>, index: CompoundIndex): Promise<void> {
+  for (const row of await deps.store.select('compound-identities')) {
+    const id = compoundNumber(row.compound.value);
+    if (id === undefined || index.has(id)) continue;
+    index.add(id, {
+      smiles: row.smiles.value, inchi: row.inchi.value, inchiKey: row.inchiKey.value, formula: row.formula.value,
+      molecularWeight: Number(row.mw.value), file: row.file?.value,
+    });
+  }
+}
+
 /** Loads the index of `deps.store` from the store, once. */
 export async function loadCompoundIndex(deps: Pick<Deps, 'store'>): Promise<CompoundIndex> {
   let index = indexes.get(deps.store);
   if (!index) {
     index = new CompoundIndex();
-    for (const row of await deps.store.select('compound-identities')) {
-      const id = compoundNumber(row.compound.value);
-      if (id === undefined) continue;
-      index.add(id, {
-        smiles: row.smiles.value, inchi: row.inchi.value, inchiKey: row.inchiKey.value, formula: row.formula.value,
-        molecularWeight: Number(row.mw.value), file: row.file?.value,
-      });
-    }
+    await readIdentities(deps, index);
     indexes.set(deps.store, index);
   }
   return index;
+}
+
+const catchingUp = new WeakMap<object, Promise<void>>();
+
+/**
+ * With a remote store other processes add compounds this one has not seen (API processes
+ * and workers share nothing but the engines, docs/engines.md): the index reads what the
+ * store holds beyond it before a compound it lacks is answered 404 or created anew. One
+ * read at a time per store; callers share it. A whole read of the identities: fine for
+ * tens of thousands of compounds, a per-compound lookup is the next step beyond.
+ */
+export async function catchUpCompounds(deps: Pick<Deps, 'store'>): Promise<void> {
+  if (deps.store.kind !== 'sparql') return;
+  let running = catchingUp.get(deps.store);
+  if (!running) {
+    running = readIdentities(deps, compoundIndex(deps)).finally(() => catchingUp.delete(deps.store));
+    catchingUp.set(deps.store, running);
+  }
+  await running;
+}
+
+/** Makes sure compound `id` is in the index if the store holds it (see catchUpCompounds). */
+export async function knowCompound(deps: Pick<Deps, 'store'>, id: number): Promise<void> {
+  if (!compoundIndex(deps).has(id)) await catchUpCompounds(deps);
 }

@@ -5,9 +5,10 @@ import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { WriteOp } from '../store/store.ts';
-import { compoundIndex, identityKey, type PendingCompound, type StoredCompound } from './compoundIndex.ts';
+import { catchUpCompounds, compoundIndex, identityKey, type PendingCompound, type StoredCompound } from './compoundIndex.ts';
 import { compoundQuads, identityFeatureOps, identityFeatureUri, IDENTITY_FEATURES, type IdentityKey } from './compoundQuads.ts';
 import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';
+import { reserveShared } from '../ids/mint.ts';
 
 export const compoundUri = (deps: Pick<Deps, 'config'>, id: number): string => uriOf(deps.config, `/compound/${id}`);
 
@@ -63,7 +64,12 @@ export async function ensureIdentityFeatures(deps: Deps): Promise<Record<Identit
 }
 
 async function ensureMany(deps: Deps, list: ParsedStructure[], owner: string | undefined, created: Set<number>): Promise<string[]> {
+  // Remote store: compounds other processes made since this one looked are known before ids are given.
+  const unknown = list.filter((s) => !compoundIndex(deps).byKey.has(identityKey(s.inchiKey, s.smiles))).length;
+  if (unknown > 0) await catchUpCompounds(deps);
   const index = compoundIndex(deps);
+  // Several processes (REDIS_URL) draw compound numbers from one counter, so two never give one number twice.
+  let shared = unknown > 0 ? await reserveShared(deps, 'compound', unknown, async () => index.next - 1) : undefined;
   const ids: number[] = [];
   const waits: Promise<void>[] = [];
   const fresh: Array<{ id: number; key: string; s: ParsedStructure; file?: string }> = [];
@@ -78,7 +84,7 @@ async function ensureMany(deps: Deps, list: ParsedStructure[], owner: string | u
         waits.push(pending.done);
         id = pending.id;
       } else {
-        id = index.next++;
+        id = shared === undefined ? index.next++ : shared++;
         mine.set(key, id);
         fresh.push({ id, key, s, file: keepsFile(s) ? newStructurePath(id, 'compound') : undefined });
       }

@@ -1,11 +1,9 @@
 // The compounds step of start-up (boot.ts): load the chemistry toolkits, build the
-// identity index, repair structure files left by a crash, and register the
-// 3D generation job before the task engine starts.
+// identity index and repair structure files left by a crash.
 import type { Deps } from '../deps.ts';
 import { initChem } from '../chem/index.ts';
 import { loadCompoundIndex } from './compoundIndex.ts';
 import { repairStructureFiles } from './compoundFiles.ts';
-import { defineGenerationJob } from './conformerGeneration.ts';
 
 export async function bootCompounds(deps: Deps): Promise<void> {
   await initChem();
@@ -13,5 +11,4 @@ export async function bootCompounds(deps: Deps): Promise<void> {
   const referenced = new Set((await deps.store.select('structure-files')).map((r) => r.file.value));
   const removed = await repairStructureFiles(deps, referenced);
   if (removed.length) deps.logger.warn({ removed: removed.length }, `start-up repair removed ${removed.length} structure file(s) that no compound names: ${removed.slice(0, 10).join(', ')}`);
-  defineGenerationJob(deps);
 }

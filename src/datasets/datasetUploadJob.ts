@@ -1,8 +1,9 @@
 // Starting an upload: a small body is stored
 // while the client waits and answers the dataset URI; a large one is first written to a
-// file under DATA_DIR/uploads (so the job can run again after a restart) and runs as a
-// task whose result is the dataset URI.
-import { mkdirSync, promises as fsp } from 'node:fs';
+// file under DATA_DIR/uploads (so the job can run again after a restart; a graph of the
+// store in the remote mode, so that a worker process reads it: tasks/sharedFiles.ts) and
+// runs as a task whose result is the dataset URI.
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../deps.ts';
 import type { Upload } from '../http/body.ts';
@@ -18,6 +19,7 @@ import { newDatasetUri, uploadDataset, uploadDatasetFile } from './datasets.ts';
 import { metadataQuads, type DatasetMeta } from './datasetWrite.ts';
 import { DC } from '../rdf/vocab.ts';
 import { isDataset } from './datasetLayout.ts';
+import { removeShared, sharedAsLocal, writeShared } from '../tasks/sharedFiles.ts';
 
 /** Bodies up to this size are stored within the request. */
 export const INLINE_UPLOAD_BYTES = 64 * 1024;
@@ -27,6 +29,7 @@ export const UPLOAD_JOB = 'dataset-upload';
 interface UploadJobParams {
   dataset: string;
   kind: UploadKind;
+  /** The saved body, relative to DATA_DIR (an absolute path from before files were shared). */
   file: string;
   meta: DatasetMeta;
   nominal?: string[];
@@ -46,18 +49,24 @@ export function defineUploadJob(deps: Deps): void {
 
 async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext): Promise<string> {
   const appending = await isDataset(deps, params.dataset);
+  const absolute = path.isAbsolute(params.file);
+  const file = absolute ? params.file : await sharedAsLocal(deps, params.file);
+  const remove = async () => {
+    if (absolute) await fsp.rm(file, { force: true });
+    else await removeShared(deps, params.file);
+  };
   try {
-    await uploadDatasetFile(deps, params.file, { kind: params.kind, dataset: params.dataset, meta: params.meta, nominal: params.nominal, signal: ctx.signal, progress: ctx.progress });
+    await uploadDatasetFile(deps, file, { kind: params.kind, dataset: params.dataset, meta: params.meta, nominal: params.nominal, signal: ctx.signal, progress: ctx.progress });
   } catch (e) {
     // A failed upload leaves nothing behind: the new dataset's graph (its reserved id and
     // any entries written) and the saved body go. An aborted run is kept for recovery.
     if (!ctx.signal.aborted) {
       if (!appending) await deps.store.dropGraph(params.dataset);
-      await fsp.rm(params.file, { force: true });
+      await remove();
     }
     throw e;
   }
-  await fsp.rm(params.file, { force: true });
+  await remove();
   return params.dataset;
 }
 
@@ -94,10 +103,8 @@ export async function startUpload(deps: Deps, upload: Upload, options: { dataset
     await uploadDataset(deps, { kind, data: upload.data, dataset, meta, nominal });
     return directReply(deps, [dataset], { title: uploadTitle(upload, kind, dataset), creator: options.dataset ?? uriOf(deps.config, '/dataset'), owner: options.owner });
   }
-  const dir = path.join(deps.config.dataDir, 'uploads');
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${dataset.slice(dataset.lastIndexOf('/') + 1)}-${Date.now()}.${kind}`);
-  await fsp.writeFile(file, upload.data);
+  const file = `uploads/${dataset.slice(dataset.lastIndexOf('/') + 1)}-${Date.now()}.${kind}`;
+  await writeShared(deps, file, upload.data);
   // The new dataset's graph is created now (with the date its metadata will carry), so its
   // id stays taken across a restart while the job waits; it is invisible until complete.
   if (!options.dataset) await deps.store.addToGraph(dataset, metadataQuads(dataset, meta).filter((q) => q.predicate.equals(DC.date)));
@@ -110,9 +117,9 @@ export async function startUpload(deps: Deps, upload: Upload, options: { dataset
       subjectid: options.subjectid,
     });
   } catch (e) {
-    // Refused (queue full, quota): nothing of the upload stays, neither the id nor the file.
+    // Refused (queue full or away, quota): nothing of the upload stays, neither the id nor the file.
+    await removeShared(deps, file);
     if (!options.dataset) await deps.store.dropGraph(dataset);
-    await fsp.rm(file, { force: true });
     throw e;
   }
   return tasks.reply(task);

@@ -9,14 +9,15 @@ import type { Store } from '../store/api.ts';
 import { readTask, unfinishedTasks } from '../tasks/tasks.ts';
 
 /** Files of DATA_DIR/uploads that an unfinished task of `kind` still needs. */
-async function filesInUse(store: Store, kind: string): Promise<Set<string>> {
+async function filesInUse(store: Store, dataDir: string, kind: string): Promise<Set<string>> {
   const used = new Set<string>();
   for (const uri of await unfinishedTasks(store)) {
     const t = (await readTask(store, uri))?.record;
     if (t?.kind !== kind) continue;
     try {
       const file = (JSON.parse(t.params) as { file?: unknown }).file;
-      if (typeof file === 'string') used.add(path.resolve(file));
+      // Relative to DATA_DIR (absolute in tasks recorded before files were shared).
+      if (typeof file === 'string') used.add(path.resolve(dataDir, file));
     } catch {
       // Unreadable parameters fail that task when it runs; it needs no file.
     }
@@ -33,7 +34,7 @@ export async function sweepUploads(store: Store, dataDir: string, kind: string):
   } catch {
     return [];
   }
-  const used = await filesInUse(store, kind);
+  const used = await filesInUse(store, dataDir, kind);
   const removed = names.filter((n) => !used.has(path.join(dir, n)));
   for (const n of removed) rmSync(path.join(dir, n), { force: true, recursive: true });
   return removed;

@@ -34,7 +34,12 @@ export class RedisIds implements IdAllocator {
     this.client = redisClient(url);
   }
 
-  async next(collection: string, highest: () => Promise<number>): Promise<number> {
+  next(collection: string, highest: () => Promise<number>): Promise<number> {
+    return this.reserve(collection, 1, highest);
+  }
+
+  /** The first of `count` consecutive ids of `collection`, all given to the caller alone. */
+  async reserve(collection: string, count: number, highest: () => Promise<number>): Promise<number> {
     const key = `${this.prefix}:id:${collection}`;
     try {
       await whenReady(this.client);
@@ -43,7 +48,7 @@ export class RedisIds implements IdAllocator {
         await this.client.set(key, String(await highest()), 'NX');
         this.seeded.add(key);
       }
-      return await this.client.incr(key);
+      return (await this.client.incrby(key, count)) - count + 1;
     } catch (e) {
       throw new ServiceUnavailable('cannot mint a new id: Redis does not answer', { cause: e, details: (e as Error).message, retryAfterSeconds: 5 });
     }

@@ -3,17 +3,39 @@
 // are never reused while the resource they named may still be referred to.
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import { LocalIds, type IdAllocator } from './allocator.ts';
+import { LocalIds, RedisIds, type IdAllocator } from './allocator.ts';
 
-/** One allocator per store: its counters start from what that store holds. */
+/**
+ * One allocator per store: its counters start from what that store holds. With REDIS_URL
+ * several processes mint ids for one store, so they draw from one counter in Redis.
+ */
 const allocators = new WeakMap<object, IdAllocator>();
+
+function allocatorOf(deps: Pick<Deps, 'config' | 'store'>): IdAllocator {
+  let ids = allocators.get(deps.store);
+  if (!ids) allocators.set(deps.store, (ids = deps.config.redisUrl ? new RedisIds(deps.config.redisUrl) : new LocalIds()));
+  return ids;
+}
+
+/** Closes the allocator of `store` (its Redis connection, if any); boot.ts calls it at shutdown. */
+export async function closeIds(store: object): Promise<void> {
+  await allocators.get(store)?.close();
+  allocators.delete(store);
+}
 
 /** The next free URI `{base}/{collection}/{n}`. */
 export async function mintUri(deps: Deps, collection: string): Promise<string> {
   const prefix = uriOf(deps.config, `/${collection}/`);
-  let ids = allocators.get(deps.store);
-  if (!ids) allocators.set(deps.store, (ids = new LocalIds()));
-  return prefix + (await ids.next(collection, () => highestId(deps, prefix)));
+  return prefix + (await allocatorOf(deps).next(collection, () => highestId(deps, prefix)));
+}
+
+/**
+ * With several processes (REDIS_URL) the first of `count` ids of `collection` no other
+ * process is given; undefined in one process, where the collection's own counter does.
+ */
+export async function reserveShared(deps: Pick<Deps, 'config' | 'store'>, collection: string, count: number, highest: () => Promise<number>): Promise<number | undefined> {
+  const ids = allocatorOf(deps);
+  return ids instanceof RedisIds ? ids.reserve(collection, count, highest) : undefined;
 }
 
 async function highestId(deps: Deps, prefix: string): Promise<number> {

@@ -4,7 +4,7 @@
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import { isDataset } from '../datasets/datasetLayout.ts';
-import { compoundIndex, compoundNumber } from '../compounds/compoundIndex.ts';
+import { compoundIndex, compoundNumber, knowCompound } from '../compounds/compoundIndex.ts';
 import { redact } from '../auth/redact.ts';
 import { BadRequest, InternalError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
@@ -55,6 +55,7 @@ export async function checkPredictInput(deps: Deps, p: PredictParams): Promise<v
     }
   }
   const local = p.compoundUri?.startsWith(uriOf(deps.config, '/compound/'));
+  if (p.compoundUri && local) await knowCompound(deps, compoundNumber(p.compoundUri) ?? -1);
   if (p.compoundUri && local && !compoundIndex(deps).records.has(compoundNumber(p.compoundUri) ?? -1)) {
     throw new BadRequest(`compound_uri ${p.compoundUri} names no compound of this service`, { code: ERR.InvalidParameter });
   }

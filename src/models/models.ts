@@ -1,9 +1,8 @@
 // The model resource: created by learning algorithms, listed, read and
 // deleted here. The graph holds what a client reads (ot:Model with algorithm, training
 // dataset, variables and parameters); the learned model itself is a JSON file under
-// DATA_DIR/models, read back when the model predicts.
-import { mkdirSync, promises as fsp } from 'node:fs';
-import path from 'node:path';
+// DATA_DIR/models (a graph of the store in the remote mode: tasks/sharedFiles.ts), read
+// back when the model predicts, by whichever process runs the prediction.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
@@ -11,6 +10,7 @@ import { NotFound } from '../errors.ts';
 import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 import { mintUri } from '../ids/mint.ts';
 import type { Paging as Page } from '../http/paging.ts';
+import { readShared, removeShared, writeShared } from '../tasks/sharedFiles.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
@@ -37,8 +37,8 @@ export interface ModelInfo extends Omit<NewModel, 'data' | 'uri'> {
   uri: string;
 }
 
-const modelsDir = (deps: Deps) => path.join(deps.config.dataDir, 'models');
-const fileOf = (deps: Deps, uri: string) => path.join(modelsDir(deps), `${uri.slice(uri.lastIndexOf('/') + 1)}.json`);
+/** The model's file, relative to DATA_DIR. */
+const fileOf = (uri: string) => `models/${uri.slice(uri.lastIndexOf('/') + 1)}.json`;
 
 function modelQuads(uri: string, m: NewModel): RDF.Quad[] {
   const s = namedNode(uri);
@@ -67,11 +67,8 @@ export const newModelUri = (deps: Deps): Promise<string> => mintUri(deps, 'model
 /** Stores a model built by a learning algorithm; answers its URI. */
 export async function createModel(deps: Deps, m: NewModel): Promise<string> {
   const uri = m.uri ?? (await newModelUri(deps));
-  mkdirSync(modelsDir(deps), { recursive: true });
-  // The file first: a model visible in the store can always be loaded.
-  const file = fileOf(deps, uri);
-  await fsp.writeFile(file + '.tmp', JSON.stringify({ kind: m.kind, data: m.data }));
-  await fsp.rename(file + '.tmp', file);
+  // The file first (fsynced): a model visible in the store can always be loaded.
+  await writeShared(deps, fileOf(uri), JSON.stringify({ kind: m.kind, data: m.data }));
   await deps.store.replaceGraph(uri, modelQuads(uri, m));
   return uri;
 }
@@ -91,7 +88,7 @@ export async function modelGraphs(deps: Deps, uris: readonly string[]): Promise<
 export async function readModel(deps: Deps, uri: string): Promise<{ info: ModelInfo; data: unknown }> {
   const quads = await modelGraph(deps, uri);
   const own = (p: RDF.NamedNode) => quads.filter((q) => q.subject.value === uri && q.predicate.equals(p)).map((q) => q.object.value);
-  const stored = JSON.parse(await fsp.readFile(fileOf(deps, uri), 'utf8')) as { kind: string; data: unknown };
+  const stored = JSON.parse((await readShared(deps, fileOf(uri))).toString('utf8')) as { kind: string; data: unknown };
   const parameters = own(OT.parameters).map((p) => ({
     name: quads.find((q) => q.subject.value === p && q.predicate.equals(DC.title))?.object.value ?? '',
     value: quads.find((q) => q.subject.value === p && q.predicate.equals(OT.paramValue))?.object.value ?? '',
@@ -114,7 +111,7 @@ export async function readModel(deps: Deps, uri: string): Promise<{ info: ModelI
 export async function deleteModel(deps: Deps, uri: string): Promise<void> {
   await modelGraph(deps, uri);
   await deps.store.dropGraph(uri);
-  await fsp.rm(fileOf(deps, uri), { force: true });
+  await removeShared(deps, fileOf(uri));
 }
 
 export async function listModels(deps: Deps, page: Page): Promise<{ uris: string[]; more: boolean }> {

@@ -13,7 +13,7 @@ import { readUriParam } from '../http/uriParam.ts';
 import { algorithmJson } from '../algorithms/describe.ts';
 import { algorithmGraph, algorithmGraphs, describeOptions, listAlgorithms, resolveAlgorithm } from '../algorithms/listing.ts';
 import { readApplyRequest } from '../algorithms/request.ts';
-import { APPLY_JOB, defineApplyJob, type ApplyJobParams } from '../algorithms/job.ts';
+import { APPLY_JOB, type ApplyJobParams } from '../algorithms/job.ts';
 import { applyAlgorithm } from '../algorithms/apply.ts';
 import { algorithmIO } from '../algorithms/datasetIO.ts';
 import { ATYPE, ERR, PREFIXES } from '../rdf/vocab.ts';
@@ -73,7 +73,6 @@ function ownerOf(ctx: Koa.Context): string | undefined {
 
 export function algorithmRouter(deps: Deps): Router {
   const io = algorithmIO(deps);
-  defineApplyJob(deps, io);
   const router = new Router();
   router.get('/algorithm', handle((ctx) => list(deps, ctx)));
   router.get('/algorithm/:id', handle((ctx) => describe(deps, ctx.params.id)));

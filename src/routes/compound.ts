@@ -13,7 +13,7 @@ import { formatOfMediaType, INPUT_MEDIA_TYPES, MEDIA, parseStructure, smilesAtom
 import { checkAtoms, limitsOf } from '../http/limits.ts';
 import { imageSize, depictPng } from '../chem/depict.ts';
 import { ensureCompound, compoundUri } from '../compounds/compounds.ts';
-import { compoundIndex } from '../compounds/compoundIndex.ts';
+import { catchUpCompounds, compoundIndex, knowCompound } from '../compounds/compoundIndex.ts';
 import { compoundRecord, conformerRecord, conformerRecords, defaultMolfile, numberOf, type CompoundRecord } from '../compounds/compoundRecords.ts';
 import { compoundRepresentation } from '../compounds/compoundQuads.ts';
 import { deleteCompound, replaceCompound } from '../compounds/compoundUpdates.ts';
@@ -47,8 +47,15 @@ function record(compound: CompoundRecord, molfile: string, title: string): Struc
 export function compoundRouter(deps: Deps): Router {
   const router = new Router();
   const idOf = (ctx: Koa.Context) => numberOf(ctx.params.id, 'compound');
+  // A compound another process created (remote store) is read into the index before it is answered.
+  router.use('/compound/:id', async (ctx, next) => {
+    const id = Number(ctx.params.id);
+    if (Number.isInteger(id) && id > 0) await knowCompound(deps, id);
+    await next();
+  });
 
   router.get('/compound', handle(async (ctx) => {
+    await catchUpCompounds(deps);
     const ids = compoundIndex(deps).ids();
     const paging = parsePaging(ctx.query, deps.config);
     const page = await fetchPage(paging, (limit, offset) => ids.slice(offset, offset + limit));

@@ -19,7 +19,7 @@ import { deleteDataset, listDatasets } from '../datasets/datasets.ts';
 import { replaceMetadata } from '../datasets/datasetMetadata.ts';
 import { entryQuads } from '../datasets/datasetEntry.ts';
 import { forceOf } from '../integrity/referrers.ts';
-import { defineUploadJob, startUpload } from '../datasets/datasetUploadJob.ts';
+import { startUpload } from '../datasets/datasetUploadJob.ts';
 import { requireDataset } from '../datasets/datasetLayout.ts';
 import { parsePaging, pagingHeaders, type Paging } from '../http/paging.ts';
 // Issue #7: the caller's name and token (every source: header, query, cookie, form).
@@ -34,7 +34,6 @@ const wantsPage = (query: Koa.Context['query']) => ['page', 'pagesize', 'max'].s
 
 export function datasetRouter(deps: Deps): Router {
   const router = new Router();
-  defineUploadJob(deps);
   const datasetUri = (ctx: Koa.Context) => uriOf(deps.config, `/dataset/${encodeURIComponent(String(ctx.params.id))}`);
 
   router.get('/dataset', handle(async (ctx) => {

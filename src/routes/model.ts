@@ -9,7 +9,7 @@ import { readForm } from '../http/body.ts';
 import type { TaskEngine } from '../tasks/api.ts';
 import { directReply } from '../tasks/taskReply.ts';
 import { deleteModel, listModels, modelGraph, modelGraphs } from '../models/models.ts';
-import { checkPredictInput, checkPredictParams, definePredictJob, predict, PREDICT_JOB, type PredictParams } from '../models/modelPredict.ts';
+import { checkPredictInput, checkPredictParams, predict, PREDICT_JOB, type PredictParams } from '../models/modelPredict.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { callerOf } from '../auth/caller.ts';
 import { NotFound } from '../errors.ts';
@@ -18,7 +18,6 @@ import { OT } from '../rdf/vocab.ts';
 export function modelRouter(deps: Deps): Router {
   const router = new Router();
   const tasks = (deps as Deps & { tasks?: TaskEngine }).tasks;
-  definePredictJob(tasks, deps);
   const modelUri = (ctx: Koa.Context) => uriOf(deps.config, `/model/${encodeURIComponent(String(ctx.params.id))}`);
 
   router.get('/model', handle(async (ctx) => {

@@ -13,7 +13,7 @@ import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { callerOf } from '../auth/caller.ts';
 import { algorithmIO } from '../algorithms/datasetIO.ts';
 import { checkIri } from '../store/binder.ts';
-import { VALIDATION_JOB, defineValidationJob, type ValidationJobParams } from '../validation/validationJob.ts';
+import { VALIDATION_JOB, type ValidationJobParams } from '../validation/validationJob.ts';
 import { readLearningRequest, readTestSetRequest } from '../validation/validationRequest.ts';
 import { deleteValidation, listValidations, predictionRows, predictionsCsv, validationGraph, validationGraphs } from '../validation/validations.ts';
 import { compareAlgorithms, comparisonCsv } from '../validation/comparison.ts';
@@ -22,7 +22,6 @@ const query = (ctx: Koa.Context, name: string): string | undefined => (typeof ct
 
 export function validationRouter(deps: Deps): Router {
   const io = algorithmIO(deps);
-  defineValidationJob(deps, io);
   const router = new Router();
   const validationUri = (ctx: Koa.Context) => uriOf(deps.config, `/validation/${encodeURIComponent(String(ctx.params.id))}`);
 

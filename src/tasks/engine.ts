@@ -1,7 +1,9 @@
 // The job engine: a FIFO queue of tasks run at most `concurrency` at a time,
 // each job with an AbortSignal and throttled progress. The store holds every task
 // (src/tasks/tasks.ts); this holds only the live ones, so a restart loses nothing but
-// the jobs' in-flight work (src/tasks/recovery.ts).
+// the jobs' in-flight work (src/tasks/recovery.ts). With REDIS_URL the FIFO is a shared
+// queue (src/tasks/redis/) instead: any process submits, worker processes run
+// (src/tasks/delivery.ts), and every process reads the task from the store.
 import os from 'node:os';
 import type { Config } from '../config.ts';
 import { uriOf } from '../deps.ts';
@@ -21,12 +23,23 @@ import { clientOfRequest, JobQuota, outsideClient } from './quota.ts';
 import { completeTask, failTask } from './outcome.ts';
 import { recordOwner, recordOwners } from '../auth/owners.ts';
 import type { Logger } from '../logger.ts';
+import type { JobQueue } from './queue.ts';
+import { RedisQueue } from './redis/redisQueue.ts';
+import { abandon, deliver } from './delivery.ts';
 
 export interface EngineDeps {
   config: Config;
   store: Store;
   logger: Logger;
 }
+
+export interface EngineOptions {
+  /** 'worker': a `npm run worker` process, which takes jobs from the shared queue whatever WORKERS says. */
+  role?: 'api' | 'worker';
+}
+
+/** How often a process without the job polls the store while a client waits for a task. */
+const POLL_MS = 100;
 
 /** How long close() lets aborted jobs wind down before the store closes. */
 const CLOSE_GRACE_MS = 2000;
@@ -44,30 +57,42 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()
 export class JobEngine implements TaskEngine {
   readonly pool: WorkerPool;
   readonly concurrency: number;
-  private readonly definitions = new Map<string, JobDefinition<unknown>>();
+  readonly definitions = new Map<string, JobDefinition<unknown>>();
   /** Jobs Queued or Running in this process, by task URI. */
-  private readonly jobs = new Map<string, LiveJob>();
+  readonly jobs = new Map<string, LiveJob>();
+  /** The shared queue of the distributed mode (REDIS_URL); undefined = this process runs every job. */
+  readonly queue: JobQueue | undefined;
+  /** False for an API process of the distributed mode given WORKERS=0: it runs no jobs. */
+  private readonly consumes: boolean;
   private readonly waiting: LiveJob[] = [];
   /** Recovered Queued tasks whose job kind no module has defined yet. */
   private readonly parked = new Map<string, TaskRecord>();
   private running = 0;
   /** Submissions whose Queued write is in flight: they count against the queue. */
   private reserved = 0;
-  private stopping = false;
+  stopping = false;
   /** Set once close() has flushed: the store may be closed, so nothing more is written. */
   private closed = false;
   private purgeTimer: NodeJS.Timeout | undefined;
   /** Live jobs per client (JOB_QUOTA): one client cannot fill the shared queue. */
   private readonly quota = new JobQuota();
 
-  constructor(private readonly deps: EngineDeps) {
+  constructor(readonly deps: EngineDeps, options: EngineOptions = {}) {
     this.pool = new WorkerPool(deps.config.workers || os.availableParallelism());
     this.concurrency = deps.config.taskConcurrency || 2 * this.pool.size;
+    const { redisUrl, jobLockMs } = deps.config;
+    this.queue = redisUrl ? new RedisQueue({ url: redisUrl, lockDurationMs: jobLockMs, stalledIntervalMs: Math.max(100, Math.round(jobLockMs / 2)) }) : undefined;
+    this.consumes = !this.queue || options.role === 'worker' || deps.config.workers > 0;
   }
 
-  /** Settles what the last process left (recovery.ts) and starts the retention purge. */
+  /**
+   * Settles what the last process left (recovery.ts) and starts the retention purge. In the
+   * distributed mode other processes may be running the unfinished tasks, so nothing is
+   * recovered here: the queue hands back the job of a worker that died (delivery.ts).
+   */
   async start(): Promise<void> {
-    for (const t of await recoverTasks(this.deps.store)) this.enqueue(t);
+    if (!this.queue) for (const t of await recoverTasks(this.deps.store)) this.enqueue(t);
+    else if (this.consumes) this.queue.consume((d) => deliver(this, d), this.concurrency, (id) => abandon(this, id));
     const hours = this.deps.config.taskRetentionHours;
     if (hours > 0) {
       const retentionMs = hours * 3_600_000;
@@ -91,7 +116,7 @@ export class JobEngine implements TaskEngine {
     const definition = this.definitions.get(kind);
     if (!definition) throw new Error(`no job of kind "${kind}" is defined`);
     if (this.stopping) throw new ServiceUnavailable('the service is stopping', { retryAfterSeconds: RETRY_AFTER_S });
-    if (this.running >= this.concurrency && this.waiting.length + this.reserved >= this.deps.config.queueLength) {
+    if (!this.queue && this.running >= this.concurrency && this.waiting.length + this.reserved >= this.deps.config.queueLength) {
       throw new ServiceUnavailable(`the server is overloaded: ${this.waiting.length} tasks are waiting to run`, {
         code: ERR.ServerOverload,
         retryAfterSeconds: RETRY_AFTER_S,
@@ -125,8 +150,20 @@ export class JobEngine implements TaskEngine {
     } finally {
       this.reserved--;
     }
-    this.enqueue(record, params, meta.subjectid);
+    if (this.queue) await this.share(record, meta.subjectid);
+    else this.enqueue(record, params, meta.subjectid);
     return infoOf(record);
+  }
+
+  /** Hands a stored Queued task to the shared queue; when Redis refuses, the task is removed and the 503 stands. */
+  private async share(record: TaskRecord, subjectid: string | undefined): Promise<void> {
+    try {
+      await this.queue!.enqueue({ taskUri: record.uri, kind: record.kind, idempotent: record.idempotent, subjectid });
+    } catch (e) {
+      // Not accepted, so not kept: a task left Queued would wait for a job nobody has.
+      await this.deps.store.dropGraph(record.uri).catch((err: unknown) => this.deps.logger.error({ err, task: record.uri }, 'could not remove a task the queue refused'));
+      throw e;
+    }
   }
 
   async reply(task: TaskInfo): Promise<Reply> {
@@ -151,6 +188,7 @@ export class JobEngine implements TaskEngine {
   }
 
   async cancel(uri: string): Promise<TaskInfo | undefined> {
+    if (this.queue && !this.jobs.has(uri)) return this.cancelShared(uri);
     const job = this.jobs.get(uri);
     const parked = this.parked.get(uri);
     if (parked && this.move(parked, 'cancel')) {
@@ -173,17 +211,38 @@ export class JobEngine implements TaskEngine {
     return infoOf(job.record);
   }
 
+  /** A task that runs (or waits) elsewhere: marked Cancelled in the store, then its process is told. */
+  private async cancelShared(uri: string): Promise<TaskInfo | undefined> {
+    const t = (await readTask(this.deps.store, uri))?.record;
+    if (!t || !this.move(t, 'cancel')) return t && infoOf(t);
+    await this.deps.store.replaceGraph(uri, taskQuads(t));
+    await this.queue!.cancel(uri);
+    return infoOf(t);
+  }
+
   async settled(uri: string, timeoutMs: number): Promise<TaskInfo | undefined> {
     const job = this.jobs.get(uri);
+    if (this.queue && !job) return this.poll(uri, timeoutMs);
     // Not the in-memory status: `settled` resolves once the final state is durable.
     if (job && timeoutMs > 0) await Promise.race([job.settled, sleep(timeoutMs)]);
     return this.get(uri);
+  }
+
+  /** Reads the task until it is final or `timeoutMs` has passed: its job runs in another process. */
+  private async poll(uri: string, timeoutMs: number): Promise<TaskInfo | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const t = await this.get(uri);
+      if (!t || isFinal(t.status) || Date.now() >= deadline) return t;
+      await sleep(Math.min(POLL_MS, deadline - Date.now()));
+    }
   }
 
   /** Stops taking work, aborts running jobs (they stay Running in the store, to be recovered). */
   async close(): Promise<void> {
     this.stopping = true;
     clearInterval(this.purgeTimer);
+    await this.queue?.close();
     const running = [...this.jobs.values()].filter((j) => j.record.status === 'Running');
     for (const job of this.jobs.values()) job.throttle.stop();
     for (const job of running) job.controller.abort(new ServiceUnavailable('the service is stopping'));
@@ -194,7 +253,7 @@ export class JobEngine implements TaskEngine {
   }
 
   /** Applies a SPEC §3 transition to `t`; false when the state machine refuses it. */
-  private move(t: TaskRecord, event: TaskEvent): boolean {
+  move(t: TaskRecord, event: TaskEvent): boolean {
     const next = transition(t.status, event);
     if (!next) return false;
     t.status = next;
@@ -208,12 +267,17 @@ export class JobEngine implements TaskEngine {
       this.parked.set(record.uri, record);
       return;
     }
-    const job = new LiveJob(record, definition, params, subjectid, (j) => {
-      if (j.record.status === 'Running') void this.write(j);
-    });
+    const job = this.live(record, definition, params, subjectid);
     this.jobs.set(record.uri, job);
     this.waiting.push(job);
     this.pump();
+  }
+
+  /** A job held by this process; its progress is written while it runs. */
+  live(record: TaskRecord, definition: JobDefinition<unknown>, params?: unknown, subjectid?: string): LiveJob {
+    return new LiveJob(record, definition, params, subjectid, (j) => {
+      if (j.record.status === 'Running') void this.write(j);
+    });
   }
 
   private pump(): void {
@@ -227,7 +291,7 @@ export class JobEngine implements TaskEngine {
     }
   }
 
-  private async run(job: LiveJob): Promise<void> {
+  async run(job: LiveJob): Promise<void> {
     if (!this.move(job.record, 'start')) return;
     void this.write(job);
     // Task URI and kind only: titles and parameters may quote what a client sent.
@@ -267,7 +331,7 @@ export class JobEngine implements TaskEngine {
   }
 
   /** Writes the task as it is now, after its earlier writes; a failed write is logged. */
-  private write(job: LiveJob): Promise<void> {
+  write(job: LiveJob): Promise<void> {
     if (this.closed) return job.writes;
     job.writes = job.writes
       .then(() => this.deps.store.replaceGraph(job.record.uri, taskQuads(job.record)))

@@ -7,6 +7,11 @@ export interface QueuedJob {
   kind: string;
   /** True when running it twice gives the same result: then an interrupted run is re-run. */
   idempotent: boolean;
+  /**
+   * The caller's token, for a job that calls remote services with it (SPEC §5). Never in the
+   * store; in Redis it lives only in the job's entry, which is deleted when the job ends.
+   */
+  subjectid?: string;
 }
 
 export interface Delivery {
@@ -22,7 +27,10 @@ export interface JobQueue {
   enqueue(job: QueuedJob): Promise<void>;
   /** Stops the job wherever it runs, or drops it while it waits. */
   cancel(taskUri: string): Promise<void>;
-  /** Starts taking jobs, at most `concurrency` at a time, and runs each with `run`. */
-  consume(run: (delivery: Delivery) => Promise<void>, concurrency: number): void;
+  /**
+   * Starts taking jobs, at most `concurrency` at a time, and runs each with `run`.
+   * `abandoned` hears of a job the queue gave up on (handed back too often), by task id.
+   */
+  consume(run: (delivery: Delivery) => Promise<void>, concurrency: number, abandoned?: (taskId: string) => Promise<void>): void;
   close(): Promise<void>;
 }

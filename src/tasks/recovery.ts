@@ -21,13 +21,7 @@ export async function recoverTasks(store: Store, now = new Date()): Promise<Task
       t.percentageCompleted = 0;
       writes.push(t);
     } else if (t.status === 'Running') {
-      t.status = transition(t.status, 'fail')!;
-      t.ended = now;
-      const err = new InternalError('the service stopped while this task was running; its job was not finished', {
-        code: ERR.TaskInterrupted,
-        details: 'Submit the job again to get a result.',
-      });
-      t.error = reportOf(err, t.creator, false);
+      markInterrupted(t, now);
       writes.push(t);
       continue;
     }
@@ -35,6 +29,17 @@ export async function recoverTasks(store: Store, now = new Date()): Promise<Task
   }
   if (writes.length > 0) await store.commit(writes.map((t) => ({ op: 'replace', graph: t.uri, quads: taskQuads(t) })));
   return queued;
+}
+
+/** Ends a Running task whose process died (and whose job must not run twice) as Error TaskInterrupted. */
+export function markInterrupted(t: TaskRecord, now = new Date()): void {
+  t.status = transition(t.status, 'fail')!;
+  t.ended = now;
+  const err = new InternalError('the service stopped while this task was running; its job was not finished', {
+    code: ERR.TaskInterrupted,
+    details: 'Submit the job again to get a result.',
+  });
+  t.error = reportOf(err, t.creator, false);
 }
 
 /** Drops the graphs of finished tasks that ended before `before`, except those in `keep`. */

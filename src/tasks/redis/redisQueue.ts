@@ -3,7 +3,7 @@
 // whose worker died (lockDuration), and hand them back once (maxStalledCount); a
 // non-idempotent job handed back is not re-run but reported as interrupted. Cancellation
 // crosses processes on a Redis channel, since BullMQ cancels only jobs of its own process.
-import { Queue, Worker, UnrecoverableError, type Job } from 'bullmq';
+import { Queue, QueueEvents, Worker, UnrecoverableError, type Job } from 'bullmq';
 import IORedis, { type Redis } from 'ioredis';
 import { ServiceUnavailable } from '../../errors.ts';
 import { redisClient, whenReady } from './client.ts';
@@ -12,6 +12,8 @@ import type { Delivery, JobQueue, QueuedJob } from '../queue.ts';
 const QUEUE = 'opentox-jobs';
 /** Seconds a client is told to wait when Redis cannot take a job. */
 const RETRY_AFTER = 5;
+/** BullMQ's reason for a job whose lock lapsed more often than maxStalledCount allows. */
+const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';
 /** How long a submission waits for Redis before answering 503. */
 const ENQUEUE_TIMEOUT_MS = 5000;
 
@@ -33,6 +35,7 @@ export class RedisQueue implements JobQueue {
   private readonly client: Redis;
   private subscriber: Redis | undefined;
   private worker: Worker | undefined;
+  private events: QueueEvents | undefined;
   private readonly prefix: string;
   private readonly channel: string;
 
@@ -75,7 +78,7 @@ export class RedisQueue implements JobQueue {
     await this.client.publish(this.channel, id);
   }
 
-  consume(run: (delivery: Delivery) => Promise<void>, concurrency: number): void {
+  consume(run: (delivery: Delivery) => Promise<void>, concurrency: number, abandoned?: (taskId: string) => Promise<void>): void {
     const connection = new IORedis(this.options.url, { maxRetriesPerRequest: null });
     connection.on('error', () => {});
     this.worker = new Worker(QUEUE, async (job: Job<QueuedJob>, _token?: string, signal?: AbortSignal) => {
@@ -96,6 +99,17 @@ export class RedisQueue implements JobQueue {
       maxStalledCount: 1,
     });
     this.worker.on('error', () => {});
+    if (abandoned) {
+      // A job handed back twice (its worker seemed dead twice) is failed by BullMQ itself,
+      // where no processor sees it: its task must still end, never stay Running.
+      const events = new IORedis(this.options.url, { maxRetriesPerRequest: null });
+      events.on('error', () => {});
+      this.events = new QueueEvents(QUEUE, { connection: events, prefix: this.prefix });
+      this.events.on('error', () => {});
+      this.events.on('failed', ({ jobId, failedReason }) => {
+        if (failedReason === STALLED_TOO_OFTEN) void abandoned(jobId).catch(() => undefined);
+      });
+    }
     this.subscriber = new IORedis(this.options.url, { maxRetriesPerRequest: null });
     this.subscriber.on('error', () => {});
     void this.subscriber.subscribe(this.channel);
@@ -106,6 +120,7 @@ export class RedisQueue implements JobQueue {
 
   async close(): Promise<void> {
     await this.worker?.close(true);
+    await this.events?.close();
     this.subscriber?.disconnect();
     await this.queue.close();
     this.client.disconnect();
