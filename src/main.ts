@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop());
 }
 
+// A service that cannot start (an unwritable DATA_DIR, a port in use, a store out of reach)
+// says why in one line and exits non-zero; no stack trace.
 main().catch((e) => {
-  console.error(e instanceof Error ? e.message : e);
+  console.error(`opentox: cannot start: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);
 });

@@ -16,8 +16,11 @@ const encode = (text: string) => text.replace(EXCLUDED, (c) => '%' + c.charCodeA
 
 /** `value` as an absolute IRI, or undefined when no normalisation makes it one. */
 export function normaliseUri(value: string): string | undefined {
+  // The service later reads these as URLs (to fetch or to split): an IRI that a WHATWG URL
+  // parser refuses (host 127.0.0y6x.1, read as a broken IPv4 address) is no URI it can use.
+  if (!URL.canParse(value)) return undefined;
   if (isValidIri(value)) return value;
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value) || !URL.canParse(value)) return undefined;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value)) return undefined;
   const url = new URL(value);
   // Only path, query and fragment are re-encoded: the host keeps its own rules (an IPv6
   // literal keeps its brackets), and user-info is left as written.

@@ -210,7 +210,8 @@ describeEmbedded('models a toxicologist can trust', function () {
     const done = await followTask(task);
     expect(done.status, done.body).to.equal(200);
     expect(await nt(done.body)).to.contain('#classificationStatistics>');
-    // Between the start (10) and the end (100), the forest's trees move the bar.
-    expect([...seen].map(Number).filter((p) => p > 15 && p < 80).length, [...seen].join(' ')).to.be.at.least(3);
+    // Between the start (10) and the end (100), the forest's trees move the bar: polled every
+    // 200 ms, a fast or a loaded machine shows at least two steps of it.
+    expect([...seen].map(Number).filter((p) => p > 15 && p < 80).length, [...seen].join(' ')).to.be.at.least(2);
   });
 });
