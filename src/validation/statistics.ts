@@ -4,7 +4,7 @@
 // and MCC; regression reports R² as the squared Pearson correlation of observed and
 // predicted (as the OpenTox validation service did) and Q² = 1 − PRESS/SS (scikit-learn's
 // r2_score on held-out predictions), with RMSE and MAE.
-import { classificationStats } from '../algorithms/ml/metrics.ts';
+import { classificationStats, regressionStats } from '../algorithms/ml/metrics.ts';
 
 export interface ClassificationFigures {
   kind: 'classification';
@@ -88,32 +88,22 @@ export function regressionFigures(outcomes: readonly Outcome[]): RegressionFigur
   const done = outcomes.filter((o) => o.predicted !== null);
   const y = done.map((o) => o.actual);
   const f = done.map((o) => o.predicted as number);
-  const n = y.length;
+  // Q² (1 - PRESS/SS), RMSE and MAE are the model statistics' own figures; R² here is the
+  // squared Pearson correlation of observed and predicted (docs/validation.md).
+  const { n, r2: q2, rmse, mae } = regressionStats(y, f);
   const mean = (v: readonly number[]) => v.reduce((s, x) => s + x, 0) / v.length;
   const my = mean(y);
   const mf = mean(f);
-  let press = 0;
-  let ss = 0;
-  let abs = 0;
   let sxy = 0;
+  let syy = 0;
   let sff = 0;
   y.forEach((a, i) => {
-    press += (a - f[i]) ** 2;
-    ss += (a - my) ** 2;
-    abs += Math.abs(a - f[i]);
     sxy += (a - my) * (f[i] - mf);
+    syy += (a - my) ** 2;
     sff += (f[i] - mf) ** 2;
   });
-  const r = ss === 0 || sff === 0 ? NaN : sxy / Math.sqrt(ss * sff);
-  return {
-    kind: 'regression',
-    n,
-    unpredicted: outcomes.length - n,
-    r2: r * r,
-    q2: ss === 0 ? NaN : 1 - press / ss,
-    rmse: n ? Math.sqrt(press / n) : NaN,
-    mae: n ? abs / n : NaN,
-  };
+  const r = syy === 0 || sff === 0 ? NaN : sxy / Math.sqrt(syy * sff);
+  return { kind: 'regression', n, unpredicted: outcomes.length - n, r2: r * r, q2, rmse, mae };
 }
 
 export function figuresOf(task: 'classification' | 'regression', outcomes: readonly Outcome[], classCount: number): Figures {
