@@ -3,7 +3,6 @@
 // get a 5xx, never hang, and never change the store when refused. FUZZ_RUNS=5000 for a soak.
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { describeEmbedded } from '../helpers/engines.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { sharedData } from '../helpers/data.ts';
 import { fc, fingerprint, fuzzRuns, fuzzSeed, mutated, send, sendUnchangedWhenRefused } from '../helpers/fuzz.ts';
@@ -22,9 +21,7 @@ const STRUCTURE_TYPES = {
   inchi: 'chemical/x-inchi',
 } as const;
 
-// Embedded only for now: against Virtuoso a refused algorithm call (502 from a dataset_uri of
-// this host that is no dataset) left triples behind, which is not yet isolated (docs/engines.md).
-describeEmbedded('fuzzing every parser over HTTP (fast-check)', function () {
+describe('fuzzing every parser over HTTP (fast-check)', function () {
   this.timeout(300_000);
   let app: TestApp;
   const seeds: Record<string, string[]> = {};

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { describeEmbedded } from '../helpers/engines.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { readFileSync } from 'node:fs';
 import { followTask, lines, uploadDataset } from '../helpers/datasets.ts';
@@ -55,9 +54,7 @@ CC(C)C(=O)O,2
 CCCCC(=O)O,2
 `;
 
-// Embedded only for now: against Debian's Virtuoso 7.2 some tasks of these jobs answer 404 when
-// polled and later writes fail with "out of seg data" (docs/engines.md, known defects).
-describeEmbedded('models a toxicologist can trust', function () {
+describe('models a toxicologist can trust', function () {
   this.timeout(300_000);
   let app: TestApp;
   before(async () => { app = await startApp(); });

@@ -2,7 +2,6 @@
 // parameter before any task exists; cross-validation, training/test split and external
 // test-set validation run as tasks; their resources, CSV, lists and the comparison report.
 import { expect } from 'chai';
-import { describeEmbedded } from '../helpers/engines.ts';
 import { readFileSync } from 'node:fs';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { followTask, lines, uploadDataset } from '../helpers/datasets.ts';
@@ -40,9 +39,7 @@ const csvRows = (text: string) => {
   return rest.map((l) => Object.fromEntries(l.split(',').map((v, i) => [names[i], v])));
 };
 
-// Embedded only for now: against Debian's Virtuoso 7.2 some tasks of these jobs answer 404 when
-// polled and later writes fail with "out of seg data" (docs/engines.md, known defects).
-describeEmbedded('/validation', function () {
+describe('/validation', function () {
   this.timeout(300_000);
   let app: TestApp;
   let hamster: string;

@@ -12,8 +12,49 @@ import { DataFactory } from 'n3';
 import sparqljs from 'sparqljs';
 import type { Row } from './results.ts';
 
-const { literal } = DataFactory;
+const { literal, namedNode, quad } = DataFactory;
 const SUFFIX = '__lexical';
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const FLOATING = new Set([`${XSD}double`, `${XSD}float`]);
+/**
+ * Not-a-number as it is kept in the store: the lexical form is the literal's own datatype.
+ * Virtuoso 7.2 orders a NaN double inconsistently in its column-store indexes, and the
+ * next inserts near it fail with "Insert stopped because out of seg data ... RDF_QUAD_*",
+ * for good: every later write to that database fails. XSD 1.1 §3.3.5 makes NaN a value of
+ * xsd:double and xsd:float (a statistic that is not defined, a descriptor with no value),
+ * so the service writes it; this datatype keeps it out of the store's numeric order.
+ */
+const NOT_A_NUMBER = 'urn:opentox-service:notANumber';
+/** The canonical lexical forms (XSD 1.1 §3.3.5.2) of what Virtuoso's STR() answers. */
+const SPECIAL: Record<string, string> = { nan: 'NaN', inf: 'INF', '+inf': 'INF', '-inf': '-INF' };
+
+const isFloating = (t: RDF.Term): t is RDF.Literal => t.termType === 'Literal' && FLOATING.has(t.datatype.value);
+
+/** A term as the store keeps it: NaN under its stand-in datatype, every other term as is. */
+export function toStored<T extends RDF.Term>(t: T): T | RDF.Literal {
+  return isFloating(t) && t.value === 'NaN' ? literal(t.datatype.value, namedNode(NOT_A_NUMBER)) : t;
+}
+
+/** A term as the service wrote it, from the store's form. */
+export function fromStored(t: RDF.Term): RDF.Term {
+  if (t.termType !== 'Literal') return t;
+  if (t.datatype.value === NOT_A_NUMBER && FLOATING.has(t.value)) return literal('NaN', namedNode(t.value));
+  const special = isFloating(t) ? SPECIAL[t.value.toLowerCase()] : undefined;
+  return special !== undefined && special !== t.value ? literal(special, t.datatype) : t;
+}
+
+/** A quad whose object is kept in the store's form. */
+export function storedQuad(q: RDF.Quad): RDF.Quad {
+  const o = toStored(q.object);
+  return o === q.object ? q : quad(q.subject, q.predicate, o as RDF.Quad_Object, q.graph);
+}
+
+/** A quad read from the store, its object as the service wrote it. */
+export function writtenQuad(q: RDF.Quad): RDF.Quad {
+  const o = fromStored(q.object);
+  return o === q.object ? q : quad(q.subject, q.predicate, o as RDF.Quad_Object, q.graph);
+}
 
 /**
  * `GRAPH ?g { }` (every named graph, SPARQL 1.1 §13.3) matches no graph on Virtuoso; a
@@ -49,7 +90,7 @@ export function lexicalRow(row: Row): Row {
   for (const [name, term] of Object.entries(row)) {
     if (name.endsWith(SUFFIX)) continue;
     const lexical = row[name + SUFFIX];
-    out[name] = term.termType === 'Literal' && lexical !== undefined && lexical.value !== term.value ? rebuilt(term, lexical.value) : term;
+    out[name] = fromStored(term.termType === 'Literal' && lexical !== undefined && lexical.value !== term.value ? rebuilt(term, lexical.value) : term);
   }
   return out;
 }

@@ -1,7 +1,9 @@
 // The store on any SPARQL 1.1 Protocol endpoint (DESIGN: storage rules, "above the
-// embedded ceiling"). A commit is one update request, which the store runs as one
-// transaction (SPARQL 1.1 Update §3: a request's operations in order; Virtuoso commits
-// once per request), so a resource is never half-written. Durability is the store's.
+// embedded ceiling"). A commit is one update request (SPARQL 1.1 Update §3: a request's
+// operations in order), so a graph is never replaced by two requests with a gap between
+// them. Virtuoso 7.2 commits each operation as it runs it and keeps them when a later one
+// fails; every commit is idempotent, so sending it again completes it (docs/engines.md,
+// Writes). Durability is the store's.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Store, Row, SelectOptions, SparqlOptions, WriteOp } from '../api.ts';
@@ -10,7 +12,7 @@ import { termToSparql, type Bindable } from '../binder.ts';
 import { encodeOps, type JournalOp } from '../records.ts';
 import { datasetOf, type SparqlQuery } from '../sparqlQuery.ts';
 import { SparqlProtocol, type SparqlEndpoint } from './protocol.ts';
-import { isLexicalColumn, lexicalRow, withGraphEnumeration, withLexicalForms } from './quirks.ts';
+import { isLexicalColumn, lexicalRow, storedQuad, toStored, withGraphEnumeration, withLexicalForms, writtenQuad } from './quirks.ts';
 import { booleanOf, rowsOf, type JsonResults } from './results.ts';
 import { writeResults, type Answer } from './resultsWriter.ts';
 import { serialize } from '../../rdf/serialize.ts';
@@ -94,7 +96,7 @@ function operations(ops: readonly JournalOp[]): string[] {
   return out;
 }
 
-const term = (t: RDF.Term | null, name: string): string => (t === null ? `?${name}` : termToSparql(t as RDF.NamedNode | RDF.Literal));
+const term = (t: RDF.Term | null, name: string): string => (t === null ? `?${name}` : termToSparql(toStored(t) as RDF.NamedNode | RDF.Literal));
 
 export class SparqlStore implements Store {
   readonly kind = 'sparql' as const;
@@ -117,7 +119,8 @@ export class SparqlStore implements Store {
    * graph (a task's progress and its end) could leave it empty or stale.
    */
   commit(ops: readonly WriteOp[]): Promise<void> {
-    const text = operations(encodeOps(ops)).join(' ;\n');
+    const stored = ops.map((o) => (o.op === 'drop' ? o : { ...o, quads: o.quads.map(storedQuad) }));
+    const text = operations(encodeOps(stored)).join(' ;\n');
     if (!text) return this.lastWrite;
     const write = this.lastWrite.then(() => this.protocol.update(text));
     this.lastWrite = write.catch(() => undefined);
@@ -190,8 +193,8 @@ export class SparqlStore implements Store {
     return this.protocol.ask(this.queries.text(name, values));
   }
 
-  construct(name: string, values: Record<string, Bindable> = {}): Promise<RDF.Quad[]> {
-    return this.protocol.construct(this.queries.text(name, values));
+  async construct(name: string, values: Record<string, Bindable> = {}): Promise<RDF.Quad[]> {
+    return (await this.protocol.construct(this.queries.text(name, values))).map(writtenQuad);
   }
 
   /**
@@ -228,7 +231,7 @@ export class SparqlStore implements Store {
         : { vars: (json.head?.vars ?? []).filter((v) => !isLexicalColumn(v)), rows: rowsOf(json).map(lexicalRow) };
       return writeResults(answer, options.resultsFormat ?? 'application/sparql-results+json');
     }
-    const quads = await this.protocol.construct(query.text, options.signal, params);
+    const quads = (await this.protocol.construct(query.text, options.signal, params)).map(writtenQuad);
     return serialize(quads, options.syntax ?? 'rdfxml');
   }
 
