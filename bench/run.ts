@@ -15,6 +15,7 @@ const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
   ['compounds', () => import('./compounds.ts')],
   ['auth', () => import('./auth.ts')],
   ['http', () => import('./http.ts')],
+  ['scale', () => import('./scale.ts')],
 ];
 
 function table(title: string, rows: Awaited<ReturnType<BenchModule['run']>>): string {
