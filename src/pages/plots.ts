@@ -119,6 +119,13 @@ export interface FoldSeries {
   pooled?: number;
 }
 
+/** The pooled figure of a series as a bar across its column `c` (of width `cw`). */
+function pooledBar(s: FoldSeries, c: number, cw: number, [lo, hi]: [number, number], what = s.label): Html {
+  if (s.pooled === undefined || !Number.isFinite(s.pooled)) return html``;
+  const y = sy(s.pooled, lo, hi);
+  return html`<line class="pooled" x1="${PAD.l + (c + 0.1) * cw}" y1="${y}" x2="${PAD.l + (c + 0.9) * cw}" y2="${y}" stroke="#c33" stroke-width="2"><title>All folds pooled: ${what} ${fmt(s.pooled)}</title></line>`;
+}
+
 /**
  * One column per figure, one dot per fold (spread left to right in fold order), and the
  * pooled figure as a bar across the column: how much the folds disagree.
@@ -132,9 +139,7 @@ export function foldSpread(series: readonly FoldSeries[], yLabel: string): Html 
   const at = (c: number, i: number) => (c + 0.5) * cw + (i - (k - 1) / 2) * step;
   const columns = series.map((s, c) => {
     const points = s.folds.flatMap((v, i) => (Number.isFinite(v) ? [{ x: at(c, i), y: v, title: `Fold ${i + 1}: ${s.label} ${fmt(v)}` }] : []));
-    const y = s.pooled !== undefined && Number.isFinite(s.pooled) ? sy(s.pooled, lo, hi) : undefined;
-    const pooled = y === undefined ? '' : html`<line class="pooled" x1="${PAD.l + (c + 0.1) * cw}" y1="${y}" x2="${PAD.l + (c + 0.9) * cw}" y2="${y}" stroke="#c33" stroke-width="2"><title>All folds pooled: ${s.label} ${fmt(s.pooled!)}</title></line>`;
-    return html`${pooled}${dots(points, [0, IW], [lo, hi])}${category(s.label, PAD.l + (c + 0.5) * cw)}`;
+    return html`${pooledBar(s, c, cw, [lo, hi])}${dots(points, [0, IW], [lo, hi])}${category(s.label, PAD.l + (c + 0.5) * cw)}`;
   });
   return frame(`${series.map((s) => s.label).join(', ')} per fold (${k} folds), pooled value marked`, html`${columns}${ticks(lo, hi, 'y')}`, 'one dot per fold', yLabel);
 }
@@ -142,7 +147,8 @@ export function foldSpread(series: readonly FoldSeries[], yLabel: string): Html 
 /**
  * Learners side by side, one column each, and a line per fold joining that fold's figure
  * of every learner: paired folds (the same compounds held out) read as parallel lines when
- * one learner is better on every fold, and as crossing lines when the folds disagree.
+ * one learner is better on every fold, and as crossing lines when the folds disagree. Each
+ * learner's pooled figure is a bar across its column, as in foldSpread.
  */
 export function pairedFolds(learners: readonly FoldSeries[], measure: string): Html {
   const [lo, hi] = range(learners.flatMap((l) => [...l.folds, l.pooled ?? NaN]));
@@ -151,9 +157,9 @@ export function pairedFolds(learners: readonly FoldSeries[], measure: string): H
   const x = (c: number) => (c + 0.5) * cw;
   const lines = Array.from({ length: k }, (_, i) => {
     const through = learners.flatMap((l, c) => (Number.isFinite(l.folds[i]) ? [`${sx(x(c), 0, IW)},${sy(l.folds[i], lo, hi)}`] : []));
-    return html`<polyline class="fold" points="${through.join(' ')}" fill="none" stroke="#4a7ab5" stroke-opacity=".6"><title>Fold ${i + 1}</title></polyline>`;
+    return through.length < 2 ? '' : html`<polyline class="fold" points="${through.join(' ')}" fill="none" stroke="#4a7ab5" stroke-opacity=".6"><title>Fold ${i + 1}</title></polyline>`;
   });
   const marks = learners.map((l, c) => dots(l.folds.flatMap((v, i) => (Number.isFinite(v) ? [{ x: x(c), y: v, title: `Fold ${i + 1}: ${l.label} ${measure} ${fmt(v)}` }] : [])), [0, IW], [lo, hi]));
-  const names = learners.map((l, c) => category(l.label, PAD.l + x(c)));
-  return frame(`${measure} per fold of ${learners.length} learners (${k} folds), a line per fold`, html`${lines}${marks}${names}${ticks(lo, hi, 'y')}`, 'learner', measure);
+  const names = learners.map((l, c) => html`${pooledBar(l, c, cw, [lo, hi], `${l.label} ${measure}`)}${category(l.label, PAD.l + x(c))}`);
+  return frame(`${measure} per fold of ${learners.length} learners (${k} folds), a line per fold, pooled value marked`, html`${lines}${marks}${names}${ticks(lo, hi, 'y')}`, 'learner', measure);
 }

@@ -220,9 +220,42 @@ describeEmbedded('/validation', function () {
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^application\/json/);
     const report = await res.json() as { validations: Array<{ perFold: Record<string, number[]> }>; tests: Array<{ measure: string; n: number; p: number }> };
+    // No Accept, or JSON first: the JSON report, not a page (SPEC §1 rule 5).
+    expect((await fetch(`${app.url}/validation/report/algorithm_comparison`, { method: 'POST', body: form({ validation_uris: `${first} ${forest}` }) })).headers.get('content-type')).to.match(/^application\/json/);
     expect(report.validations).to.have.length(2);
     expect(report.validations[0].perFold.accuracy).to.have.length(3);
     expect(report.tests.map((t) => t.measure)).to.include('accuracy');
+    // The same report as a page (text/html by Accept, as for every resource): per figure a
+    // table of the per-fold figures and the paired test, and a line per fold across learners.
+    const page = await fetch(`${app.url}/validation/report/algorithm_comparison`, { method: 'POST', headers: { Accept: 'text/html' }, body: form({ validation_uris: `${first} ${forest}` }) });
+    expect(page.status).to.equal(200);
+    expect(page.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    const body = await page.text();
+    const section = /<section><h2>accuracy<\/h2>[^]*?<\/section>/.exec(body)![0];
+    const rows = [...section.matchAll(/<tr><th scope="row"><a href="([^"]+)">([^<]+)<\/a><\/th><td><a href="([^"]+)">[^<]*<\/a><\/td>((?:<td class="num">[^<]*<\/td>)+)<\/tr>/g)]
+      .map((m) => ({ algorithm: m[1], label: m[2], validation: m[3], cells: [...m[4].matchAll(/<td class="num">([^<]*)<\/td>/g)].map((c) => Number(c[1])) }));
+    expect(rows.map((r) => [r.label, r.validation])).to.deep.equal([['knn', first], ['logistic-regression', forest]]);
+    const byFold = report.validations.map((v) => v.perFold.accuracy);
+    rows.forEach((r, i) => {
+      // Folds 1..3, the mean of the folds, then the pooled figure.
+      r.cells.slice(0, 3).forEach((c, f) => expect(c).to.be.closeTo(byFold[i][f], 0.0051));
+      expect(r.cells[3]).to.be.closeTo((byFold[i][0] + byFold[i][1] + byFold[i][2]) / 3, 0.0051);
+    });
+    // t of the paired differences, by hand: mean / (sd / √n), sd with n − 1.
+    const d = byFold[0].map((a, f) => a - byFold[1][f]);
+    const md = d.reduce((s, x) => s + x, 0) / 3;
+    const sd = Math.sqrt(d.reduce((s, x) => s + (x - md) ** 2, 0) / 2);
+    const test = /<table class="tests">[^]*?<tr><th scope="row">knn − logistic-regression<\/th><td class="num">3<\/td><td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td><td class="num">2<\/td><td class="num">([^<]+)<\/td>/.exec(section)!;
+    expect(Number(test[1])).to.be.closeTo(md, 0.0051);
+    if (sd > 0) expect(Number(test[2])).to.be.closeTo(md / (sd / Math.sqrt(3)), Math.abs(md / (sd / Math.sqrt(3))) * 0.01 + 0.0051);
+    expect(Number(test[3])).to.be.closeTo(report.tests.find((t) => t.measure === 'accuracy')!.p, 0.0051);
+    const plot = /<figure><svg class="plot"[^>]*aria-label="accuracy per fold of 2 learners[^]*?<\/svg><figcaption>/.exec(section)![0];
+    expect([...plot.matchAll(/<polyline class="fold" points="([^"]+)"/g)].map((m) => m[1].split(' ').length)).to.deep.equal([2, 2, 2]);
+    expect([...plot.matchAll(/<circle class="point"[^>]*><title>(Fold \d: [^<]+)<\/title>/g)]).to.have.length(6);
+    // GET with ?media= (a browser link) gives the same page.
+    const viaGet = await fetch(`${app.url}/validation/report/algorithm_comparison?validation_uris=${encodeURIComponent(first)}&validation_uris=${encodeURIComponent(forest)}&media=text/html`);
+    expect(viaGet.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    expect(await viaGet.text()).to.contain('<section><h2>accuracy</h2>');
     const csv = await (await fetch(`${app.url}/validation/report/algorithm_comparison?validation_uris=${encodeURIComponent(first)}&validation_uris=${encodeURIComponent(forest)}&media=text/csv`)).text();
     expect(csv.split('\r\n')[0]).to.match(/^validation,algorithm,accuracy/);
     const other = await run(`${app.url}/validation/crossvalidation`, cv({ num_folds: '3', random_seed: '6' }));
