@@ -264,6 +264,44 @@ describeEmbedded('/validation', function () {
     expect(await mismatch.text()).to.contain('other folds');
   });
 
+  it('fold models skip the learner\'s own cross-validation; the figures are least squares worked out by hand', async () => {
+    // y against one feature x: MLR on x is ordinary least squares, fitted on the other folds.
+    const x = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    const y = [2.1, 3.9, 6.2, 7.8, 10.5, 11.7, 14.2, 16.1, 17.6, 21.3];
+    const tiny = (await uploadDataset(app, 'SMILES,x,y\n' + x.map((v, i) => `${'C'.repeat(v)}O,${v},${y[i]}`).join('\n') + '\n', 'text/csv')).body;
+    const nt = await (await fetch(tiny, { headers: { Accept: 'application/n-triples' } })).text();
+    const feature = nt.split('\n').find((l) => l.includes('/1.1/title> "y"'))!.split(' ')[0].slice(1, -1);
+    const v = await run(`${app.url}/validation/crossvalidation`, { algorithm_uri: `${app.url}/algorithm/mlr`, dataset_uri: tiny, prediction_feature: feature, num_folds: '3', random_seed: '4' });
+    const g = await ttl(v);
+    for (const f of [1, 2, 3]) {
+      const model = await ttl(g.value(`${v}#fold-${f}`, OT.model)!);
+      expect(model.store.getObjects(null, OT.crossvalidationInfo, null), `fold ${f}`).to.have.length(0);
+    }
+    // The same algorithm posted by a user builds a model that carries its cross-validation.
+    const direct = await run(`${app.url}/algorithm/mlr`, { dataset_uri: tiny, prediction_feature: feature });
+    expect((await ttl(direct)).store.getObjects(null, OT.crossvalidationInfo, null)).to.have.length(1);
+    // The internal switch is no request parameter: the parameter list stays as it was.
+    const sneaky = await fetch(`${app.url}/algorithm/mlr`, { method: 'POST', headers: { Accept: 'text/plain' }, body: form({ dataset_uri: tiny, prediction_feature: feature, crossvalidate: 'false' }) });
+    expect(sneaky.status).to.equal(400);
+    expect(await sneaky.text()).to.contain('unknown parameter crossvalidate').and.contain('folds');
+    // Held-out predictions and figures against least squares by hand on the partition.
+    const rows = csvRows(await (await fetch(`${v}?media=text/csv`)).text());
+    expect(rows.map((r) => Number(r.actual))).to.deep.equal(y);
+    const predicted = x.map((xi, i) => {
+      const train = x.map((_, j) => j).filter((j) => rows[j].fold !== rows[i].fold);
+      const mx = train.reduce((t, j) => t + x[j], 0) / train.length;
+      const my = train.reduce((t, j) => t + y[j], 0) / train.length;
+      const b = train.reduce((t, j) => t + (x[j] - mx) * (y[j] - my), 0) / train.reduce((t, j) => t + (x[j] - mx) ** 2, 0);
+      return my + b * (xi - mx);
+    });
+    rows.forEach((r, i) => expect(Number(r.predicted)).to.be.closeTo(predicted[i], 1e-9));
+    const press = y.reduce((t, yi, i) => t + (yi - predicted[i]) ** 2, 0);
+    const mean = y.reduce((t, yi) => t + yi, 0) / y.length;
+    const stats = g.value(v, OT.regressionStatistics)!;
+    expect(Number(g.value(stats, OT.rootMeanSquaredError))).to.be.closeTo(Math.sqrt(press / y.length), 1e-9);
+    expect(Number(g.value(stats, OT.qSquare))).to.be.closeTo(1 - press / y.reduce((t, yi) => t + (yi - mean) ** 2, 0), 1e-9);
+  });
+
   it('a parameterised algorithm URI builds every fold model with its values', async () => {
     const def = algorithmById('random-forest')!;
     const forest = await ensureParameterised(app.deps, def, withDefaults(def.params, { trees: 3 }));
