@@ -6,7 +6,7 @@ import { DC, OT } from '../rdf/vocab.ts';
 import type { Graph } from './graph.ts';
 import { html, link, type Html } from './html.ts';
 import { formatLinks, layout } from './layout.ts';
-import { foldSpread, observedPredicted, residuals, rocSpace, type FoldSeries } from './plots.ts';
+import { fmt, foldSpread, observedPredicted, residuals, rocSpace, type FoldSeries } from './plots.ts';
 import { confusionCells, confusionTable, rocCurve, statisticsRows } from './statistics.ts';
 import type { PageInput } from './page.ts';
 
@@ -62,6 +62,17 @@ export function foldSpreadPlots(g: Graph, statistics: string, foldStatistics: Re
   return html`<div class="plots">${plots}</div>`;
 }
 
+/** External set: the share inside the model's applicability domain, figures inside and outside (docs/validation.md). */
+function domainSection(g: Graph, uri: string): Html {
+  const share = g.value(uri, OT.shareInsideDomain);
+  if (share === undefined) return html``;
+  const inside = g.value(uri, OT.insideDomainStatistics);
+  const outside = g.value(uri, OT.outsideDomainStatistics);
+  const column = (node: string | undefined, label: string) => (node ? html`<td><table class="statistics"><caption>${label}</caption><tbody>${statisticsRows(g, node)}</tbody></table></td>` : '');
+  return html`<h2>Applicability domain</h2><p>${fmt(100 * Number(share))} % of the predicted compounds are inside the model's applicability domain.</p>
+<table class="domain"><tbody><tr>${column(inside, 'Inside the domain')}${column(outside, 'Outside the domain')}</tr></tbody></table>`;
+}
+
 export async function validationPage(input: PageInput): Promise<string> {
   const g = await input.graph();
   const { uri, base } = input;
@@ -79,6 +90,7 @@ ${row('Prediction feature', linked(OT.predictionFeature))}${row('Folds', g.value
 ${row('Models', html`${g.values(uri, OT.model).map((m, i) => html`${i ? ', ' : ''}${link(m, base)}`)}`)}</dl>
 <h2>Statistics (all held-out predictions)</h2>${statistics ? html`<table class="statistics"><tbody>${statisticsRows(g, statistics)}</tbody></table>` : html`<p>None.</p>`}
 <h2>Plot</h2>${statistics && classification ? classificationPlots(g, statistics, held) : regressionPlot(held, feature ? (g.value(feature, DC.title) ?? 'value') : 'value', true)}
+${domainSection(g, uri)}
 ${folds.length > 1 ? html`<h2>Per fold</h2>${statistics ? foldSpreadPlots(g, statistics, folds.map(foldStats), classification ? 'classification' : 'regression') : ''}<table class="folds"><tbody>${folds.map((f) => html`<tr><th scope="row">Fold ${g.value(f, OT.crossvalidationFold)}</th><td><table><tbody>${foldStats(f) ? statisticsRows(g, foldStats(f)!) : ''}</tbody></table></td></tr>`)}</tbody></table>` : ''}`;
   return layout({ title: g.value(uri, DC.title) ?? uri, base, body, formats: formatLinks(uri, input.reply.variants.map((v) => v.type)) });
 }

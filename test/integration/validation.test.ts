@@ -184,6 +184,12 @@ describeEmbedded('/validation', function () {
     const inside = rows.filter((r) => r.in_applicability_domain === 'true').length;
     expect(Number(g.value(v, OT.shareInsideDomain))).to.be.closeTo(inside / rows.length, 1e-12);
     expect(g.value(v, OT.insideDomainStatistics)).to.be.a('string');
+    // Its page: the share and the instances inside and outside, counted from the CSV.
+    const page = await (await fetch(v, { headers: { Accept: 'text/html' } })).text();
+    const domain = /<h2>Applicability domain<\/h2>[^]*?<\/table><\/td><\/tr><\/tbody><\/table>/.exec(page)![0];
+    expect(Number(/([\d.]+) % of the predicted compounds/.exec(domain)![1])).to.be.closeTo((100 * inside) / rows.length, 0.01);
+    const instances = [...domain.matchAll(/<caption>([^<]+)<\/caption><tbody><tr><th scope="row">Instances<\/th><td class="num">(\d+)<\/td>/g)].map((m) => [m[1], Number(m[2])]);
+    expect(instances).to.deep.equal([['Inside the domain', inside], ['Outside the domain', rows.length - inside]]);
   });
 
   it('external test set with the measured values in test_target_dataset_uri', async () => {
