@@ -15,6 +15,13 @@ export interface RunInput {
   algorithmUri: string;
   signal?: AbortSignal;
   progress?: (percent: number) => void;
+  /**
+   * False for a model built as a fold of a validation (src/validation/foldWorker.ts): a
+   * learner then skips its own cross-validation summary, since the validation's held-out
+   * predictions are the figures. Internal, never a request parameter: a model built by
+   * POST /algorithm/{id} (SPEC §4.1) always carries its cross-validation.
+   */
+  crossvalidate?: boolean;
 }
 
 /** New feature columns computed per row of the input (descriptors, mined fragments). */

@@ -23,6 +23,11 @@ export interface Reply {
    * validators until a write to one of them (src/http/cache.ts).
    */
   depends?: readonly string[];
+  /**
+   * A page of its own (src/pages/pages.ts) although the reply has no triples: text/html is
+   * negotiated for it as for an RDF resource, and the page is rendered from its variants.
+   */
+  page?: boolean;
 }
 
 export interface ReplyOptions {

@@ -10,12 +10,13 @@ export type PageRenderer = (ctx: Koa.Context, reply: Reply) => Promise<string>;
 export const HTML = 'text/html';
 
 /**
- * HTML only for replies with triples (a page shows them; a PNG or a file stays itself), and
+ * HTML only for replies with triples (a page shows them; a PNG or a file stays itself) or a
+ * page of their own (Reply.page), and
  * only when Accept ranks it above every variant the reply has: offered last, so that no
  * Accept, `*\/*` and every type a resource already serves keep their answer (SPEC §1 rule 5).
  */
-export function prefersHtml(accept: string | undefined, offered: readonly string[]): boolean {
-  return !!accept && offered.includes(N_TRIPLES) && negotiate(accept, [...offered, HTML]) === HTML;
+export function prefersHtml(accept: string | undefined, offered: readonly string[], page = false): boolean {
+  return !!accept && (page || offered.includes(N_TRIPLES)) && negotiate(accept, [...offered, HTML]) === HTML;
 }
 
 /** Accept of a request: `?media=TYPE` overrides the header (browsers cannot set Accept). */
@@ -36,7 +37,7 @@ export async function send(ctx: Koa.Context, reply: Reply): Promise<void> {
   }
   if (reply.variants.length > 1) ctx.vary('Accept');
   const page = (ctx.state as { page?: PageRenderer }).page;
-  if (page && prefersHtml(acceptOf(ctx), reply.variants.map((v) => v.type))) {
+  if (page && prefersHtml(acceptOf(ctx), reply.variants.map((v) => v.type), reply.page)) {
     ctx.vary('Accept');
     const html = await page(ctx, reply);
     ctx.type = `${HTML}; charset=utf-8`;

@@ -15,6 +15,7 @@ import { modelPage } from './modelPage.ts';
 import { taskPage } from './taskPage.ts';
 import { answerPage } from './answerPage.ts';
 import { validationPage } from './validationPage.ts';
+import { comparisonPage } from './comparisonPage.ts';
 
 const ROUTES: ReadonlyArray<[RegExp, Renderer]> = [
   [/^\/$/, rootPage],
@@ -24,6 +25,7 @@ const ROUTES: ReadonlyArray<[RegExp, Renderer]> = [
   [/^\/algorithm\/(?<id>[^/]+)$/, algorithmPage],
   [/^\/model\/(?<id>[^/]+)$/, modelPage],
   [/^\/task\/(?<id>[^/]+)$/, taskPage],
+  [/^\/validation\/report\/algorithm_comparison$/, comparisonPage],
   [/^\/validation\/(?<id>[^/]+)$/, validationPage],
 ];
 
@@ -39,7 +41,9 @@ export const renderPage = (deps: Deps): PageRenderer => async (ctx, reply) => {
   const route = renderer(ctx.path);
   // A task in the Error state answers its error's status, yet is a task: its page says so.
   if (reply.status >= 400 && route?.render !== taskPage) return errorPage(pageInput(ctx, reply, deps, {}));
-  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return answerPage(pageInput(ctx, reply, deps, {}));
+  // A posted form is answered with the URIs it made, unless the reply is a page of its own
+  // (the comparison report answers a POST with the report itself).
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !reply.page) return answerPage(pageInput(ctx, reply, deps, {}));
   return (route?.render ?? resourcePage)(pageInput(ctx, reply, deps, route?.params ?? {}));
 };
 

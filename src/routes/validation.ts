@@ -57,6 +57,7 @@ export function validationRouter(deps: Deps): Router {
     return {
       status: 200,
       headers: {},
+      page: true,
       variants: [
         { type: 'application/json', produce: () => JSON.stringify(report, null, 2) + '\n' },
         { type: 'text/csv', produce: () => comparisonCsv(report) },

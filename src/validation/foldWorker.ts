@@ -1,7 +1,8 @@
 // Worker-thread entry of a validation fold (DESIGN: heavy computation off the event loop):
 // builds the fold's model with the algorithm's own run function and predicts the held-out
-// compounds with the model's own predict function, so a fold model is exactly what
-// POST /algorithm/{id} would build from the same rows.
+// compounds with the model's own predict function, so a fold model is what
+// POST /algorithm/{id} would build from the same rows, less the learner's own
+// cross-validation summary (the validation's held-out predictions are the figures).
 import { algorithmById } from '../algorithms/catalogue.ts';
 import { predictModel } from '../algorithms/learning/predict.ts';
 import { LEARNERS } from '../algorithms/learning/learners.ts';
@@ -52,7 +53,8 @@ export async function predictScored(input: { model: TrainedModel; table: Table }
 export async function trainAndPredict(input: FoldInput, tools?: WorkerTools): Promise<FoldOutput> {
   const def = algorithmById(input.algorithmId);
   if (!def) throw new Error(`no algorithm ${input.algorithmId}`);
-  const result = await def.run({ table: input.train, params: input.params, target: input.target, algorithmUri: input.algorithmUri });
+  // No inner cross-validation: the fold's held-out predictions are its figures (docs/validation.md).
+  const result = await def.run({ table: input.train, params: input.params, target: input.target, algorithmUri: input.algorithmUri, crossvalidate: false });
   if (result.kind !== 'model') throw new Error(`${input.algorithmId} built no model`);
   tools?.checkCancelled();
   return { model: result.model, predictions: await predictScored({ model: result.model, table: input.test }) };

@@ -27,6 +27,13 @@ async function page(url: string, status = 200): Promise<string> {
 
 const all = (text: string, re: RegExp): string[][] => [...text.matchAll(re)].map((m) => m.slice(1));
 
+/** The SVG plot whose accessible name starts with `label`. */
+const svgOf = (body: string, label: string): string => {
+  const found = new RegExp(`<svg class="plot"[^>]*aria-label="${label}[^]*?</svg>`).exec(body);
+  expect(found, `a plot "${label}"`).to.not.equal(null);
+  return found![0];
+};
+
 describe('pages (text/html)', function () {
   this.timeout(300_000);
   let app: TestApp;
@@ -176,6 +183,16 @@ describe('pages (text/html)', function () {
     const auc = Number(/<[^>]*#statistics> <http:\/\/www\.opentox\.org\/api\/1\.1#areaUnderRoc> "([^"]+)"/.exec(nt)![1]);
     expect(area).to.be.closeTo(auc, 1e-9);
     expect(body).to.contain('<table class="confusion">').and.contain('Fold 3');
+    // Per-fold spread: a dot per fold for balanced accuracy, MCC and AUC, each the fold's stored figure.
+    const spread = svgOf(body, 'balanced accuracy, MCC, AUC per fold');
+    const dots = all(spread, /<circle class="point"[^>]*><title>Fold (\d): ([^<]+) ([-\d.e]+)<\/title>/g);
+    expect(dots.map(([f, label]) => `${label} ${f}`)).to.deep.equal(['balanced accuracy 1', 'balanced accuracy 2', 'balanced accuracy 3', 'MCC 1', 'MCC 2', 'MCC 3', 'AUC 1', 'AUC 2', 'AUC 3']);
+    for (const [f, label, v] of dots) {
+      const term = { 'balanced accuracy': 'balancedAccuracy', MCC: 'matthewsCorrelationCoefficient', AUC: 'areaUnderRoc' }[label]!;
+      const stored = Number(new RegExp(`#fold-${f}-statistics> <http://www\\.opentox\\.org/api/1\\.1#${term}> "([^"]+)"`).exec(nt)![1]);
+      expect(Number(v)).to.be.closeTo(stored, 0.005);
+    }
+    expect(all(spread, /<line class="pooled"/g)).to.have.length(3);
     expect(await page(app.url + '/validation')).to.contain(`<a href="${validation}">`);
     // A model of the same algorithm on the same data shows that cross-validation's curve.
     const res = await fetch(app.url + '/algorithm/random-forest', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: hamster, prediction_feature: target }) });
@@ -191,8 +208,58 @@ describe('pages (text/html)', function () {
     const validation = await validate({ algorithm_uri: app.url + '/algorithm/random-forest', dataset_uri: epa, prediction_feature: target, num_folds: '3', trees: '10' });
     const body = await page(validation);
     const csv = (await lines(validation, 'text/csv')).slice(1).filter((l) => { const c = l.split(','); return c[2] !== '' && c[3] !== ''; });
-    expect(all(body, /<circle class="point"/g)).to.have.length(csv.length).and.to.have.length.at.least(10);
+    expect(all(svgOf(body, 'Observed vs predicted'), /<circle class="point"/g)).to.have.length(csv.length).and.to.have.length.at.least(10);
+    expect(all(svgOf(body, 'Residuals of'), /<circle class="point"/g)).to.have.length(csv.length);
     expect(body).to.contain('Q²');
+  });
+
+  it('a regression validation page: residuals and per-fold RMSE where least squares is worked out by hand', async () => {
+    // y against one feature x: MLR on x is ordinary least squares, a = ȳ − b·x̄ and
+    // b = Σ(x−x̄)(y−ȳ)/Σ(x−x̄)², fitted here on the other folds' rows.
+    const x = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+    const y = [2.1, 3.9, 6.2, 7.8, 10.5, 11.7, 14.2, 16.1, 17.6];
+    const smiles = x.map((n) => 'C'.repeat(n) + 'O');
+    const tiny = (await uploadDataset(app, 'SMILES,x,y\n' + x.map((v, i) => `${smiles[i]},${v},${y[i]}`).join('\n') + '\n', 'text/csv')).body;
+    const features = await lines(tiny + '/features');
+    const titles = await Promise.all(features.map(async (f) => /<http:\/\/purl\.org\/dc\/elements\/1\.1\/title> "([^"]+)"/.exec(await (await fetch(f, { headers: { Accept: 'application/n-triples' } })).text())?.[1]));
+    const validation = await validate({ algorithm_uri: app.url + '/algorithm/mlr', dataset_uri: tiny, prediction_feature: features[titles.indexOf('y')], num_folds: '3', random_seed: '3' });
+    // The partition (not a result) from the CSV; rows in dataset order, each y once.
+    const rows = (await lines(validation, 'text/csv')).slice(1).map((l) => l.split(','));
+    expect(rows.map((r) => Number(r[2]))).to.deep.equal(y);
+    const fold = rows.map((r) => Number(r[1]));
+    const predicted = x.map((xi, i) => {
+      const train = x.map((_, j) => j).filter((j) => fold[j] !== fold[i]);
+      const mx = train.reduce((s, j) => s + x[j], 0) / train.length;
+      const my = train.reduce((s, j) => s + y[j], 0) / train.length;
+      const b = train.reduce((s, j) => s + (x[j] - mx) * (y[j] - my), 0) / train.reduce((s, j) => s + (x[j] - mx) ** 2, 0);
+      return my - b * mx + b * xi;
+    });
+    const residual = y.map((v, i) => v - predicted[i]);
+    const body = await page(validation);
+    const svg = svgOf(body, 'Residuals of');
+    const [x0, y0, w, h] = /<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(svg)!.slice(1).map(Number);
+    const points = all(svg, /<circle class="point" cx="([^"]+)" cy="([^"]+)"[^>]*><title>([^<]+): predicted /g);
+    expect(points).to.have.length(9);
+    const lo = Math.min(...predicted);
+    const hi = Math.max(...predicted);
+    const m = Math.max(...residual.map(Math.abs));
+    for (const [cx, cy, compound] of points) {
+      const i = rows.findIndex((r) => r[0] === compound);
+      expect(Number(cx), compound).to.be.closeTo(x0 + ((predicted[i] - lo) / (hi - lo)) * w, 1e-6);
+      expect(Number(cy), compound).to.be.closeTo(y0 + h - ((residual[i] + m) / (2 * m)) * h, 1e-6);
+    }
+    expect(Number(/<line class="zero" x1="[^"]+" y1="([^"]+)"/.exec(svg)![1])).to.be.closeTo(y0 + h / 2, 1e-9);
+    // RMSE per fold and pooled, from the hand residuals: a dot per fold, the pooled bar.
+    const rmse = (idx: number[]) => Math.sqrt(idx.reduce((s, i) => s + residual[i] ** 2, 0) / idx.length);
+    const perFold = [1, 2, 3].map((f) => rmse(x.map((_, i) => i).filter((i) => fold[i] === f)));
+    const pooled = rmse(x.map((_, i) => i));
+    const spread = svgOf(body, 'RMSE per fold');
+    const [, sy0, , sh] = /<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(spread)!.slice(1).map(Number);
+    const [rlo, rhi] = [Math.min(...perFold, pooled), Math.max(...perFold, pooled)];
+    const at = (v: number) => sy0 + sh - ((v - rlo) / (rhi - rlo)) * sh;
+    expect(all(spread, /<circle class="point" cx="[^"]+" cy="([^"]+)"/g).map(([cy]) => Number(cy))).to.have.length(3).and.satisfy((cys: number[]) => cys.every((cy, f) => Math.abs(cy - at(perFold[f])) < 1e-6));
+    expect(Number(/<line class="pooled" x1="[^"]+" y1="([^"]+)"/.exec(spread)![1])).to.be.closeTo(at(pooled), 1e-6);
+    expect(body).to.match(/<figure><svg class="plot"[^>]*aria-label="Residuals of[^]*?<\/svg><figcaption>/);
   });
 
   it('a task page: status, result link, and the script that follows a running task', async () => {

@@ -181,6 +181,12 @@ describe('/validation', function () {
     const inside = rows.filter((r) => r.in_applicability_domain === 'true').length;
     expect(Number(g.value(v, OT.shareInsideDomain))).to.be.closeTo(inside / rows.length, 1e-12);
     expect(g.value(v, OT.insideDomainStatistics)).to.be.a('string');
+    // Its page: the share and the instances inside and outside, counted from the CSV.
+    const page = await (await fetch(v, { headers: { Accept: 'text/html' } })).text();
+    const domain = /<h2>Applicability domain<\/h2>[^]*?<\/table><\/td><\/tr><\/tbody><\/table>/.exec(page)![0];
+    expect(Number(/([\d.]+) % of the predicted compounds/.exec(domain)![1])).to.be.closeTo((100 * inside) / rows.length, 0.01);
+    const instances = [...domain.matchAll(/<caption>([^<]+)<\/caption><tbody><tr><th scope="row">Instances<\/th><td class="num">(\d+)<\/td>/g)].map((m) => [m[1], Number(m[2])]);
+    expect(instances).to.deep.equal([['Inside the domain', inside], ['Outside the domain', rows.length - inside]]);
   });
 
   it('external test set with the measured values in test_target_dataset_uri', async () => {
@@ -217,15 +223,86 @@ describe('/validation', function () {
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^application\/json/);
     const report = await res.json() as { validations: Array<{ perFold: Record<string, number[]> }>; tests: Array<{ measure: string; n: number; p: number }> };
+    // No Accept, or JSON first: the JSON report, not a page (SPEC §1 rule 5).
+    expect((await fetch(`${app.url}/validation/report/algorithm_comparison`, { method: 'POST', body: form({ validation_uris: `${first} ${forest}` }) })).headers.get('content-type')).to.match(/^application\/json/);
     expect(report.validations).to.have.length(2);
     expect(report.validations[0].perFold.accuracy).to.have.length(3);
     expect(report.tests.map((t) => t.measure)).to.include('accuracy');
+    // The same report as a page (text/html by Accept, as for every resource): per figure a
+    // table of the per-fold figures and the paired test, and a line per fold across learners.
+    const page = await fetch(`${app.url}/validation/report/algorithm_comparison`, { method: 'POST', headers: { Accept: 'text/html' }, body: form({ validation_uris: `${first} ${forest}` }) });
+    expect(page.status).to.equal(200);
+    expect(page.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    const body = await page.text();
+    const section = /<section><h2>accuracy<\/h2>[^]*?<\/section>/.exec(body)![0];
+    const rows = [...section.matchAll(/<tr><th scope="row"><a href="([^"]+)">([^<]+)<\/a><\/th><td><a href="([^"]+)">[^<]*<\/a><\/td>((?:<td class="num">[^<]*<\/td>)+)<\/tr>/g)]
+      .map((m) => ({ algorithm: m[1], label: m[2], validation: m[3], cells: [...m[4].matchAll(/<td class="num">([^<]*)<\/td>/g)].map((c) => Number(c[1])) }));
+    expect(rows.map((r) => [r.label, r.validation])).to.deep.equal([['knn', first], ['logistic-regression', forest]]);
+    const byFold = report.validations.map((v) => v.perFold.accuracy);
+    rows.forEach((r, i) => {
+      // Folds 1..3, the mean of the folds, then the pooled figure.
+      r.cells.slice(0, 3).forEach((c, f) => expect(c).to.be.closeTo(byFold[i][f], 0.0051));
+      expect(r.cells[3]).to.be.closeTo((byFold[i][0] + byFold[i][1] + byFold[i][2]) / 3, 0.0051);
+    });
+    // t of the paired differences, by hand: mean / (sd / √n), sd with n − 1.
+    const d = byFold[0].map((a, f) => a - byFold[1][f]);
+    const md = d.reduce((s, x) => s + x, 0) / 3;
+    const sd = Math.sqrt(d.reduce((s, x) => s + (x - md) ** 2, 0) / 2);
+    const test = /<table class="tests">[^]*?<tr><th scope="row">knn − logistic-regression<\/th><td class="num">3<\/td><td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td><td class="num">2<\/td><td class="num">([^<]+)<\/td>/.exec(section)!;
+    expect(Number(test[1])).to.be.closeTo(md, 0.0051);
+    if (sd > 0) expect(Number(test[2])).to.be.closeTo(md / (sd / Math.sqrt(3)), Math.abs(md / (sd / Math.sqrt(3))) * 0.01 + 0.0051);
+    expect(Number(test[3])).to.be.closeTo(report.tests.find((t) => t.measure === 'accuracy')!.p, 0.0051);
+    const plot = /<figure><svg class="plot"[^>]*aria-label="accuracy per fold of 2 learners[^]*?<\/svg><figcaption>/.exec(section)![0];
+    expect([...plot.matchAll(/<polyline class="fold" points="([^"]+)"/g)].map((m) => m[1].split(' ').length)).to.deep.equal([2, 2, 2]);
+    expect([...plot.matchAll(/<circle class="point"[^>]*><title>(Fold \d: [^<]+)<\/title>/g)]).to.have.length(6);
+    // GET with ?media= (a browser link) gives the same page.
+    const viaGet = await fetch(`${app.url}/validation/report/algorithm_comparison?validation_uris=${encodeURIComponent(first)}&validation_uris=${encodeURIComponent(forest)}&media=text/html`);
+    expect(viaGet.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    expect(await viaGet.text()).to.contain('<section><h2>accuracy</h2>');
     const csv = await (await fetch(`${app.url}/validation/report/algorithm_comparison?validation_uris=${encodeURIComponent(first)}&validation_uris=${encodeURIComponent(forest)}&media=text/csv`)).text();
     expect(csv.split('\r\n')[0]).to.match(/^validation,algorithm,accuracy/);
     const other = await run(`${app.url}/validation/crossvalidation`, cv({ num_folds: '3', random_seed: '6' }));
     const mismatch = await fetch(`${app.url}/validation/report/algorithm_comparison`, { method: 'POST', body: form({ validation_uris: `${first} ${other}` }) });
     expect(mismatch.status).to.equal(400);
     expect(await mismatch.text()).to.contain('other folds');
+  });
+
+  it('fold models skip the learner\'s own cross-validation; the figures are least squares worked out by hand', async () => {
+    // y against one feature x: MLR on x is ordinary least squares, fitted on the other folds.
+    const x = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    const y = [2.1, 3.9, 6.2, 7.8, 10.5, 11.7, 14.2, 16.1, 17.6, 21.3];
+    const tiny = (await uploadDataset(app, 'SMILES,x,y\n' + x.map((v, i) => `${'C'.repeat(v)}O,${v},${y[i]}`).join('\n') + '\n', 'text/csv')).body;
+    const nt = await (await fetch(tiny, { headers: { Accept: 'application/n-triples' } })).text();
+    const feature = nt.split('\n').find((l) => l.includes('/1.1/title> "y"'))!.split(' ')[0].slice(1, -1);
+    const v = await run(`${app.url}/validation/crossvalidation`, { algorithm_uri: `${app.url}/algorithm/mlr`, dataset_uri: tiny, prediction_feature: feature, num_folds: '3', random_seed: '4' });
+    const g = await ttl(v);
+    for (const f of [1, 2, 3]) {
+      const model = await ttl(g.value(`${v}#fold-${f}`, OT.model)!);
+      expect(model.store.getObjects(null, OT.crossvalidationInfo, null), `fold ${f}`).to.have.length(0);
+    }
+    // The same algorithm posted by a user builds a model that carries its cross-validation.
+    const direct = await run(`${app.url}/algorithm/mlr`, { dataset_uri: tiny, prediction_feature: feature });
+    expect((await ttl(direct)).store.getObjects(null, OT.crossvalidationInfo, null)).to.have.length(1);
+    // The internal switch is no request parameter: the parameter list stays as it was.
+    const sneaky = await fetch(`${app.url}/algorithm/mlr`, { method: 'POST', headers: { Accept: 'text/plain' }, body: form({ dataset_uri: tiny, prediction_feature: feature, crossvalidate: 'false' }) });
+    expect(sneaky.status).to.equal(400);
+    expect(await sneaky.text()).to.contain('unknown parameter crossvalidate').and.contain('folds');
+    // Held-out predictions and figures against least squares by hand on the partition.
+    const rows = csvRows(await (await fetch(`${v}?media=text/csv`)).text());
+    expect(rows.map((r) => Number(r.actual))).to.deep.equal(y);
+    const predicted = x.map((xi, i) => {
+      const train = x.map((_, j) => j).filter((j) => rows[j].fold !== rows[i].fold);
+      const mx = train.reduce((t, j) => t + x[j], 0) / train.length;
+      const my = train.reduce((t, j) => t + y[j], 0) / train.length;
+      const b = train.reduce((t, j) => t + (x[j] - mx) * (y[j] - my), 0) / train.reduce((t, j) => t + (x[j] - mx) ** 2, 0);
+      return my + b * (xi - mx);
+    });
+    rows.forEach((r, i) => expect(Number(r.predicted)).to.be.closeTo(predicted[i], 1e-9));
+    const press = y.reduce((t, yi, i) => t + (yi - predicted[i]) ** 2, 0);
+    const mean = y.reduce((t, yi) => t + yi, 0) / y.length;
+    const stats = g.value(v, OT.regressionStatistics)!;
+    expect(Number(g.value(stats, OT.rootMeanSquaredError))).to.be.closeTo(Math.sqrt(press / y.length), 1e-9);
+    expect(Number(g.value(stats, OT.qSquare))).to.be.closeTo(1 - press / y.reduce((t, yi) => t + (yi - mean) ** 2, 0), 1e-9);
   });
 
   it('a parameterised algorithm URI builds every fold model with its values', async () => {

@@ -1,5 +1,6 @@
 // The learning algorithms of the catalogue: each trains a model whose
-// representation carries its cross-validated statistics.
+// representation carries its cross-validated statistics (but for a validation's fold model,
+// RunInput.crossvalidate).
 import { ATYPE } from '../../rdf/vocab.ts';
 import type { NamedNode } from 'n3';
 import type { ParamDef } from '../params.ts';
@@ -30,7 +31,7 @@ function learning(id: string, learner: string, fallback: 'morgan' | 'descriptors
     checkInput: (input) => { taskOf(input.table, input.target!, LEARNERS[learner].tasks, input.params.task as string); },
     run: async (input) => ({
       kind: 'model',
-      model: await trainModel({ learner, table: input.table, target: input.target!, params: input.params, algorithmUri: input.algorithmUri, fallback, progress: input.progress }),
+      model: await trainModel({ learner, table: input.table, target: input.target!, params: input.params, algorithmUri: input.algorithmUri, fallback, progress: input.progress, crossvalidate: input.crossvalidate }),
     }),
   };
 }

@@ -35,7 +35,10 @@ export interface TrainedModel {
    * order, so a prediction can name its neighbours.
    */
   training?: { compounds: string[]; measured: Array<number | string> };
-  /** Absent for a domain model, which has no endpoint to validate. */
+  /**
+   * Absent for a domain model, which has no endpoint to validate, and for a validation's
+   * fold model, whose figures are that validation's held-out predictions.
+   */
   validation?: Validation;
   trainingSize: number;
 }

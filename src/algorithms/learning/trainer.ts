@@ -1,5 +1,6 @@
 // Trains a model on a table: builds vectors, cross-validates with seeded folds (
-// statistics on the training set travel with the model), then fits on every row.
+// statistics on the training set travel with the model; not for a validation's fold model,
+// TrainInput.crossvalidate), then fits on every row.
 import { BadRequest } from '../../errors.ts';
 import { ERR } from '../../rdf/vocab.ts';
 import { assignFolds } from '../ml/folds.ts';
@@ -73,6 +74,8 @@ export interface TrainInput {
   fallback: 'morgan' | 'descriptors';
   /** Percent done (0-100): after the vectors, then per fold and per tree of each fit. */
   progress?: (percent: number) => void;
+  /** False: no cross-validation with the model (RunInput.crossvalidate, a validation's fold). */
+  crossvalidate?: boolean;
 }
 
 export async function trainModel(input: TrainInput): Promise<TrainedModel> {
@@ -103,9 +106,9 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   const X = impute(raw, means);
   const classCount = classes.length;
   // k fold fits and the final fit share the rest of the bar equally.
-  const k = Math.min(params.folds as number, y.length);
+  const k = input.crossvalidate === false ? 0 : Math.min(params.folds as number, y.length);
   const step = (fit: number) => input.progress && ((fraction: number) => input.progress!(VECTORS_PERCENT + ((100 - VECTORS_PERCENT) * (fit + fraction)) / (k + 1)));
-  const validation = await crossValidate(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k)));
+  const validation = k === 0 ? undefined : await crossValidate(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k)));
   const state = await learner.fit(X, y, classCount, params, step(k));
   return {
     learner: input.learner,
