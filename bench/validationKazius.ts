@@ -1,8 +1,9 @@
 // Kazius (Ames mutagenicity, 4,069 compounds) cross-validated through POST
 // /validation/crossvalidation with kNN and random forest, 10 folds, seed 1, timed end to
 // end; then the RDKit + scikit-learn baseline (bench/validationBaseline.py) on the very same
-// folds. Run: npx tsx bench/validationKazius.ts [knn,random-forest:folds=2] (learners with
-// parameters go through their parameterised URI; tens of minutes on two busy cores).
+// folds. Run: npx tsx bench/validationKazius.ts [knn,random-forest] (default both; a learner
+// with parameters, e.g. random-forest:trees=200, goes through its parameterised URI; tens of
+// minutes on two busy cores).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
