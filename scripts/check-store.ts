@@ -33,7 +33,7 @@ export function checkStore(dataDir: string): string[] {
   for (const r of store.select('check-running-tasks')) problems.push(`task ${r.task} is Running, but no service is running (the next start marks it)`);
 
   const structures = path.join(dataDir, 'structures');
-  const named = new Set(store.select('structure-files').map((r) => r.file));
+  const named = new Set(store.select('structure-files').map((r) => r.file!)); // the query binds ?file on every row
   for (const rel of named) {
     if (!existsSync(path.join(structures, rel))) problems.push(`structure file structures/${rel} is named in the store but missing`);
   }

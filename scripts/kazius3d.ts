@@ -28,31 +28,33 @@ const failures: string[] = [];
 let stereoChecked = 0;
 for (let i = 0; i < rows.length; i += step) {
   let p;
-  try { p = parseStructure(rows[i], 'smiles'); } catch { continue; }
+  const row = rows[i]!;
+  try { p = parseStructure(row, 'smiles'); } catch { continue; }
   const started = performance.now();
   const cpu = process.cpuUsage();
   let made;
   try {
     made = generateConformers({ molfile: p.molfile, smiles: p.smiles, inchi: p.inchi, count: 1 });
   } catch (e) {
-    failures.push(`row ${i + 2} ${rows[i]}: ${(e as Error).message}`);
+    failures.push(`row ${i + 2} ${row}: ${(e as Error).message}`);
     continue;
   }
   times.push(performance.now() - started);
   const used = process.cpuUsage(cpu);
   cpuTimes.push((used.user + used.system) / 1000);
-  if (!made.length) { failures.push(`row ${i + 2} ${rows[i]}: no conformer kept`); continue; }
-  const clash = clashOf(readCtab(made[0].molfile).atoms);
+  const [first] = made;
+  if (!first) { failures.push(`row ${i + 2} ${row}: no conformer kept`); continue; }
+  const clash = clashOf(readCtab(first.molfile).atoms);
   if (clash) failures.push(`row ${i + 2}: atoms ${clash.a} and ${clash.b} ${clash.distance.toFixed(2)} Å apart`);
   if (/\/[tb]/.test(p.inchi)) {
     stereoChecked++;
-    const key = rdkit().get_inchikey_for_inchi(inchiOfMolfile(made[0].molfile));
+    const key = rdkit().get_inchikey_for_inchi(inchiOfMolfile(first.molfile));
     if (key !== p.inchiKey) failures.push(`row ${i + 2}: InChIKey ${key} != ${p.inchiKey}`);
   }
 }
 times.sort((a, b) => a - b);
 cpuTimes.sort((a, b) => a - b);
-const at = (list: number[], f: number) => list[Math.min(list.length - 1, Math.floor(f * list.length))].toFixed(0);
+const at = (list: number[], f: number) => list[Math.min(list.length - 1, Math.floor(f * list.length))]!.toFixed(0);
 const q = (f: number) => at(times, f);
 console.log(`${times.length} structures (every ${step}th of ${rows.length}), ${stereoChecked} with specified stereo`);
 console.log(`wall time per structure: median ${q(0.5)} ms, p90 ${q(0.9)} ms, max ${q(1)} ms`);

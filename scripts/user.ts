@@ -15,17 +15,22 @@ async function readPassword(): Promise<string> {
     chunks.push(chunk as Buffer);
     if (process.stdin.isTTY && chunk.includes(10)) break;
   }
-  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0];
+  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0]!; // split gives at least one line
 }
 
 async function main(argv: string[]): Promise<number> {
   const positional: string[] = [];
   const flags: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i].startsWith('--')) {
-      flags.push(argv[i]);
-      if (!argv[i].includes('=') && i + 1 < argv.length && !argv[i + 1].startsWith('--')) flags.push(argv[++i]);
-    } else positional.push(argv[i]);
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (arg.startsWith('--')) {
+      flags.push(arg);
+      if (!arg.includes('=') && next !== undefined && !next.startsWith('--')) {
+        flags.push(next);
+        i++;
+      }
+    } else positional.push(arg);
   }
   const [command, name] = positional;
   const users = new UserFile(loadConfig(flags, process.env).dataDir);

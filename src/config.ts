@@ -224,12 +224,15 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = {}, ove
   const cfg: Record<string, unknown> = { ...defaults() };
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+    const arg = argv[i]!;
     if (!arg.startsWith('--')) continue;
     const eq = arg.indexOf('=');
+    const next = argv[i + 1];
     if (eq > 0) flags.set(arg.slice(0, eq), arg.slice(eq + 1));
-    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) flags.set(arg, argv[++i]);
-    else flags.set(arg, 'true');
+    else if (next !== undefined && !next.startsWith('--')) {
+      flags.set(arg, next);
+      i++;
+    } else flags.set(arg, 'true');
   }
   const known = new Set(OPTIONS.map((o) => flagName(o.env)));
   for (const flag of flags.keys()) if (!known.has(flag)) throw new Error(`unknown option ${flag}`);

@@ -8,7 +8,7 @@ import { ERR } from '../rdf/vocab.ts';
 import type { AlgorithmIO, FeatureRequest } from './io.ts';
 import { validationQuads } from './learning/validationQuads.ts';
 import { formatParam, type ParamValues } from './params.ts';
-import { columnIndex, type Cell, type Table } from './table.ts';
+import { columnIndex, entryAt, type Cell, type Table } from './table.ts';
 import type { AlgorithmDef, FeaturesResult, ModelResult, RunInput, RunResult, TableResult } from './types.ts';
 import type { TrainedModel } from './learning/model.ts';
 import type { FeatureCalculation } from './learning/chain.ts';
@@ -84,19 +84,20 @@ async function featuresDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParam
     source: p.algorithmUri,
     compounds: table.compounds,
     features: [...table.columns.map((c) => c.uri), ...created],
-    values: table.values.map((row, i) => [...row, ...result.values[i]]),
+    values: table.values.map((row, i) => [...row, ...entryAt(result.values, i, 'result row')]),
   });
 }
 
 async function tableDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, result: TableResult): Promise<string> {
   const t = result.table;
   const fresh = t.columns.map((c, j) => (c.uri === '' || result.created?.includes(j) ? j : -1)).filter((j) => j >= 0);
-  const uris = await io.features(fresh.map((j): FeatureRequest => ({
-    title: t.columns[j].title, type: t.columns[j].numeric ? 'numeric' : 'string', source: p.algorithmUri, units: t.columns[j].units,
-  })));
-  const features = t.columns.map((c, j) => (fresh.includes(j) ? uris[fresh.indexOf(j)] : c.uri));
+  const uris = await io.features(fresh.map((j): FeatureRequest => {
+    const c = t.columns[j]!; // fresh holds positions of t.columns
+    return { title: c.title, type: c.numeric ? 'numeric' : 'string', source: p.algorithmUri, units: c.units };
+  }));
+  const features = t.columns.map((c, j) => (fresh.includes(j) ? entryAt(uris, fresh.indexOf(j), 'feature URI') : c.uri));
   const missing = t.compounds.flatMap((c, i) => (c === '' ? [i] : []));
-  const made = await io.compounds(missing.map((i) => t.smiles[i]));
+  const made = await io.compounds(missing.map((i) => entryAt(t.smiles, i, 'SMILES')));
   const compounds = [...t.compounds];
   missing.forEach((i, k) => { compounds[i] = made[k] ?? ''; });
   const keep = compounds.flatMap((c, i) => (c ? [i] : []));
@@ -104,9 +105,9 @@ async function tableDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, 
   return io.dataset({
     title: `${def.title} of ${p.datasetUri}`,
     source: p.algorithmUri,
-    compounds: keep.map((i) => compounds[i]),
+    compounds: keep.map((i) => compounds[i]!), // keep holds positions of compounds
     features,
-    values: keep.map((i) => t.values[i] as Cell[]),
+    values: keep.map((i) => entryAt(t.values, i, 'row') as Cell[]),
     warnings,
   });
 }
@@ -118,14 +119,15 @@ async function conformersDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
   const warnings: string[] = [];
   for (let i = 0; i < table.compounds.length; i++) {
     ctx.signal?.throwIfAborted();
+    const compound = table.compounds[i]!;
     try {
-      for (const c of await io.conformers(table.compounds[i], count, ctx.signal)) {
+      for (const c of await io.conformers(compound, count, ctx.signal)) {
         compounds.push(c);
-        values.push(table.values[i]);
+        values.push(entryAt(table.values, i, 'row'));
       }
     } catch (e) {
       if (ctx.signal?.aborted) throw e;
-      warnings.push(`${table.compounds[i]}: ${(e as Error).message}`);
+      warnings.push(`${compound}: ${(e as Error).message}`);
     }
     ctx.progress?.(80 + (20 * (i + 1)) / table.compounds.length);
   }
@@ -153,10 +155,11 @@ export async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
   const withNeighbours = model.training !== undefined;
   if (withNeighbours) specs.push({ title: `${title}: neighbours (compound, similarity, measured value)`, type: 'string', source: modelUri });
   const uris = await io.features(specs);
-  const predicted: ModelData['predicted'] = { value: uris[0] };
-  if (withConfidence) predicted.confidence = uris[1];
-  if (withDomain) predicted.inDomain = uris[withNeighbours ? uris.length - 2 : uris.length - 1];
-  if (withNeighbours) predicted.neighbours = uris[uris.length - 1];
+  // io.features answers one URI per request, in order.
+  const predicted: ModelData['predicted'] = { value: entryAt(uris, 0, 'feature URI') };
+  if (withConfidence) predicted.confidence = entryAt(uris, 1, 'feature URI');
+  if (withDomain) predicted.inDomain = entryAt(uris, withNeighbours ? uris.length - 2 : uris.length - 1, 'feature URI');
+  if (withNeighbours) predicted.neighbours = entryAt(uris, uris.length - 1, 'feature URI');
   const rep = model.representation;
   const uri = await io.model({
     uri: modelUri,

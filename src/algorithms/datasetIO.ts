@@ -25,6 +25,7 @@ import { checkComputable, type FeatureCalculation } from './learning/chain.ts';
 import { algorithmById } from './catalogue.ts';
 import { algorithmUri, HASH, storedValues } from './parameterised.ts';
 import { withDefaults } from './params.ts';
+import { bound } from '../store/api.ts';
 
 const WORKER = new URL('./worker.ts', import.meta.url);
 
@@ -33,7 +34,7 @@ async function smilesOf(deps: Deps, compounds: readonly string[]): Promise<Map<s
   const local = [...new Set(compounds.filter((c) => c.startsWith(uriOf(deps.config, '/compound/'))))];
   const out = new Map<string, string>();
   for (let i = 0; i < local.length; i += 1000) {
-    for (const row of await deps.store.select('compound-smiles', { compounds: { iris: local.slice(i, i + 1000) } })) out.set(row.c.value, row.smiles.value);
+    for (const row of await deps.store.select('compound-smiles', { compounds: { iris: local.slice(i, i + 1000) } })) out.set(bound(row, 'c'), bound(row, 'smiles'));
   }
   return out;
 }
@@ -83,7 +84,7 @@ async function featureCalculation(deps: Deps, source: string): Promise<FeatureCa
   const prefix = algorithmUri(deps, '');
   if (!source.startsWith(prefix)) return undefined;
   const [id, hash, ...rest] = source.slice(prefix.length).split('/');
-  const def = algorithmById(id);
+  const def = algorithmById(id!); // split gives at least one part
   if (!def?.perRow || rest.length > 0 || (hash !== undefined && !HASH.test(hash))) return undefined;
   if (hash !== undefined && !(await deps.store.hasGraph(source))) return undefined;
   const params = withDefaults(def.params, hash === undefined ? {} : await storedValues(deps, def, source));

@@ -12,6 +12,7 @@ import { algorithmById } from './catalogue.ts';
 import { algorithmQuads, type DescribeOptions } from './describe.ts';
 import { algorithmUri, HASH, storedValues } from './parameterised.ts';
 import type { AlgorithmDef } from './types.ts';
+import { bound } from '../store/api.ts';
 
 const { namedNode } = DataFactory;
 
@@ -35,7 +36,7 @@ export async function listAlgorithms(deps: Deps, paging: Paging, filter: Algorit
       : type
         ? await deps.store.select('algorithm-list-by-type', { type: namedNode(type), ...bounds }, { union: true })
         : await deps.store.select('algorithm-list', bounds, { union: true });
-    return rows.map((r) => r.a.value);
+    return rows.map((r) => bound(r, 'a'));
   });
   if (page.items.length === 0 && sameas && paging.page === 0) throw new NotFound(`no algorithm with owl:sameAs ${sameas}`);
   return page;
@@ -64,7 +65,7 @@ export async function describeOptions(deps: Deps, def: AlgorithmDef, uri: string
 /** The RDF of algorithm `uri` (generic or parameterised). */
 export async function algorithmGraph(deps: Deps, uri: string): Promise<Quad[]> {
   const [id] = uri.slice(algorithmUri(deps, '').length).split('/');
-  const def = algorithmById(id);
+  const def = algorithmById(id!); // split gives at least one part
   return def ? algorithmQuads(def, uri, await describeOptions(deps, def, uri)) : deps.store.graph(uri);
 }
 

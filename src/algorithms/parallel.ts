@@ -2,7 +2,7 @@
 // algorithm whose rows are independent (descriptors, SMARTS counts) is split into chunks
 // spread over the pool, so it uses every core; any other runs whole in one worker.
 import type { WorkerOptions } from '../tasks/api.ts';
-import { selectRows } from './table.ts';
+import { entryAt, selectRows } from './table.ts';
 import type { AlgorithmDef, FeaturesResult, RunInput, RunResult } from './types.ts';
 import type { WorkerRunInput } from './worker.ts';
 
@@ -32,6 +32,6 @@ export function workerRunner(runInWorker: RunInWorker, workers: number): (def: A
       progress?.((100 * (done += chunk.length)) / rows);
       return out;
     }));
-    return { kind: 'features', columns: results[0].columns, values: results.flatMap((r) => r.values) };
+    return { kind: 'features', columns: entryAt(results, 0, 'chunk result').columns, values: results.flatMap((r) => r.values) };
   };
 }

@@ -7,13 +7,14 @@ import { uriOf } from '../deps.ts';
 import { algorithmQuads } from './describe.ts';
 import { formatParam, parseParam, type ParamValues } from './params.ts';
 import type { AlgorithmDef } from './types.ts';
+import { bound } from '../store/api.ts';
 
 export const HASH = /^[0-9a-f]{16}$/;
 
 export const algorithmUri = (deps: Pick<Deps, 'config'>, id: string): string => uriOf(deps.config, `/algorithm/${id}`);
 
 export function parameterHash(values: ParamValues): string {
-  const canonical = Object.keys(values).sort().map((k) => `${k}=${formatParam(values[k])}`).join('\n');
+  const canonical = Object.keys(values).sort().map((k) => `${k}=${formatParam(values[k]!)}`).join('\n');
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 
@@ -31,9 +32,11 @@ export async function ensureParameterised(deps: Deps, def: AlgorithmDef, values:
 export async function storedValues(deps: Deps, def: AlgorithmDef, uri: string): Promise<ParamValues> {
   const out: ParamValues = {};
   for (const row of await deps.store.select('algorithm-param-values', { algorithm: { iris: [uri] } })) {
-    const p = def.params.find((x) => x.name === row.name.value);
-    if (!p || row.value.value === '') continue;
-    out[p.name] = parseParam(p, p.type === 'list' ? row.value.value.split('\n') : [row.value.value]);
+    const name = bound(row, 'name');
+    const value = bound(row, 'value');
+    const p = def.params.find((x) => x.name === name);
+    if (!p || value === '') continue;
+    out[p.name] = parseParam(p, p.type === 'list' ? value.split('\n') : [value]);
   }
   return out;
 }

@@ -2,6 +2,8 @@
 // columns are features. Algorithms are pure functions over tables; src/algorithms/io.ts
 // turns tables into dataset, feature and model resources.
 
+import { InternalError } from '../errors.ts';
+
 export type Cell = number | string | null;
 
 export interface Column {
@@ -47,12 +49,22 @@ export function numberOf(cell: Cell): number {
   return t === '' ? NaN : Number(t);
 }
 
+/**
+ * Entry i of a list whose positions the caller took from the table or result itself (a
+ * row, a column, one URI per requested feature): a missing one is a broken invariant.
+ */
+export function entryAt<T>(list: readonly T[], i: number, what: string): T {
+  const v = list[i];
+  if (v === undefined) throw new InternalError(`${what} ${i} missing: only ${list.length}`);
+  return v;
+}
+
 /** A table with the same rows and only the columns at `keep`. */
 export function selectColumns(table: Table, keep: readonly number[]): Table {
   return {
     ...table,
-    columns: keep.map((j) => table.columns[j]),
-    values: table.values.map((row) => keep.map((j) => row[j])),
+    columns: keep.map((j) => entryAt(table.columns, j, 'column')),
+    values: table.values.map((row) => keep.map((j) => entryAt(row, j, 'cell'))),
   };
 }
 
@@ -60,9 +72,9 @@ export function selectColumns(table: Table, keep: readonly number[]): Table {
 export function selectRows(table: Table, keep: readonly number[]): Table {
   return {
     ...table,
-    compounds: keep.map((i) => table.compounds[i]),
-    smiles: keep.map((i) => table.smiles[i]),
-    values: keep.map((i) => table.values[i]),
+    compounds: keep.map((i) => entryAt(table.compounds, i, 'compound')),
+    smiles: keep.map((i) => entryAt(table.smiles, i, 'SMILES')),
+    values: keep.map((i) => entryAt(table.values, i, 'row')),
   };
 }
 
@@ -71,7 +83,7 @@ export function numericColumns(table: Table, except: readonly number[] = []): nu
   const out: number[] = [];
   table.columns.forEach((c, j) => {
     if (except.includes(j) || !c.numeric) return;
-    if (table.values.some((r) => Number.isFinite(numberOf(r[j])))) out.push(j);
+    if (table.values.some((r) => Number.isFinite(numberOf(entryAt(r, j, 'cell'))))) out.push(j);
   });
   return out;
 }

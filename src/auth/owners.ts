@@ -23,9 +23,10 @@ export async function ownerOf(deps: OwnerDeps, uri: string): Promise<string | un
   if (!isValidIri(uri)) return undefined;
   const node = namedNode(uri);
   const found = await deps.store.match(node, OT.owner, null, aclGraph(deps.config));
-  if (found.length) return found[0].object.value;
-  const inline = await deps.store.match(node, OT.owner, null, uri);
-  return inline.length ? inline[0].object.value : undefined;
+  const [acl] = found;
+  if (acl) return acl.object.value;
+  const [inline] = await deps.store.match(node, OT.owner, null, uri);
+  return inline?.object.value;
 }
 
 /** Records `user` as owner of `uri` unless it already has an owner; answers whether it wrote. */

@@ -13,9 +13,10 @@ export class RateLimiter {
     const now = this.now();
     const since = now - this.windowSeconds * 1000;
     const times = (this.attempts.get(address) ?? []).filter((t) => t > since);
-    if (times.length >= this.limit) {
+    const [oldest] = times;
+    if (oldest !== undefined && times.length >= this.limit) {
       this.attempts.set(address, times);
-      const retry = Math.max(1, Math.ceil((times[0] - since) / 1000));
+      const retry = Math.max(1, Math.ceil((oldest - since) / 1000));
       throw new TooManyRequests(`too many login attempts from ${address}: at most ${this.limit} per ${this.windowSeconds} s`, retry);
     }
     times.push(now);
@@ -24,6 +25,7 @@ export class RateLimiter {
   }
 
   private forgetIdle(since: number): void {
-    for (const [address, times] of this.attempts) if (times[times.length - 1] <= since) this.attempts.delete(address);
+    // Every stored list holds the attempt that created it, the newest last.
+    for (const [address, times] of this.attempts) if (times[times.length - 1]! <= since) this.attempts.delete(address);
   }
 }

@@ -4,6 +4,7 @@
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { aclGraph } from './owners.ts';
+import { bound } from '../store/api.ts';
 
 /** Graph IRIs `user` may query; undefined (no restriction) when auth is off. */
 export async function readableGraphs(deps: Pick<Deps, 'config' | 'store' | 'identity'>, user: string | undefined): Promise<string[] | undefined> {
@@ -12,7 +13,7 @@ export async function readableGraphs(deps: Pick<Deps, 'config' | 'store' | 'iden
   const hidden = new Set([acl]);
   for (const row of await deps.store.select('auth-task-owners', { acl: DataFactory.namedNode(acl) })) {
     // A task created while auth was off has no owner: like GET /task/{id}, any user may read it.
-    if (user === undefined || (row.owner !== undefined && row.owner.value !== user)) hidden.add(row.task.value);
+    if (user === undefined || (row.owner !== undefined && row.owner.value !== user)) hidden.add(bound(row, 'task'));
   }
-  return (await deps.store.select('auth-graphs')).map((r) => r.g.value).filter((g) => !hidden.has(g));
+  return (await deps.store.select('auth-graphs')).map((r) => bound(r, 'g')).filter((g) => !hidden.has(g));
 }

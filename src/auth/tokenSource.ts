@@ -20,7 +20,7 @@ function decoded(value: string): string {
 /** The token from headers, query or cookie: sources that cost nothing to read. */
 export function tokenOfHeaders(ctx: Koa.Context): string | undefined {
   const bearer = /^Bearer\s+(.+)$/i.exec(ctx.get('Authorization'));
-  if (bearer) return decoded(bearer[1].trim());
+  if (bearer) return decoded(bearer[1]!.trim()); // (.+) always takes part
   const header = ctx.get('subjectid');
   if (header) return decoded(header.trim());
   const query = ctx.query.subjectid;

@@ -20,18 +20,20 @@ const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').re
 function namespaceAt(text: string, offset: number): string | undefined {
   const before = text.slice(0, offset);
   const all = [...before.matchAll(/xmlns="([^"]*)"/g)];
-  return all.length > 0 ? all[all.length - 1][1] : undefined;
+  return all.at(-1)?.[1];
 }
 
 function propertiesOf(body: string): Map<string, string> {
   const out = new Map<string, string>();
   const name = /<(?:[\w.-]+:)?name\b[^>]*>([^<]*)<\/(?:[\w.-]+:)?name>/.exec(body);
-  if (name && name[1].trim()) out.set('name', unescape(name[1].trim()));
+  // Groups 1-3 of both patterns are not optional: a match has them all.
+  if (name && name[1]!.trim()) out.set('name', unescape(name[1]!.trim()));
   // <scalar title="X">v</scalar>, or <property title="X"><scalar>v</scalar></property>.
   const scalar = /<(?:[\w.-]+:)?(property|scalar)\b[^>]*\btitle="([^"]*)"[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?\1>/g;
   for (const m of body.matchAll(scalar)) {
-    const value = m[1] === 'property' ? /<(?:[\w.-]+:)?scalar\b[^>]*>([^<]*)</.exec(m[3])?.[1] : m[3];
-    if (value !== undefined && m[2].trim() && !out.has(m[2].trim())) out.set(m[2].trim(), unescape(value.trim()));
+    const title = m[2]!.trim();
+    const value = m[1] === 'property' ? /<(?:[\w.-]+:)?scalar\b[^>]*>([^<]*)</.exec(m[3]!)?.[1] : m[3]!;
+    if (value !== undefined && title && !out.has(title)) out.set(title, unescape(value.trim()));
   }
   return out;
 }

@@ -28,8 +28,11 @@ export function withoutDativeBonds(mol: Mol, keepHs: boolean): Mol {
       if (b.bo !== DATIVE) continue;
       const [donor, acceptor] = b.atoms;
       delete b.bo;
-      m.atoms[donor].chg = (m.atoms[donor].chg ?? 0) + 1;
-      m.atoms[acceptor].chg = (m.atoms[acceptor].chg ?? 0) - 1;
+      // RDKit's own JSON: a bond's atom indices are in range.
+      const d = m.atoms[donor]!;
+      const a = m.atoms[acceptor]!;
+      d.chg = (d.chg ?? 0) + 1;
+      a.chg = (a.chg ?? 0) - 1;
     }
   }
   const out = rdkit().get_mol(JSON.stringify(doc), JSON.stringify({ removeHs: !keepHs }));

@@ -52,7 +52,7 @@ export async function computeDescriptors(smiles: readonly string[], selected: re
     const d = JSON.parse(mol.get_descriptors()) as Record<string, number>;
     return selected.map((info) => {
       const v = typeof info.compute === 'string' ? d[info.compute] : info.compute(mol);
-      return Number.isFinite(v) ? roundTo(v, info.digits) : null;
+      return v !== undefined && Number.isFinite(v) ? roundTo(v, info.digits) : null;
     });
   }) ?? selected.map(() => null));
 }

@@ -14,16 +14,20 @@ Pa 231.04|U 238.03|Np 237|Pu 244|Am 243|Cm 247|Bk 247|Cf 251|Es 252|Fm 257|
 Md 258|No 259|Lr 262|Rf 267|Db 270|Sg 269|Bh 270|Hs 270|Mt 278|Ds 281|
 Rg 281|Cn 285|Nh 286|Fl 289|Mc 290|Lv 293|Ts 293|Og 294`;
 
-const ENTRIES = TABLE.split('|').map((e) => e.trim().split(' '));
+// Every entry of the table above is "symbol weight".
+const ENTRIES: ReadonlyArray<readonly [symbol: string, weight: string]> = TABLE.split('|').map((e) => {
+  const [symbol, weight] = e.trim().split(' ');
+  return [symbol!, weight!] as const;
+});
 
 /** Symbol of atomic number z ('*' for 0, dummy atoms and query atoms). */
 export function symbolOf(z: number): string {
-  return z >= 1 && z <= ENTRIES.length ? ENTRIES[z - 1][0] : '*';
+  return z >= 1 && z <= ENTRIES.length ? ENTRIES[z - 1]![0] : '*';
 }
 
 /** Standard atomic weight of atomic number z (0 for dummy atoms). */
 export function weightOf(z: number): number {
-  return z >= 1 && z <= ENTRIES.length ? Number(ENTRIES[z - 1][1]) : 0;
+  return z >= 1 && z <= ENTRIES.length ? Number(ENTRIES[z - 1]![1]) : 0;
 }
 
 const BY_SYMBOL = new Map(ENTRIES.map(([s], i) => [s.toLowerCase(), i + 1]));

@@ -7,11 +7,12 @@
 /** The main-layer stereo of an InChI: element -> sign, '?' and 'u' left out. */
 interface Stereo { rest: string; centres: Map<string, string>; bonds: Map<string, string> }
 
-const FLIP: Record<string, string> = { '+': '-', '-': '+' };
+type Sign = '+' | '-';
+const FLIP: Record<Sign, Sign> = { '+': '-', '-': '+' };
 
 /** Element -> '+' or '-' of one comma-separated stereo list. */
-function entries(text: string): Map<string, string> {
-  const out = new Map<string, string>();
+function entries(text: string): Map<string, Sign> {
+  const out = new Map<string, Sign>();
   for (const e of text.split(',').filter(Boolean)) {
     const sign = e.slice(-1);
     if (sign === '+' || sign === '-') out.set(e.slice(0, -1), sign);
@@ -63,7 +64,9 @@ export const MIN_ATOM_DISTANCE = 0.6;
 export function clashOf(atoms: ReadonlyArray<{ x: number; y: number; z: number }>): { a: number; b: number; distance: number } | undefined {
   for (let i = 0; i < atoms.length; i++) {
     for (let j = i + 1; j < atoms.length; j++) {
-      const d = Math.hypot(atoms[i].x - atoms[j].x, atoms[i].y - atoms[j].y, atoms[i].z - atoms[j].z);
+      const p = atoms[i]!;
+      const q = atoms[j]!;
+      const d = Math.hypot(p.x - q.x, p.y - q.y, p.z - q.z);
       if (d < MIN_ATOM_DISTANCE) return { a: i + 1, b: j + 1, distance: d };
     }
   }

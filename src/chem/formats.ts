@@ -43,7 +43,7 @@ export const FORMAT_NAMES: Record<ChemOutput, string> = {
 
 /** Structure format of a media type (parameters ignored), undefined if not chemical. */
 export function formatOfMediaType(mediaType: string): ChemFormat | undefined {
-  const t = mediaType.split(';')[0].trim().toLowerCase();
+  const t = mediaType.split(';')[0]!.trim().toLowerCase();
   const direct = (Object.keys(MEDIA) as ChemOutput[]).find((k) => MEDIA[k] === t);
   if (direct && direct !== 'png' && direct !== 'svg' && direct !== 'inchikey') return direct;
   return ALIASES[t];

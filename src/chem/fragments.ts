@@ -53,8 +53,9 @@ function pathsOf(doc: JsonDoc, maxBonds: number): Set<string> {
     const aromaticAtoms = new Set(rd?.aromaticAtoms ?? []);
     const aromaticBonds = new Set(rd?.aromaticBonds ?? []);
     const z = m.atoms.map((a) => a.z ?? doc.defaults.atom.z ?? 6);
-    const atom = m.atoms.map((_, a) => atomSmarts(z[a], aromaticAtoms.has(a)));
-    const heavy = (a: number) => z[a] > 1;
+    // Atom and bond indices below come from RDKit's own JSON and are in range.
+    const atom = m.atoms.map((_, a) => atomSmarts(z[a]!, aromaticAtoms.has(a)));
+    const heavy = (a: number) => z[a]! > 1;
     const neighbours = m.atoms.map(() => [] as Array<[number, string]>);
     (m.bonds ?? []).forEach((b, i) => {
       const order = b.bo ?? doc.defaults.bond.bo ?? 1;
@@ -63,18 +64,18 @@ function pathsOf(doc: JsonDoc, maxBonds: number): Set<string> {
       const [a1, a2] = b.atoms;
       if (!heavy(a1) || !heavy(a2)) return;
       const bs = bondSmarts(order, aromatic);
-      neighbours[a1].push([a2, bs]);
-      neighbours[a2].push([a1, bs]);
+      neighbours[a1]!.push([a2, bs]);
+      neighbours[a2]!.push([a1, bs]);
     });
     const visited = new Uint8Array(m.atoms.length);
     const forward: string[] = [];
     const backward: string[] = [];
     const walk = (a: number, depth: number) => {
       if (depth >= maxBonds) return;
-      for (const [b, bs] of neighbours[a]) {
+      for (const [b, bs] of neighbours[a]!) {
         if (visited[b]) continue;
-        forward.push(bs, atom[b]);
-        backward.unshift(atom[b], bs);
+        forward.push(bs, atom[b]!);
+        backward.unshift(atom[b]!, bs);
         const f = forward.join('');
         const r = backward.join('');
         found.add(f < r ? f : r);
@@ -89,8 +90,8 @@ function pathsOf(doc: JsonDoc, maxBonds: number): Set<string> {
       if (!heavy(a)) continue;
       forward.length = 0;
       backward.length = 0;
-      forward.push(atom[a]);
-      backward.push(atom[a]);
+      forward.push(atom[a]!);
+      backward.push(atom[a]!);
       visited[a] = 1;
       walk(a, 0);
       visited[a] = 0;

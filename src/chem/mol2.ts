@@ -23,14 +23,15 @@ function sybylType(atom: CtabAtom, orders: number[]): string {
 export function molfileToMol2(molfile: string, name: string): string {
   const ctab = readCtab(molfile);
   const orders = ctab.atoms.map(() => [] as number[]);
+  // Bond ends index atoms: readCtab's molfile comes from a toolkit and is consistent.
   for (const b of ctab.bonds) {
-    orders[b.a].push(b.order);
-    orders[b.b].push(b.order);
+    orders[b.a]!.push(b.order);
+    orders[b.b]!.push(b.order);
   }
   const out = ['@<TRIPOS>MOLECULE', name || 'compound', `${ctab.atoms.length} ${ctab.bonds.length} 1 0 0`, 'SMALL', 'USER_CHARGES', '', '@<TRIPOS>ATOM'];
   ctab.atoms.forEach((a, i) => {
     const label = `${a.symbol}${i + 1}`;
-    out.push(`${String(i + 1).padStart(7)} ${label.padEnd(8)}${a.x.toFixed(4).padStart(10)}${a.y.toFixed(4).padStart(10)}${a.z.toFixed(4).padStart(10)} ${sybylType(a, orders[i]).padEnd(6)} 1  UNL1 ${a.charge.toFixed(4).padStart(10)}`);
+    out.push(`${String(i + 1).padStart(7)} ${label.padEnd(8)}${a.x.toFixed(4).padStart(10)}${a.y.toFixed(4).padStart(10)}${a.z.toFixed(4).padStart(10)} ${sybylType(a, orders[i]!).padEnd(6)} 1  UNL1 ${a.charge.toFixed(4).padStart(10)}`);
   });
   out.push('@<TRIPOS>BOND');
   ctab.bonds.forEach((b, i) => out.push(`${String(i + 1).padStart(6)}${String(b.a + 1).padStart(6)}${String(b.b + 1).padStart(6)}    ${b.order === 4 ? 'ar' : b.order}`));
@@ -48,20 +49,20 @@ export function mol2ToMolfile(text: string): string {
   if (mol < 0 || atomAt < 0) throw bad('no @<TRIPOS>MOLECULE and @<TRIPOS>ATOM sections');
   const counts = (lines[mol + 2] ?? '').trim().split(/\s+/).map(Number);
   const [na, nb = 0] = counts;
-  if (!Number.isInteger(na) || na <= 0) throw bad(`line ${mol + 3}: expected atom and bond counts, got "${lines[mol + 2] ?? ''}"`);
+  if (na === undefined || !Number.isInteger(na) || na <= 0) throw bad(`line ${mol + 3}: expected atom and bond counts, got "${lines[mol + 2] ?? ''}"`);
   const userCharges = /USER_CHARGES|FORMAL/i.test(lines[mol + 4] ?? '');
   const ctab: Ctab = { name: (lines[mol + 1] ?? '').trim(), atoms: [], bonds: [] };
   for (let i = 0; i < na; i++) {
     const n = atomAt + 1 + i;
     const p = (lines[n] ?? '').trim().split(/\s+/);
-    const [x, y, z] = p.slice(2, 5).map(Number);
-    if (p.length < 6 || ![x, y, z].every(Number.isFinite)) throw bad(`line ${n + 1}: atom ${i + 1} is malformed; expected "id name x y z type"`);
+    const [x, y, z] = [Number(p[2]), Number(p[3]), Number(p[4])];
     const type = p[5];
-    const symbol = type.split('.')[0];
+    if (type === undefined || ![x, y, z].every(Number.isFinite)) throw bad(`line ${n + 1}: atom ${i + 1} is malformed; expected "id name x y z type"`);
+    const symbol = type.split('.')[0]!;
     const q = Number(p[8] ?? 0);
     let charge = userCharges && Number.isInteger(q) ? q : 0;
     if (type === 'N.4' && charge === 0) charge = 1;
-    ctab.atoms.push({ symbol: symbol.length > 1 ? symbol[0] + symbol.slice(1).toLowerCase() : symbol, x, y, z, charge });
+    ctab.atoms.push({ symbol: symbol.length > 1 ? symbol.charAt(0) + symbol.slice(1).toLowerCase() : symbol, x, y, z, charge });
   }
   const bondAt = section('BOND');
   if (nb > 0 && bondAt < 0) throw bad(`${nb} bonds announced but no @<TRIPOS>BOND section`);

@@ -9,8 +9,8 @@ const bad = (message: string) => new BadRequest(`MDL molfile: ${message}`, { cod
 export function checkMolfile(text: string, offsetLine = 0): void {
   const lines = text.split(/\r?\n/);
   const at = (n: number) => `line ${n + 1 + offsetLine}`;
-  if (lines.length < 4) throw bad(`expected a header of 3 lines and a counts line, got ${lines.length} line(s)`);
   const counts = lines[3];
+  if (counts === undefined) throw bad(`expected a header of 3 lines and a counts line, got ${lines.length} line(s)`);
   if (/V3000/.test(counts)) {
     if (!lines.some((l) => l.startsWith('M  V30 COUNTS'))) throw bad(`${at(3)}: V3000 molfile without "M  V30 COUNTS" line`);
     return;
@@ -23,14 +23,15 @@ export function checkMolfile(text: string, offsetLine = 0): void {
   if (lines.length < 4 + atoms + bonds) {
     throw bad(`counts line (${at(3)}) announces ${atoms} atoms and ${bonds} bonds, but the file ends after ${lines.length} lines`);
   }
+  // The length check above guarantees every atom and bond line exists.
   for (let i = 0; i < atoms; i++) {
-    const l = lines[4 + i];
+    const l = lines[4 + i]!;
     if (!/^\s*-?\d+\.\d+\s+-?\d+\.\d+\s+-?\d+\.\d+\s+\S+/.test(l)) {
       throw bad(`${at(4 + i)}: atom ${i + 1} is malformed ("${l.slice(0, 40)}"); expected x y z symbol`);
     }
   }
   for (let i = 0; i < bonds; i++) {
-    const l = lines[4 + atoms + i];
+    const l = lines[4 + atoms + i]!;
     const a = Number(l.slice(0, 3));
     const b = Number(l.slice(3, 6));
     if (!(a >= 1 && a <= atoms && b >= 1 && b <= atoms)) {
@@ -45,13 +46,14 @@ export function checkMolfile(text: string, offsetLine = 0): void {
  */
 export function setChiralFlag(molfile: string, chiral: boolean): string {
   const lines = molfile.split('\n');
-  if (lines.length < 4) return molfile;
+  const counts = lines[3];
+  if (counts === undefined) return molfile;
   const flag = chiral ? '  1' : '  0';
-  if (/V3000/.test(lines[3])) {
+  if (/V3000/.test(counts)) {
     const i = lines.findIndex((l) => l.startsWith('M  V30 COUNTS'));
-    if (i >= 0) lines[i] = lines[i].replace(/^(M {2}V30 COUNTS\s+\d+\s+\d+\s+\d+\s+\d+\s+)\d+/, `$1${chiral ? 1 : 0}`);
-  } else if (lines[3].length >= 15) {
-    lines[3] = lines[3].slice(0, 12) + flag + lines[3].slice(15);
+    if (i >= 0) lines[i] = lines[i]!.replace(/^(M {2}V30 COUNTS\s+\d+\s+\d+\s+\d+\s+\d+\s+)\d+/, `$1${chiral ? 1 : 0}`);
+  } else if (counts.length >= 15) {
+    lines[3] = counts.slice(0, 12) + flag + counts.slice(15);
   }
   return lines.join('\n');
 }

@@ -14,7 +14,7 @@ export async function morganFingerprints(smiles: readonly string[], opt: MorganO
   return smiles.map((s) => withMol(s, (mol) => {
     const packed = mol.get_morgan_fp_as_uint8array(details) as Uint8Array;
     const row = new Array<number>(opt.bits);
-    for (let b = 0; b < opt.bits; b++) row[b] = (packed[b >> 3] >> (b & 7)) & 1;
+    for (let b = 0; b < opt.bits; b++) row[b] = (packed[b >> 3]! >> (b & 7)) & 1;
     return row;
   }));
 }

@@ -2,6 +2,7 @@
 // area, drug-likeness score, donor/acceptor and rotatable bond counts.
 import { ocl, oclMolecule } from './oclLazy.ts';
 import { roundTo } from './precision.ts';
+import { InternalError } from '../errors.ts';
 
 export interface OclPropertyInfo {
   name: string;
@@ -48,7 +49,9 @@ export function computeOclProperties(smiles: readonly string[], selected: readon
       StereoCenters: () => p.stereoCenterCount,
     };
     return selected.map((info) => {
-      const v = all[info.name]();
+      const compute = all[info.name];
+      if (!compute) throw new InternalError(`openchemlib property "${info.name}" has no computation`);
+      const v = compute();
       return Number.isFinite(v) ? roundTo(v, info.digits) : null;
     });
   });

@@ -91,7 +91,8 @@ function parseText(text: string, format: ChemFormat): ParsedStructure {
 function fromSmiles(text: string): ParsedStructure {
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
   if (lines.length > 1) throw fail('smiles', `${lines.length} lines: expected one SMILES (post several structures to /dataset)`);
-  const smiles = lines[0].split(/\s+/)[0];
+  // parseStructure refused empty text, so there is a first line with a first word.
+  const smiles = lines[0]!.split(/\s+/)[0]!;
   if (smiles.length > MAX_SMILES_LENGTH) throw fail('smiles', `${smiles.length} characters is longer than the limit of ${MAX_SMILES_LENGTH}`);
   checkSize('smiles', smilesAtomCount(smiles));
   const { mol, log } = rdkitMol(smiles);

@@ -17,7 +17,7 @@ export function splitSdf(text: string): SdfRecord[] {
   const records: SdfRecord[] = [];
   let start = 0;
   for (let i = 0; i <= lines.length; i++) {
-    if (i < lines.length && lines[i].trim() !== '$$$$') continue;
+    if (i < lines.length && lines[i]!.trim() !== '$$$$') continue;
     const chunk = lines.slice(start, i);
     if (chunk.some((l) => l.trim() !== '')) records.push(record(chunk, records.length + 1, start + 1));
     start = i + 1;

@@ -42,7 +42,7 @@ export async function followTask(session: Session, first: string, options: Follo
       continue;
     }
     if (res.status === 201) {
-      task = (await res.text()).trim().split(/\r?\n/)[0];
+      task = (await res.text()).trim().split(/\r?\n/)[0]!; // split gives at least one line
       continue;
     }
     if (res.status !== 200) throw await serviceError(res, task);

@@ -3,6 +3,7 @@
 // at start), kept up to date by the compound functions. Numbers, not URIs, are kept, so
 // the index survives a change of the public base URI.
 import type { Deps } from '../deps.ts';
+import { bound } from '../store/api.ts';
 
 /** What GET needs of a stored compound, kept in memory beside its identity. */
 export interface StoredCompound {
@@ -90,11 +91,11 @@ export function compoundIndex(deps: Pick<Deps, 'store'>): CompoundIndex {
 /** Adds to `index` every compound of the store it does not hold. */
 async function readIdentities(deps: Pick<Deps, 'store'>, index: CompoundIndex): Promise<void> {
   for (const row of await deps.store.select('compound-identities')) {
-    const id = compoundNumber(row.compound.value);
+    const id = compoundNumber(bound(row, 'compound'));
     if (id === undefined || index.has(id)) continue;
     index.add(id, {
-      smiles: row.smiles.value, inchi: row.inchi.value, inchiKey: row.inchiKey.value, formula: row.formula.value,
-      molecularWeight: Number(row.mw.value), file: row.file?.value,
+      smiles: bound(row, 'smiles'), inchi: bound(row, 'inchi'), inchiKey: bound(row, 'inchiKey'), formula: bound(row, 'formula'),
+      molecularWeight: Number(bound(row, 'mw')), file: row.file?.value,
     });
   }
 }

@@ -8,6 +8,7 @@ import { molfileOfSmiles } from '../chem/write.ts';
 import { compoundIndex, type ConformerRecord, type StoredCompound } from './compoundIndex.ts';
 import { compoundUri } from './compounds.ts';
 import { readStructureFile } from './compoundFiles.ts';
+import { bound } from '../store/api.ts';
 
 export type { ConformerRecord };
 
@@ -36,9 +37,9 @@ export async function conformerRecords(deps: Deps, compound: CompoundRecord): Pr
   let list = cache.get(compound.id);
   if (!list) {
     list = (await deps.store.select('compound-conformers', { compound: namedNode(compound.uri) })).map((r) => ({
-      uri: r.conformer.value,
-      number: Number(r.number.value),
-      file: r.file.value,
+      uri: bound(r, 'conformer'),
+      number: Number(bound(r, 'number')),
+      file: bound(r, 'file'),
     }));
     cache.set(compound.id, list);
   }

@@ -9,6 +9,7 @@ import { catchUpCompounds, compoundIndex, identityKey, type PendingCompound, typ
 import { compoundQuads, identityFeatureOps, identityFeatureUri, IDENTITY_FEATURES, type IdentityKey } from './compoundQuads.ts';
 import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';
 import { reserveShared } from '../ids/mint.ts';
+import { InternalError } from '../errors.ts';
 
 export const compoundUri = (deps: Pick<Deps, 'config'>, id: number): string => uriOf(deps.config, `/compound/${id}`);
 
@@ -22,6 +23,7 @@ export function compoundUriByKey(deps: Deps, inchiKey: string, smiles: string): 
 export async function ensureCompound(deps: Deps, s: ParsedStructure, owner?: string): Promise<{ uri: string; created: boolean }> {
   const created = new Set<number>();
   const [uri] = await ensureMany(deps, [s], owner, created);
+  if (uri === undefined) throw new InternalError('storing one structure gave no compound URI');
   return { uri, created: created.size > 0 };
 }
 

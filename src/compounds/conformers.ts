@@ -3,7 +3,7 @@
 import { DataFactory } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import type { Deps } from '../deps.ts';
-import { BadRequest } from '../errors.ts';
+import { BadRequest, InternalError } from '../errors.ts';
 import { DC, ERR, OT, RDF as RDFNS, SVC, XSD } from '../rdf/vocab.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { WriteOp } from '../store/store.ts';
@@ -63,7 +63,10 @@ export function addConformers(deps: Deps, id: number, structures: ReadonlyArray<
 
 export function addConformer(deps: Deps, id: number, s: ParsedStructure): Promise<string> {
   checkSameMolecule(compoundRecord(deps, id), s);
-  return addConformers(deps, id, [{ molfile: s.molfile, is3D: s.is3D === true }]).then((uris) => uris[0]);
+  return addConformers(deps, id, [{ molfile: s.molfile, is3D: s.is3D === true }]).then(([uri]) => {
+    if (uri === undefined) throw new InternalError('storing one conformer gave no URI');
+    return uri;
+  });
 }
 
 export function replaceConformer(deps: Deps, id: number, n: number, s: ParsedStructure): Promise<string> {

@@ -6,7 +6,7 @@ import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { NotFound } from '../errors.ts';
 import { SVC } from '../rdf/vocab.ts';
-import type { WriteOp } from '../store/api.ts';
+import { bound, type WriteOp } from '../store/api.ts';
 
 const { namedNode, quad, literal } = DataFactory;
 
@@ -41,6 +41,6 @@ export async function removeStructureGraphs(deps: Pick<Deps, 'store'>, rels: rea
 
 /** Removes every structure of compound `id` (its files lie under `id/`). */
 export async function removeCompoundGraphs(deps: Pick<Deps, 'store'>, id: number): Promise<void> {
-  const graphs = (await deps.store.select('graphs-with-prefix', { prefix: `${PREFIX}${id}/` })).map((r) => r.g.value);
+  const graphs = (await deps.store.select('graphs-with-prefix', { prefix: `${PREFIX}${id}/` })).map((r) => bound(r, 'g'));
   if (graphs.length > 0) await deps.store.commit(graphs.map((graph) => ({ op: 'drop' as const, graph })));
 }

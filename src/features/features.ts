@@ -3,13 +3,14 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
-import { BadRequest, NotFound } from '../errors.ts';
+import { BadRequest, InternalError, NotFound } from '../errors.ts';
 import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
 import { mintUri } from '../ids/mint.ts';
 import type { Paging as Page } from '../http/paging.ts';
 import { featureReferrers, refuseIfReferenced } from '../integrity/referrers.ts';
 import { featureOfQuads, featureQuads, featureSubjects, TYPE_CLASS, typeOfClasses, type FeatureInfo, type FeatureSpec } from './featureModel.ts';
+import { bound } from '../store/api.ts';
 
 const { quad, namedNode } = DataFactory;
 
@@ -20,7 +21,9 @@ export type { FeatureInfo, FeatureSpec, FeatureType } from './featureModel.ts';
  * feature of this title and type, else a new one. Use this from algorithms and models.
  */
 export async function ensureFeature(deps: Deps, spec: FeatureSpec): Promise<string> {
-  return (await ensureFeatures(deps, [spec]))[0];
+  const [uri] = await ensureFeatures(deps, [spec]);
+  if (uri === undefined) throw new InternalError(`no feature URI for "${spec.title}"`);
+  return uri;
 }
 
 /** ensureFeature for many specs, writing every new feature in one commit. */
@@ -46,19 +49,21 @@ export async function ensureFeatures(deps: Deps, specs: readonly FeatureSpec[]):
 
 async function findBySource(deps: Deps, spec: FeatureSpec): Promise<string | undefined> {
   const rows = await deps.store.select('feature-by-source', { type: TYPE_CLASS[spec.type], source: namedNode(spec.source!), title: spec.title });
-  return rows[0]?.f.value;
+  const [row] = rows;
+  return row === undefined ? undefined : bound(row, 'f');
 }
 
 /** The feature described in an RDF body, or 400 NotAFeatureRepresentation. */
 export function specOfRdf(quads: readonly RDF.Quad[]): { spec: FeatureSpec; subject: RDF.Term } {
   const subjects = featureSubjects(quads);
-  if (subjects.length !== 1) {
+  const [subject] = subjects;
+  if (subject === undefined || subjects.length !== 1) {
     throw new BadRequest(subjects.length === 0 ? 'the RDF holds no ot:Feature' : `the RDF holds ${subjects.length} features; send one`, {
       code: ERR.NotAFeatureRepresentation,
     });
   }
-  const read = featureOfQuads(quads, subjects[0]);
-  return { spec: { ...read, type: read.type ?? 'string' }, subject: subjects[0] };
+  const read = featureOfQuads(quads, subject);
+  return { spec: { ...read, type: read.type ?? 'string' }, subject };
 }
 
 /** Triples of the feature to store: its record plus any further literal or IRI statements. */
@@ -139,6 +144,6 @@ export async function readFeatures(deps: Pick<Deps, 'store'>, uris: readonly str
 export async function listFeatures(deps: Deps, page: Page, sameas?: string): Promise<{ uris: string[]; more: boolean }> {
   const bounds = { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } };
   const rows = await (sameas === undefined ? deps.store.select('feature-list', bounds) : deps.store.select('feature-list-sameas', { ...bounds, sameas }));
-  const uris = rows.map((r) => r.f.value);
+  const uris = rows.map((r) => bound(r, 'f'));
   return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
 }

@@ -19,7 +19,7 @@ function limitOf(ctx: Koa.Context): number {
 
 /** Media type of the request without parameters, lower-cased ('' when absent). */
 export function contentType(ctx: Koa.Context): string {
-  return (ctx.get('Content-Type') || '').split(';')[0].trim().toLowerCase();
+  return (ctx.get('Content-Type') || '').split(';')[0]!.trim().toLowerCase(); // split gives at least one part
 }
 
 /** Reads the whole body, refusing with 413 past the limit (before reading, when declared). */
@@ -80,7 +80,8 @@ export class Form {
 
   /** Fields other than `except`, first value each. */
   entries(except: readonly string[] = []): [string, string][] {
-    return [...this.fields].filter(([k]) => !except.includes(k)).map(([k, v]) => [k, v[0]]);
+    // fromParams makes a field only with its first value.
+    return [...this.fields].filter(([k]) => !except.includes(k)).map(([k, v]) => [k, v[0]!]);
   }
 }
 

@@ -29,7 +29,8 @@ type Query = Record<string, string | string[] | undefined>;
 function intParam(query: Query, name: string, min: number, max: number): number | undefined {
   const raw = query[name];
   if (raw === undefined) return undefined;
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  const value = Array.isArray(raw) ? raw.at(-1) : raw;
+  if (value === undefined) return undefined;
   if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
     throw new BadRequest(`parameter ${name}=${JSON.stringify(value.slice(0, 50))} is out of range: expected an integer from ${min} to ${max}`, {
       code: ERR.InvalidParameter,

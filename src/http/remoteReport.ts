@@ -39,7 +39,8 @@ function fromText(status: number, body: string, actor: string): ErrorReportData 
   const text = body.length > MAX_TEXT ? body.slice(0, MAX_TEXT) + '…' : body;
   const ours = /^(\d{3}) ([A-Za-z]+): (.*)$/m.exec(text);
   if (ours && text.startsWith(ours[0])) {
-    return { status: Number(ours[1]), code: ERR.ns + ours[2], actor, message: ours[3], details: text.slice(ours[0].length).trim() || undefined, causes: [] };
+    // The pattern's three groups are not optional: a match has them all.
+    return { status: Number(ours[1]), code: ERR.ns + ours[2]!, actor, message: ours[3]!, details: text.slice(ours[0].length).trim() || undefined, causes: [] };
   }
   const firstLine = text.trim().split('\n')[0] ?? '';
   return { status, code: codeOfStatus(status), actor, message: firstLine || `HTTP ${status}`, details: text.trim() || undefined, causes: [] };

@@ -46,7 +46,8 @@ export async function send(ctx: Koa.Context, reply: Reply): Promise<void> {
     return;
   }
   const chosen = negotiate(acceptOf(ctx), reply.variants.map((v) => v.type));
-  const variant = reply.variants.find((v) => v.type === chosen) ?? reply.variants[0];
+  // negotiate answers one of the types offered, and refuses an empty list.
+  const variant = reply.variants.find((v) => v.type === chosen) ?? reply.variants[0]!;
   const type = contentTypeOf(variant.type);
   if (await sendCached(ctx, reply, variant, type)) return;
   const body = await variant.produce();

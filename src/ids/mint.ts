@@ -4,6 +4,7 @@
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import { LocalIds, RedisIds, type IdAllocator } from './allocator.ts';
+import { bound } from '../store/api.ts';
 
 /**
  * One allocator per store: its counters start from what that store holds. With REDIS_URL
@@ -41,7 +42,7 @@ export async function reserveShared(deps: Pick<Deps, 'config' | 'store'>, collec
 async function highestId(deps: Deps, prefix: string): Promise<number> {
   let max = 0;
   for (const row of await deps.store.select('graphs-with-prefix', { prefix })) {
-    const id = Number(row.g.value.slice(prefix.length));
+    const id = Number(bound(row, 'g').slice(prefix.length));
     if (Number.isInteger(id) && id > max) max = id;
   }
   return max;

@@ -11,6 +11,7 @@ import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 import { mintUri } from '../ids/mint.ts';
 import type { Paging as Page } from '../http/paging.ts';
 import { readShared, removeShared, writeShared } from '../tasks/sharedFiles.ts';
+import { bound } from '../store/api.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
@@ -116,6 +117,6 @@ export async function deleteModel(deps: Deps, uri: string): Promise<void> {
 
 export async function listModels(deps: Deps, page: Page): Promise<{ uris: string[]; more: boolean }> {
   const rows = await deps.store.select('model-list', { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } });
-  const uris = rows.map((r) => r.m.value);
+  const uris = rows.map((r) => bound(r, 'm'));
   return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
 }

@@ -9,7 +9,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import type { Store, WriteOp } from '../store/api.ts';
+import { bound, type Store, type WriteOp } from '../store/api.ts';
 import { BadRequest, Forbidden, NotFound } from '../errors.ts';
 import { fetchPage, type Paging } from '../http/paging.ts';
 import { parseRdf } from '../rdf/parse.ts';
@@ -98,11 +98,11 @@ export async function listOntologies(deps: Deps, paging: Paging): Promise<{ entr
     deps.store.select('ontology-list', { catalogue, limit: { raw: limit }, offset: { raw: offset } }));
   const total = Number((await deps.store.select('ontology-count', { catalogue }))[0]?.n?.value ?? 0);
   const entries = items.map((r) => ({
-    uri: r.g.value,
-    title: r.title.value,
-    builtIn: r.source.value === BUILT_IN,
+    uri: bound(r, 'g'),
+    title: bound(r, 'title'),
+    builtIn: bound(r, 'source') === BUILT_IN,
     date: r.date?.value,
-    triples: Number(r.triples.value),
+    triples: Number(bound(r, 'triples')),
   }));
   return { entries, hasMore, total };
 }
@@ -200,5 +200,5 @@ export async function deleteOntology(deps: Deps, id: string): Promise<void> {
  * IRI order: what "algorithms of type X" means once a maintainer has POSTed new subtypes.
  */
 export async function subClassesOf(store: Store, classIri: string): Promise<string[]> {
-  return (await store.select('ontology-subclasses', { class: namedNode(classIri) }, { union: true })).map((r) => r.c.value);
+  return (await store.select('ontology-subclasses', { class: namedNode(classIri) }, { union: true })).map((r) => bound(r, 'c'));
 }

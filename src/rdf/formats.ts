@@ -1,5 +1,6 @@
 // The one table of RDF media types: what we write and what we parse.
 import Negotiator from 'negotiator';
+import { InternalError } from '../errors.ts';
 
 export const RDF_XML = 'application/rdf+xml';
 export const TURTLE = 'text/turtle';
@@ -32,7 +33,7 @@ const INPUT_ALIASES: Record<string, RdfSyntax> = {
 };
 
 export function syntaxOf(mediaType: string): RdfSyntax | undefined {
-  const t = mediaType.split(';')[0].trim().toLowerCase();
+  const t = mediaType.split(';')[0]!.trim().toLowerCase(); // split gives at least one part
   return RDF_TYPES.find((f) => f.type === t)?.syntax ?? INPUT_ALIASES[t];
 }
 
@@ -43,9 +44,11 @@ export const RDF_MEDIA_TYPES = RDF_TYPES.map((f) => f.type);
  * unservable Accept gets `offered[0]`, the default (SPEC §1 rule 5, §7.1 last line).
  */
 export function negotiate(accept: string | undefined, offered: readonly string[]): string {
-  if (!accept || !accept.trim()) return offered[0];
+  const fallback = offered[0];
+  if (fallback === undefined) throw new InternalError('content negotiation with nothing to offer');
+  if (!accept || !accept.trim()) return fallback;
   const best = new Negotiator({ headers: { accept: qOnly(accept) } }).mediaTypes([...offered]);
-  return best[0] ?? offered[0];
+  return best[0] ?? fallback;
 }
 
 /**

@@ -101,7 +101,7 @@ function parseRdfXml(text: string, baseIri: string): Promise<RDF.Quad[]> {
 function rdfXmlError(message: string): BadRequest {
   const m = /^(?:Line )?(\d+)(?::| column )(\d+):\s*(.*)$/s.exec(message);
   if (!m) return rdfError('rdfxml', message);
-  return rdfError('rdfxml', m[3], { line: Number(m[1]), column: Number(m[2]) });
+  return rdfError('rdfxml', m[3]!, { line: Number(m[1]), column: Number(m[2]) }); // groups not optional
 }
 
 async function parseJsonLd(text: string, baseIri: string): Promise<RDF.Quad[]> {

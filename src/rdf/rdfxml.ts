@@ -20,8 +20,8 @@ export function escapeXml(text: string, attr = false): string {
 /** Splits an IRI into namespace + local name where the local name is a valid NCName. */
 function splitIri(iri: string): [string, string] | undefined {
   let i = iri.length;
-  while (i > 0 && NCNAME_CHAR.test(iri[i - 1])) i--;
-  while (i < iri.length && !NCNAME_START.test(iri[i])) i++;
+  while (i > 0 && NCNAME_CHAR.test(iri[i - 1]!)) i--;
+  while (i < iri.length && !NCNAME_START.test(iri[i]!)) i++;
   if (i >= iri.length || i === 0) return undefined;
   return [iri.slice(0, i), iri.slice(i)];
 }

@@ -40,6 +40,11 @@ async function readStructure(ctx: Koa.Context): Promise<ParsedStructure> {
 
 const size = (ctx: Koa.Context) => ({ w: imageSize(ctx.query.w, 'w'), h: imageSize(ctx.query.h, 'h') });
 
+/** One 3D molfile of compound `id` (threeDMolfiles answers at least one or throws 400). */
+async function firstThreeD(deps: Deps, id: number): Promise<string> {
+  return (await threeDMolfiles(deps, id, 1))[0]!;
+}
+
 function record(compound: CompoundRecord, molfile: string, title: string): StructureRecord {
   return { ...compound, molfile, title };
 }
@@ -72,7 +77,7 @@ export function compoundRouter(deps: Deps): Router {
   router.get('/compound/:id', handle(async (ctx) => {
     const compound = compoundRecord(deps, idOf(ctx));
     return structureReply(
-      { record: { ...compound, title: compound.uri }, molfile: () => defaultMolfile(deps, compound), threeD: async () => (await threeDMolfiles(deps, compound.id, 1))[0] },
+      { record: { ...compound, title: compound.uri }, molfile: () => defaultMolfile(deps, compound), threeD: () => firstThreeD(deps, compound.id) },
       compound.uri,
       () => compoundRepresentation(deps, compound.uri, compound),
       size(ctx),
@@ -134,7 +139,7 @@ export function compoundRouter(deps: Deps): Router {
   router.get('/compound/:id/conformer/:n', handle(async (ctx) => {
     const compound = compoundRecord(deps, idOf(ctx));
     const c = await conformerRecord(deps, compound, numberOf(ctx.params.n, 'conformer'));
-    const threeD = async () => (await threeDMolfiles(deps, compound.id, 1))[0];
+    const threeD = () => firstThreeD(deps, compound.id);
     const molfile = () => readStructureFile(deps, c.file);
     return structureReply({ record: { ...compound, title: c.uri }, molfile, threeD }, c.uri, () => [
       ...conformerRepresentation(compound, c.number),

@@ -25,14 +25,15 @@ export function rootRouter(deps: Deps): Router {
   const router = new Router();
   router.get('/', handle(() => {
     const service = namedNode(uriOf(deps.config, '/'));
-    const uris = COLLECTIONS.map((c) => uriOf(deps.config, c.path));
+    const links = COLLECTIONS.map((c) => ({ uri: uriOf(deps.config, c.path), title: c.title }));
+    const uris = links.map((l) => l.uri);
     const quads = [
       quad(service, RDF.type, OT.Service),
       quad(service, DC.title, literal('OpenTox REST service')),
       quad(service, DC.description, literal('OpenTox REST interface 1.2 over an embedded Oxigraph store')),
-      ...COLLECTIONS.flatMap((c, i) => [
-        quad(service, RDFS.seeAlso, namedNode(uris[i])),
-        quad(namedNode(uris[i]), DC.title, literal(c.title)),
+      ...links.flatMap(({ uri, title }) => [
+        quad(service, RDFS.seeAlso, namedNode(uri)),
+        quad(namedNode(uri), DC.title, literal(title)),
       ]),
     ];
     return uriListReply(uris, { quads });

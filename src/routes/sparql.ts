@@ -32,11 +32,12 @@ interface ProtocolRequest {
 function fromForm(form: Form, body?: string): ProtocolRequest {
   if (form.has('update')) throw forbidden();
   const queries = body === undefined ? form.all('query') : [body];
-  if (queries.length === 0 || !queries[0].trim()) {
+  const [query] = queries;
+  if (query === undefined || !query.trim()) {
     throw new BadRequest('no SPARQL query: send it as the "query" parameter or as an application/sparql-query body', { code: ERR.MissingParameter });
   }
   if (queries.length > 1) throw new BadRequest('more than one "query" parameter', { code: ERR.InvalidParameter });
-  return { query: queries[0], defaultGraphs: form.all('default-graph-uri'), namedGraphs: form.all('named-graph-uri') };
+  return { query, defaultGraphs: form.all('default-graph-uri'), namedGraphs: form.all('named-graph-uri') };
 }
 
 const urlForm = (ctx: Koa.Context) => Form.fromSearchParams(new URLSearchParams(ctx.querystring));

@@ -11,14 +11,14 @@ export function popcount32(v: number): number {
 /** Set bits of the fingerprint starting at word `offset` of `words`. */
 export function popcount(words: Uint32Array, offset: number): number {
   let n = 0;
-  for (let i = 0; i < FP_WORDS; i++) n += popcount32(words[offset + i]);
+  for (let i = 0; i < FP_WORDS; i++) n += popcount32(words[offset + i]!);
   return n;
 }
 
 /** Bits set in both the query and the fingerprint at `offset`. */
 export function commonBits(query: Uint32Array, words: Uint32Array, offset: number): number {
   let n = 0;
-  for (let i = 0; i < FP_WORDS; i++) n += popcount32(query[i] & words[offset + i]);
+  for (let i = 0; i < FP_WORDS; i++) n += popcount32(query[i]! & words[offset + i]!);
   return n;
 }
 
@@ -27,7 +27,7 @@ export function containsBits(query: Uint32Array, words: Uint32Array, offset: num
   for (let i = 0; i < FP_WORDS; i++) {
     // `&` answers a signed int32, so compare missing bits with 0: a query word with bit 31
     // set would otherwise never equal its (negative) intersection.
-    if ((query[i] & ~words[offset + i]) !== 0) return false;
+    if ((query[i]! & ~words[offset + i]!) !== 0) return false;
   }
   return true;
 }

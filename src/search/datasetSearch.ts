@@ -12,6 +12,7 @@ import { SEARCH_PARAMS, isSearch, searchQueryOf } from './params.ts';
 import { searchReply } from './results.ts';
 import { runSearch } from './run.ts';
 import { disconnectSignal, similarityFeatureUri } from './request.ts';
+import { bound } from '../store/api.ts';
 
 const { namedNode } = DataFactory;
 const CONSUMED = new Set<string>([...SEARCH_PARAMS, 'threshold', 'page', 'pagesize', 'max']);
@@ -23,7 +24,7 @@ export function datasetSearch(deps: Deps): Koa.Middleware {
     if (!(await deps.store.ask('search-dataset-exists', { dataset: namedNode(dataset) }))) throw new NotFound(`dataset ${dataset} not found`);
     const query = searchQueryOf(ctx.query);
     const paging = parsePaging(ctx.query, deps.config);
-    const within = (await deps.store.select('search-dataset-compounds', { dataset: namedNode(dataset) })).map((r) => r.compound.value);
+    const within = (await deps.store.select('search-dataset-compounds', { dataset: namedNode(dataset) })).map((r) => bound(r, 'compound'));
     const { hits, hasMore } = await runSearch(deps, query, paging, { within, signal: disconnectSignal(ctx) });
     const pageUri = uriOf(deps.config, ctx.path) + (ctx.querystring ? '?' + ctx.querystring : '');
     const headers = pagingHeaders(pageUri, paging, hasMore);

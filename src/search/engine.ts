@@ -134,7 +134,7 @@ export class SearchEngine {
         budget -= performance.now() - started;
         // The index may have changed while the worker ran: report only compounds still stored.
         for (const m of matched) {
-          const uri = this.index.uris[chunk[m]];
+          const uri = this.index.uris[chunk[m]!];
           if (uri !== undefined && found.length < limit) found.push({ uri: this.uriOf(uri) });
         }
         this.checkAborted(options.signal);

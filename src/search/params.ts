@@ -31,10 +31,10 @@ function nonEmpty(name: string, value: string): string {
 
 export function searchQueryOf(query: Query): SearchQuery {
   const given = SEARCH_PARAMS.filter((p) => query[p] !== undefined);
-  if (given.length !== 1) {
+  const [name] = given;
+  if (name === undefined || given.length !== 1) {
     throw new BadRequest(`give one of ${SEARCH_PARAMS.join(', ')}, not ${given.join(' and ')}`, { code: ERR.InvalidParameter });
   }
-  const name = given[0];
   const value = nonEmpty(name, single(query, name)!);
   if (name === 'search') return { mode: 'exact', text: value };
   if (name === 'smarts' || name === 'substructure') return { mode: 'substructure', kind: name === 'smarts' ? 'smarts' : 'smiles', text: value };

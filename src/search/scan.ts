@@ -24,7 +24,7 @@ export function similarityScan(index: StructureIndex, query: Uint32Array, thresh
   const high = Math.floor(a / threshold + 1e-9);
   const { counts, morgan } = index;
   for (let slot = from; slot < to; slot++) {
-    const b = counts[slot];
+    const b = counts[slot]!;
     if (b < low || b > high || b === 0) continue;
     if (filter && !filter[slot]) continue;
     const c = commonBits(query, morgan, slot * FP_WORDS);

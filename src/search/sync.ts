@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts';
 import { compoundNumber } from '../compounds/compoundIndex.ts';
 import { compoundUri } from '../compounds/compounds.ts';
 import type { StoredStructure } from './engine.ts';
+import { bound } from '../store/api.ts';
 
 /**
  * Every stored compound with the SMILES and InChIKey its identity was made of, named under
@@ -13,8 +14,8 @@ import type { StoredStructure } from './engine.ts';
  */
 export async function storedStructures(deps: Pick<Deps, 'store' | 'config'>): Promise<StoredStructure[]> {
   return (await deps.store.select('compound-identities')).map((row) => {
-    const id = compoundNumber(row.compound.value);
-    return { uri: id === undefined ? row.compound.value : compoundUri(deps, id), smiles: row.smiles.value, inchiKey: row.inchiKey.value };
+    const id = compoundNumber(bound(row, 'compound'));
+    return { uri: id === undefined ? bound(row, 'compound') : compoundUri(deps, id), smiles: bound(row, 'smiles'), inchiKey: bound(row, 'inchiKey') };
   });
 }
 

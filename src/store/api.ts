@@ -8,10 +8,21 @@ import type { Bindable } from './binder.ts';
 import type { WriteOp } from './records.ts';
 import type { SparqlQuery, DatasetRequest } from './sparqlQuery.ts';
 import type { RdfSyntax } from '../rdf/formats.ts';
+import { InternalError } from '../errors.ts';
 
 export type { WriteOp } from './records.ts';
 
 export type Row = Record<string, RDF.Term>;
+
+/**
+ * The value of `?name` in a SELECT result row, for a variable its query binds on every row
+ * (outside OPTIONAL): an unbound one means the query file and its reader disagree.
+ */
+export function bound(row: Row, name: string): string {
+  const term = row[name];
+  if (term === undefined) throw new InternalError(`SELECT result row without ?${name}`);
+  return term.value;
+}
 
 /** How the public endpoint wants a query answered. */
 export interface SparqlOptions extends DatasetRequest {

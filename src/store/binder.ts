@@ -76,7 +76,7 @@ export function bind(template: string, values: Record<string, Bindable>, name = 
   const text = template.replace(PLACEHOLDER, (_m, key: string) => {
     if (!(key in values)) throw new Error(`${name}: no value bound for {{${key}}}`);
     used.add(key);
-    return termToSparql(values[key]);
+    return termToSparql(values[key]!); // `key in values` above
   });
   for (const key of Object.keys(values)) if (!used.has(key)) throw new Error(`${name}: {{${key}}} is not a placeholder`);
   return text;

@@ -40,10 +40,11 @@ export interface ReplayPlan {
 /** The plan for the current files: the latest snapshot plus every later segment. */
 export function currentPlan(dir: string): ReplayPlan {
   const { snapshots, segments } = scan(dir);
-  const snapshot = snapshots.length > 0 ? snapshots[snapshots.length - 1] : null;
+  const snapshot = snapshots.at(-1) ?? null;
   const later = segments.filter((s) => s >= (snapshot ?? 0));
   for (let i = 1; i < later.length; i++) {
-    if (later[i] !== later[i - 1] + 1) throw new Error(`journal segment ${later[i - 1] + 1} is missing in ${dir}`);
+    const expected = later[i - 1]! + 1;
+    if (later[i] !== expected) throw new Error(`journal segment ${expected} is missing in ${dir}`);
   }
   if (snapshot !== null && later.length > 0 && later[0] !== snapshot) throw new Error(`journal segment ${snapshot} is missing in ${dir}`);
   // Segments that start past 0 with no snapshot: the snapshot covering the rest is gone.

@@ -35,8 +35,9 @@ function position(text: string, loc: { last_line: number; last_column: number })
   let line = loc.last_line - 1;
   let column = loc.last_column;
   while (line < lines.length) {
-    while (column < lines[line].length && /\s/.test(lines[line][column])) column++;
-    if (column < lines[line].length || line === lines.length - 1) break;
+    const text = lines[line]!;
+    while (column < text.length && /\s/.test(text[column]!)) column++;
+    if (column < text.length || line === lines.length - 1) break;
     line++;
     column = 0;
   }

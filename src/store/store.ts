@@ -75,7 +75,7 @@ export class TripleStore {
     const store = new TripleStore(dir, options);
     const plan = currentPlan(dir);
     const read = replay(store.ox, plan);
-    const segment = plan.segments.length > 0 ? plan.segments[plan.segments.length - 1] : (plan.snapshot ?? 0);
+    const segment = plan.segments.at(-1) ?? plan.snapshot ?? 0;
     store.compactor = new Compactor(dir, plan.snapshot, store.log);
     store.journal = new Journal({
       dir,

@@ -23,7 +23,7 @@ export function uuidv7(now = Date.now()): string {
   b.writeUIntBE(lastMs, 0, 6);
   b[6] = 0x70 | (counter >> 8);
   b[7] = counter & 0xff;
-  b[8] = (b[8] & 0x3f) | 0x80;
+  b[8] = (b[8]! & 0x3f) | 0x80; // 16 random bytes
   const h = b.toString('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

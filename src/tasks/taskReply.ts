@@ -23,7 +23,7 @@ export function taskStatusCode(t: TaskRecord, base: string): number {
     case 'Running':
       return 202;
     case 'Completed':
-      return t.resultUris.length === 1 && isTaskUri(t.resultUris[0], base) ? 201 : 200;
+      return t.resultUris.length === 1 && isTaskUri(t.resultUris[0]!, base) ? 201 : 200;
     case 'Cancelled':
       return 503;
     case 'Error':
@@ -46,7 +46,7 @@ export function taskReply(t: TaskRecord, quads: readonly RDF.Quad[], base: strin
   const status = taskStatusCode(t, base);
   const headers: Record<string, string> = {};
   if (status === 202) headers.Location = t.uri;
-  if (status === 201) headers.Location = t.resultUris[0];
+  if (status === 201) headers.Location = t.resultUris[0]!; // 201: exactly one result
   return rdfReply(publicQuads(quads), { status, headers, uris: uriListOf(t, status) });
 }
 

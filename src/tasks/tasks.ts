@@ -5,7 +5,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { ErrorReportData } from '../errors.ts';
 import { reportQuads } from '../http/errorReport.ts';
-import type { Store } from '../store/api.ts';
+import { bound, type Store } from '../store/api.ts';
 import type { Bindable } from '../store/binder.ts';
 import { DC, JOB, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 import type { TaskInfo, TaskStatus } from './api.ts';
@@ -144,15 +144,15 @@ export async function listTasks(store: Store, status: TaskStatus | undefined, li
   const by: Record<string, Bindable> = owned ? { acl: namedNode(owned.acl), owner: owned.owner } : {};
   const name = `task-list${owned ? '-owned' : ''}${status ? '-by-status' : ''}`;
   const rows = await store.select(name, status ? { status, ...paging, ...by } : { ...paging, ...by });
-  return rows.map((r) => r.task.value);
+  return rows.map((r) => bound(r, 'task'));
 }
 
 /** Tasks to resume at start-up: Queued and Running ones. */
 export async function unfinishedTasks(store: Store): Promise<string[]> {
-  return (await store.select('task-unfinished')).map((r) => r.task.value);
+  return (await store.select('task-unfinished')).map((r) => bound(r, 'task'));
 }
 
 /** Final tasks that ended before `before` (retention purge). */
 export async function tasksEndedBefore(store: Store, before: Date): Promise<string[]> {
-  return (await store.select('task-ended-before', { before: dateTime(before) })).map((r) => r.task.value);
+  return (await store.select('task-ended-before', { before: dateTime(before) })).map((r) => bound(r, 'task'));
 }

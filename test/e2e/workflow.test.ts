@@ -73,7 +73,7 @@ describe('e2e: an OpenTox client workflow', function () {
       ['methanol', 'chemical/x-mdl-sdfile', /M {2}END[\s\S]*\$\$\$\$/],
     ];
     for (const [name, type, body] of cases) {
-      const res = await get(compounds[name], type);
+      const res = await get(compounds[name]!, type);
       expect(res.status, `${name} as ${type}`).to.equal(200);
       expectType(res, type);
       expect(await res.text(), `${name} as ${type}`).to.match(body);
@@ -109,7 +109,7 @@ describe('e2e: an OpenTox client workflow', function () {
     expect(has(dataset, OT.dataEntry)).to.have.length(rows.length);
     const features = has(null, RDFV.type, OT.Feature.value).map((q) => q.subject.value);
     expect(features).to.have.length(1);
-    feature = features[0];
+    feature = features[0]!;
     expect(has(null, OT.feature, feature)).to.have.length(rows.length);
 
     const sd = await get(dataset, 'chemical/x-mdl-sdfile');
@@ -141,7 +141,7 @@ describe('e2e: an OpenTox client workflow', function () {
     const csvRows = (await (await get(dataset, 'text/csv')).text()).trim().split(/\r?\n/).slice(1);
     expect(bindings).to.have.length(csvRows.length);
     const fromCsv = new Set(csvRows.map((r) => r.split(',')).map((c) => `${c[0]} ${c[c.length - 1]}`));
-    for (const b of bindings) expect(fromCsv.has(`${b.compound.value} ${b.value.value}`), JSON.stringify(b)).to.equal(true);
+    for (const b of bindings) expect(fromCsv.has(`${b.compound!.value} ${b.value!.value}`), JSON.stringify(b)).to.equal(true);
   });
 
   it('searches compounds by similarity and substructure', async () => {
@@ -179,7 +179,7 @@ describe('e2e: an OpenTox client workflow', function () {
     expect(descriptors).to.match(new RegExp(`^${app.url}/dataset/\\d+$`));
     const described = await csvOf(descriptors);
     expect(described).to.have.length(rows + 1);
-    expect(described[1].split(',').slice(2).some((v) => Number(v) > 0), described[1]).to.equal(true);
+    expect(described[1]!.split(',').slice(2).some((v) => Number(v) > 0), described[1]).to.equal(true);
 
     const model = await apply(`${app.url}/algorithm/knn`, [['dataset_uri', dataset], ['prediction_feature', feature], ['k', '3']]);
     expect(model).to.match(new RegExp(`^${app.url}/model/\\d+$`));
@@ -193,6 +193,6 @@ describe('e2e: an OpenTox client workflow', function () {
     expect(predictions).to.match(new RegExp(`^${app.url}/dataset/\\d+$`));
     const predicted = await csvOf(predictions);
     expect(predicted).to.have.length(rows + 1);
-    expect(predicted[0].split(',').length).to.be.greaterThan(2);
+    expect(predicted[0]!.split(',').length).to.be.greaterThan(2);
   });
 });

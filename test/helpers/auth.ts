@@ -15,8 +15,8 @@ export function form(fields: Record<string, string>): RequestInit {
 
 /** Logs in through POST {url}{path} and answers the token. */
 export async function login(url: string, user: string, path = '/auth/authenticate'): Promise<string> {
-  const res = await fetch(url + path, form({ username: user, password: PASSWORDS[user] }));
+  const res = await fetch(url + path, form({ username: user, password: PASSWORDS[user]! }));
   const body = await res.text();
   if (res.status !== 200) throw new Error(`login of ${user} answered ${res.status}: ${body}`);
-  return /^token\.id=(.+)$/m.exec(body)![1];
+  return /^token\.id=(.+)$/m.exec(body)![1]!;
 }

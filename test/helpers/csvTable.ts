@@ -10,7 +10,7 @@ export function csvTable(file: string, limit = Infinity): Table {
   const [header, ...body] = rows;
   const data = body.filter((r) => r[0]).slice(0, limit);
   const base = `http://example.org/dataset/${file}`;
-  const columns = header.slice(1).map((title, j) => ({
+  const columns = header!.slice(1).map((title, j) => ({
     uri: `${base}/feature/${j + 1}`,
     title,
     numeric: data.every((r) => r[j + 1] === undefined || r[j + 1] === '' || Number.isFinite(Number(r[j + 1]))),
@@ -18,7 +18,7 @@ export function csvTable(file: string, limit = Infinity): Table {
   return {
     datasetUri: base,
     compounds: data.map((_, i) => `http://example.org/compound/${i + 1}`),
-    smiles: data.map((r) => r[0]),
+    smiles: data.map((r) => r[0]!),
     columns,
     values: data.map((r) => columns.map((c, j) => {
       const v = r[j + 1];

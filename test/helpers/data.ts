@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const candidates = [path.resolve(repoRoot, '../shared/data'), path.resolve(repoRoot, '../../shared/data'), '/work/shared/data'];
 
-export const SHARED_DATA = candidates.find((c) => existsSync(c)) ?? candidates[0];
+export const SHARED_DATA = candidates.find((c) => existsSync(c)) ?? candidates[0]!;
 
 /** Path of a file under shared/data, e.g. sharedData('opentox-test', 'kazius.csv'). */
 export function sharedData(...parts: string[]): string {

@@ -16,7 +16,7 @@ export async function rdkitSpin(input: { ms: number }, tools: WorkerTools): Prom
   let n = 0;
   while (Date.now() - start < input.ms) {
     tools.checkCancelled();
-    const mol = rd.get_mol(SMILES[n % SMILES.length]);
+    const mol = rd.get_mol(SMILES[n % SMILES.length]!);
     try {
       mol?.get_morgan_fp(JSON.stringify({ radius: 2, nBits: 2048 }));
     } finally {

@@ -21,5 +21,5 @@ export async function storeSize(store: Store): Promise<number> {
 export async function storeDump(store: Store): Promise<string> {
   if (store instanceof EmbeddedStore) return store.engine.dumpNQuads();
   const rows = await sparqlOf(store).protocol.select('SELECT ?g ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } }');
-  return rows.map((r) => `${r.s.value} ${r.p.value} ${r.o.value} ${r.g.value}`).sort().join('\n');
+  return rows.map((r) => `${r.s!.value} ${r.p!.value} ${r.o!.value} ${r.g!.value}`).sort().join('\n');
 }

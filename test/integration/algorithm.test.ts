@@ -29,7 +29,7 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
     app = await startApp();
     hamster = (await uploadDataset(app, readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.mini.bool_string.csv'), 'utf8'), 'text/csv')).body;
     const features = (await nt(hamster)).split('\n').filter((l) => l.includes('#NominalFeature>') || l.includes('#NumericFeature>'));
-    target = features[0].slice(1, features[0].indexOf('>'));
+    target = features[0]!.slice(1, features[0]!.indexOf('>'));
   });
   after(async () => { await app.close(); });
 
@@ -159,7 +159,7 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
     expect(csv[0]).to.contain('confidence').and.contain('applicability domain');
     expect(csv).to.have.length(11);
     // Each row names its k=3 neighbours on one line: URI, similarity, measured value.
-    const neighbours = csv[1].match(/http:\/\/[^\s,]+\/compound\/\d+ (0|1|0\.\d+) (true|false)(; |,|$)/g) ?? [];
+    const neighbours = csv[1]!.match(/http:\/\/[^\s,]+\/compound\/\d+ (0|1|0\.\d+) (true|false)(; |,|$)/g) ?? [];
     expect(neighbours, csv[1]).to.have.length(3);
   });
 
@@ -200,7 +200,7 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
     const rows = await lines(res.body, 'text/uri-list');
     const conformers = rows.filter((u) => /\/compound\/\d+\/conformer\/\d+$/.test(u));
     expect(conformers.length).to.be.within(2, 4);
-    const xyz = await fetch(conformers[0], { headers: { Accept: 'chemical/x-mdl-molfile' } });
+    const xyz = await fetch(conformers[0]!, { headers: { Accept: 'chemical/x-mdl-molfile' } });
     expect(xyz.status).to.equal(200);
   });
 

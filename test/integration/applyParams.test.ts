@@ -26,7 +26,7 @@ describe('job parameters', function () {
     const predicted = await ensureFeature(app.deps, { title: 'a (constant)', type: 'numeric', source: app.url + '/algorithm/constant' });
     model = await createModel(app.deps, {
       title: 'constant', creator: 'test', algorithm: app.url + '/algorithm/constant', trainingDataset: dataset,
-      independentVariables: [], dependentVariables: [features[0]], predictedVariables: [predicted], parameters: [], kind: 'test-constant', data: {},
+      independentVariables: [], dependentVariables: [features[0]!], predictedVariables: [predicted], parameters: [], kind: 'test-constant', data: {},
     });
   });
   after(async () => { await app.close(); });

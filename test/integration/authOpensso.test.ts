@@ -72,7 +72,7 @@ for (const mode of ['local', 'off'] as const) {
       const statuses: number[] = [];
       let retry: string | null = null;
       for (let i = 0; i < 5; i++) {
-        const res = await fetch(app.url + '/auth/authenticate', form({ username: 'alice', password: i === 4 ? PASSWORDS.alice : 'wrong' }));
+        const res = await fetch(app.url + '/auth/authenticate', form({ username: 'alice', password: i === 4 ? PASSWORDS.alice! : 'wrong' }));
         statuses.push(res.status);
         if (res.status === 429) retry = res.headers.get('retry-after');
       }

@@ -68,9 +68,9 @@ for (const mode of ['on', 'off'] as const) {
 
     for (const c of CASES) {
       it(`${c.what}: ${c.method} answers ${c[mode]}`, async () => {
-        const url = c.path.startsWith('{') ? made[c.path.slice(1, -1)] : h.url + c.path;
+        const url = c.path.startsWith('{') ? made[c.path.slice(1, -1)]! : h.url + c.path;
         const headers: Record<string, string> = { Accept: 'text/plain' };
-        if (c.who !== 'nobody') headers.subjectid = tokens[c.who];
+        if (c.who !== 'nobody') headers.subjectid = tokens[c.who]!;
         const res = await fetch(url, { method: c.method, headers });
         expect(res.status, await res.clone().text()).to.equal(c[mode]);
         if (c[mode] === 401) {
@@ -82,7 +82,7 @@ for (const mode of ['on', 'off'] as const) {
     }
 
     it('the URIs a POST answered (body or Location) get the caller as owner', async () => {
-      const res = await fetch(h.url + '/model/1', { method: 'POST', headers: { subjectid: tokens.bob } });
+      const res = await fetch(h.url + '/model/1', { method: 'POST', headers: { subjectid: tokens.bob! } });
       const { ownerOf } = await import('../../src/auth/owners.ts');
       const body = (await res.text()).trim();
       expect(await ownerOf(h.deps, body)).to.equal(mode === 'on' ? 'bob' : undefined);
@@ -90,12 +90,12 @@ for (const mode of ['on', 'off'] as const) {
     });
 
     it('deleting one\'s own resource forgets its owner', async () => {
-      const res = await fetch(h.url + '/dataset', form({ subjectid: tokens.alice, title: 'mine' }));
+      const res = await fetch(h.url + '/dataset', form({ subjectid: tokens.alice!, title: 'mine' }));
       expect(res.headers.get('x-title')).to.equal('mine');
       const uri = (await res.text()).trim();
       const { ownerOf } = await import('../../src/auth/owners.ts');
       expect(await ownerOf(h.deps, uri)).to.equal(mode === 'on' ? 'alice' : undefined);
-      const del = await fetch(uri, { method: 'DELETE', headers: { subjectid: tokens.alice } });
+      const del = await fetch(uri, { method: 'DELETE', headers: { subjectid: tokens.alice! } });
       expect(del.status).to.equal(200);
       expect(await ownerOf(h.deps, uri)).to.equal(undefined);
     });

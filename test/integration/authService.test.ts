@@ -12,7 +12,7 @@ describe('built-in authentication service (AUTH_MODE=local)', () => {
   after(async () => { await app.close(); });
 
   it('authenticate answers token.id=TOKEN as text/plain', async () => {
-    const res = await fetch(app.url + '/auth/authenticate', form({ username: 'alice', password: PASSWORDS.alice }));
+    const res = await fetch(app.url + '/auth/authenticate', form({ username: 'alice', password: PASSWORDS.alice! }));
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/plain/);
     expect(await res.text()).to.match(/^token\.id=AQIC[A-Za-z0-9_-]{43}\n$/);
@@ -20,7 +20,7 @@ describe('built-in authentication service (AUTH_MODE=local)', () => {
 
   it('isTokenValid answers boolean=true for a fresh token and boolean=false otherwise', async () => {
     const token = await login(app.url, 'alice');
-    for (const [tokenid, answer] of [[token, 'true'], ['AQICnotatoken00000', 'false'], ['bad token', 'false']]) {
+    for (const [tokenid, answer] of [[token, 'true'], ['AQICnotatoken00000', 'false'], ['bad token', 'false']] as Array<[string, string]>) {
       const res = await fetch(app.url + '/auth/isTokenValid', form({ tokenid }));
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.match(/^text\/plain/);
@@ -73,7 +73,7 @@ describe('built-in authentication service (AUTH_MODE=local)', () => {
     const { UserFile } = await import('../../src/auth/users.ts');
     await new UserFile(app.dataDir).add('dave', 'dave-secret-4');
     const res = await fetch(app.url + '/auth/authenticate', form({ username: 'dave', password: 'dave-secret-4' }));
-    const token = /token\.id=(.+)/.exec(await res.text())![1];
+    const token = /token\.id=(.+)/.exec(await res.text())![1]!;
     new UserFile(app.dataDir).remove('dave');
     const valid = await fetch(app.url + '/auth/isTokenValid', form({ tokenid: token }));
     expect(await valid.text()).to.equal('boolean=false\n');

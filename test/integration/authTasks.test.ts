@@ -36,7 +36,7 @@ for (const mode of ['on', 'off'] as const) {
         title: 'whoami', creator: `${app.url}/algorithm/test`, owner: mode === 'on' ? 'alice' : undefined, subjectid: tokens.alice,
       });
       task = info.uri;
-      result = (await waitForStatus(app.deps.tasks, task, ['Completed'])).resultUris[0];
+      result = (await waitForStatus(app.deps.tasks, task, ['Completed'])).resultUris[0]!;
     });
     after(async () => { await app.close(); });
 

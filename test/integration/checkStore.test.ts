@@ -62,9 +62,9 @@ describeEmbedded('npm run check-store', function () {
     await app.close({ keepData: true });
     const structures = path.join(dataDir, 'structures');
     const [first] = readdirSync(structures);
-    const [file] = readdirSync(path.join(structures, first));
-    rmSync(path.join(structures, first, file));
-    writeFileSync(path.join(structures, first, 'stray.mol'), 'x');
+    const [file] = readdirSync(path.join(structures, first!));
+    rmSync(path.join(structures, first!, file!));
+    writeFileSync(path.join(structures, first!, 'stray.mol'), 'x');
     writeFileSync(path.join(dataDir, 'store', 'snapshot.tmp'), 'half');
     mkdirSync(path.join(dataDir, 'uploads'), { recursive: true });
     writeFileSync(path.join(dataDir, 'uploads', 'orphan.csv'), 'SMILES\nC\n');

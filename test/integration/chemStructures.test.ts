@@ -44,9 +44,9 @@ describe('chemistry over HTTP: metal complexes and 3D (SPEC §2.2, §4.2)', func
     const lines = xyz.split('\n');
     expect(lines[0]).to.equal('33'); // C13H18O2
     const atoms = lines.slice(2, 35).map((l) => l.trim().split(/\s+/).slice(1, 4).map(Number));
-    expect(atoms.some(([, , z]) => Math.abs(z) > 0.1), 'not flat').to.equal(true);
+    expect(atoms.some(([, , z]) => Math.abs(z!) > 0.1), 'not flat').to.equal(true);
     let closest = Infinity;
-    atoms.forEach((a, i) => atoms.slice(i + 1).forEach((b) => { closest = Math.min(closest, Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2])); }));
+    atoms.forEach((a, i) => atoms.slice(i + 1).forEach((b) => { closest = Math.min(closest, Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!)); }));
     expect(closest, 'closest atoms (C-H bond about 1.09 Å)').to.be.within(0.9, 1.2);
     // Open Babel perceives bonds from the coordinates alone: the same constitution comes back.
     expect(obabelInchiKey(xyz, 'xyz').slice(0, 14)).to.equal('HEFNNWSXXWATRW');
@@ -70,7 +70,7 @@ describe('chemistry over HTTP: metal complexes and 3D (SPEC §2.2, §4.2)', func
     expect(made.length).to.be.within(1, 2);
     for (const conformer of made) {
       const molfile = await (await fetch(conformer, { headers: { Accept: 'chemical/x-mdl-molfile' } })).text();
-      expect(molfile.split('\n')[3].slice(0, 3).trim(), 'all 33 atoms, hydrogens included').to.equal('33');
+      expect(molfile.split('\n')[3]!.slice(0, 3).trim(), 'all 33 atoms, hydrogens included').to.equal('33');
       // Judged by Open Babel from the 3D file: same constitution, the centre in some configuration.
       expect(obabelInchiKey(molfile, 'mol')).to.match(/^HEFNNWSXXWATRW-(JTQLQIEISA|SNVBAGLBSA)-N$/);
     }

@@ -91,10 +91,10 @@ describe('conformers over HTTP (SPEC §4.2)', function () {
     const made = (await task.text()).trim().split(/\r?\n/).sort();
     expect(made.length).to.be.within(1, 2);
     expect(made[0]).to.equal(`${alanine}/conformer/3`, 'numbers of deleted conformers are not given out again');
-    const xyz = await (await fetch(made[0], { headers: { Accept: 'chemical/x-xyz' } })).text();
+    const xyz = await (await fetch(made[0]!, { headers: { Accept: 'chemical/x-xyz' } })).text();
     expect(xyz.split('\n')[0]).to.equal('13');
     expect(xyz.split('\n').slice(2, 15).some((l) => Math.abs(Number(l.trim().split(/\s+/)[3])) > 0.1)).to.equal(true);
-    expect(await (await fetch(made[0], { headers: { Accept: 'chemical/x-inchi' } })).text()).to.match(/\/t2-\/m0\/s1/);
+    expect(await (await fetch(made[0]!, { headers: { Accept: 'chemical/x-inchi' } })).text()).to.match(/\/t2-\/m0\/s1/);
     expect(await (await fetch(alanine, { headers: { Accept: MOLFILE } })).text()).to.match(/3D/);
   });
 });

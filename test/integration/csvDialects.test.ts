@@ -14,7 +14,7 @@ async function table(dataset: string): Promise<string[][]> {
 /** The rdf:type IRIs of a feature. */
 async function featureTypes(feature: string): Promise<string[]> {
   const nt = await (await fetch(feature, { headers: { Accept: 'application/n-triples' } })).text();
-  return nt.split('\n').filter((l) => l.startsWith(`<${feature}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>`)).map((l) => l.split(' ')[2].slice(1, -1));
+  return nt.split('\n').filter((l) => l.startsWith(`<${feature}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>`)).map((l) => l.split(' ')[2]!.slice(1, -1));
 }
 
 describe('CSV dialects', function () {
@@ -35,9 +35,9 @@ describe('CSV dialects', function () {
       expect(status, dataset).to.equal(200);
       const features = await lines(dataset + '/features');
       expect(features).to.have.length(1);
-      expect(await featureTypes(features[0])).to.include(OT.NumericFeature.value);
+      expect(await featureTypes(features[0]!)).to.include(OT.NumericFeature.value);
       const rows = await table(dataset);
-      expect(rows[0].slice(1).join()).to.match(/LC50/);
+      expect(rows[0]!.slice(1).join()).to.match(/LC50/);
       expect(rows.slice(1).map((r) => Number(r[r.length - 1])).sort()).to.deep.equal([1.5, 2.25]);
       expect(await lines(dataset + '/compounds')).to.have.length(2);
       expect(await warnings(dataset)).to.deep.equal([]);
@@ -77,8 +77,8 @@ describe('one bad cell in a numeric column', function () {
     const types = await Promise.all(features.map(featureTypes));
     expect(types.filter((t) => t.includes(OT.NumericFeature.value))).to.have.length(1);
     const rows = await table(dataset);
-    const lc50 = rows[0].findIndex((h) => h.includes('LC50'));
-    const name = rows[0].findIndex((h) => h.includes('Name'));
+    const lc50 = rows[0]!.findIndex((h) => h.includes('LC50'));
+    const name = rows[0]!.findIndex((h) => h.includes('Name'));
     const byName = new Map(rows.slice(1).map((r) => [r[name], r[lc50]]));
     expect(Object.fromEntries(byName)).to.deep.equal({ ethanol: '1.5', propane: '', butane: '2.5', benzene: '3' });
     expect(await warnings(dataset)).to.deep.equal(['row 3, column 3 ("LC50"): value "abc" is not a number; cell left empty']);
@@ -89,7 +89,7 @@ describe('one bad cell in a numeric column', function () {
     const { status, body: dataset } = await uploadDataset(app, csv, 'text/csv');
     expect(status, dataset).to.equal(200);
     const features = await lines(dataset + '/features');
-    expect(await featureTypes(features[0])).to.not.include(OT.NumericFeature.value);
+    expect(await featureTypes(features[0]!)).to.not.include(OT.NumericFeature.value);
     expect(await warnings(dataset)).to.deep.equal([]);
   });
 });

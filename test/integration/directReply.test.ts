@@ -14,7 +14,7 @@ function taskOf(body: string): { uri: string; status?: string; results: string[]
   const tasks = store.getSubjects(namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type'), OT.Task, null);
   expect(tasks, body).to.have.length(1);
   const s = tasks[0];
-  return { uri: s.value, status: store.getObjects(s, OT.hasStatus, null)[0]?.value, results: store.getObjects(s, OT.resultURI, null).map((o) => o.value) };
+  return { uri: s!.value, status: store.getObjects(s!, OT.hasStatus, null)[0]?.value, results: store.getObjects(s!, OT.resultURI, null).map((o) => o.value) };
 }
 
 describe('direct 200 answers follow Accept (SPEC §4.3)', function () {

@@ -100,7 +100,7 @@ describeEmbedded('disk full', function () {
     expect(big.status).to.equal(200);
     expect((await big.text()).match(/#C\d+>/g)).to.have.length(1200);
     for (const [uri, smiles] of [[ethanol, 'CCO'], [phenol, 'CC=O']]) {
-      const res = await fetch(uri.replace(/^http:\/\/127\.0\.0\.1:\d+/, app.origin), { headers: { Accept: 'chemical/x-daylight-smiles' } });
+      const res = await fetch(uri!.replace(/^http:\/\/127\.0\.0\.1:\d+/, app.origin), { headers: { Accept: 'chemical/x-daylight-smiles' } });
       expect(res.status, uri).to.equal(200);
       expect((await res.text()).trim()).to.equal(smiles);
     }

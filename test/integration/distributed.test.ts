@@ -143,7 +143,7 @@ describe('distributed: two API processes (WORKERS=0) and two workers on Virtuoso
       ['chemical/x-mdl-sdfile', (b) => expect(b).to.match(/\$\$\$\$/)],
       ['chemical/x-mol2', (b) => expect(b).to.contain('@<TRIPOS>MOLECULE')],
       ['chemical/x-cml', (b) => expect(b).to.contain('<molecule')],
-      ['chemical/x-xyz', (b) => expect(b.split('\n')[0].trim()).to.equal('9')],
+      ['chemical/x-xyz', (b) => expect(b.split('\n')[0]!.trim()).to.equal('9')],
       ['image/svg+xml', (b) => expect(b).to.contain('<svg')],
       ['application/rdf+xml', (b) => expect(b).to.contain(compound)],
       ['text/turtle', (b) => expect(b).to.contain(compound)],
@@ -260,8 +260,8 @@ describe('distributed: two API processes (WORKERS=0) and two workers on Virtuoso
   it('an API process restarted finds everything', async () => {
     const api = apis[0];
     const dataDir = dirs.find((d) => d.includes('opentox-dist-api0-'))!;
-    api.child.kill('SIGTERM');
-    await api.exited;
+    api!.child.kill('SIGTERM');
+    await api!.exited;
     await startApi(0, dataDir);
     for (let i = 0; i < 2; i++) {
       for (const uri of [compound, dataset, model]) {

@@ -58,7 +58,7 @@ async function titleOf(child: Child, id: string): Promise<{ title: string | null
 async function verify(child: Child, known: Map<string, Expect>): Promise<void> {
   const found = await Promise.all([...known.keys()].map((id) => titleOf(child, id)));
   for (const [i, [id, state]] of [...known].entries()) {
-    const { title, triples } = found[i];
+    const { title, triples } = found[i]!;
     const allowed = [state.acked ?? null, ...('inflight' in state ? [state.inflight ?? null] : [])];
     expect(allowed, `graph ${id} holds ${JSON.stringify(title)}`).to.include(title);
     expect(triples, `graph ${id}`).to.equal(title === null ? 0 : 3);

@@ -52,7 +52,7 @@ describe('a failed job leaves nothing behind', function () {
     const predicted = await ensureFeature(app.deps, { title: 'a (one)', type: 'numeric', source: app.url + '/algorithm/one' });
     const model = await createModel(app.deps, {
       title: 'one', creator: 'test', algorithm: app.url + '/algorithm/one', trainingDataset: dataset,
-      independentVariables: [], dependentVariables: [features[0]], predictedVariables: [predicted], parameters: [], kind: 'test-one', data: {},
+      independentVariables: [], dependentVariables: [features[0]!], predictedVariables: [predicted], parameters: [], kind: 'test-one', data: {},
     });
     const before = await lines(app.url + '/dataset');
     const done = await run(model, { dataset_uri: dataset, dataset_service: unreachable });

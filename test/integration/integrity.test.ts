@@ -30,7 +30,7 @@ describe('integrity of what others use', function () {
     // One structure is one compound: POST /compound answers the dataset's ethanol.
     const ethanol = await createCompound(app.url, 'CCO');
     expect(await lines(body + '/compounds')).to.include(ethanol);
-    return [body, ethanol, (await lines(body + '/features'))[0]];
+    return [body, ethanol, (await lines(body + '/features'))[0]!];
   }
 
   describe('PUT /compound/{id}', () => {

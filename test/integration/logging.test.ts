@@ -36,8 +36,8 @@ describe('logging', function () {
       await (await fetch(app.url + '/compound/999999')).text();
       const [ok, missing] = await linesOf(app, 'request', 2);
       expect(ok).to.include({ level: 'info', method: 'GET', url: '/dataset?page=0', status: 200 });
-      expect(ok.ms).to.be.a('number').and.at.least(0);
-      expect(ok.time).to.be.a('string').and.match(/^\d{4}-\d\d-\d\dT/);
+      expect(ok!.ms).to.be.a('number').and.at.least(0);
+      expect(ok!.time).to.be.a('string').and.match(/^\d{4}-\d\d-\d\dT/);
       expect(missing).to.include({ method: 'GET', url: '/compound/999999', status: 404 });
     });
 
@@ -47,7 +47,7 @@ describe('logging', function () {
       const url = `${app.url}/dataset?subjectid=${TOKEN}&dataset_uri=${encodeURIComponent(dataset)}`;
       await (await fetch(url, { headers: { subjectid: TOKEN, Authorization: `Bearer ${TOKEN}`, Accept: 'text/uri-list' } })).text();
       const [line] = await linesOf(app, 'request');
-      expect(line.url).to.equal('/dataset?subjectid=***&dataset_uri=http%3A%2F%2F***%40data.example.org%2Fdataset%2F1');
+      expect(line!.url).to.equal('/dataset?subjectid=***&dataset_uri=http%3A%2F%2F***%40data.example.org%2Fdataset%2F1');
       const all = JSON.stringify(app.logged);
       expect(all).to.not.contain(TOKEN).and.not.contain('s3cret');
     });
@@ -62,11 +62,11 @@ describe('logging', function () {
       expect(started.map((l) => [l.task, l.kind])).to.deep.equal([[ok.uri, 'test-noop'], [failed.uri, 'test-fail']]);
       const ended = await linesOf(app, 'task ended', 2);
       expect(ended[0]).to.include({ level: 'info', task: ok.uri, status: 'Completed' });
-      expect(ended[0].ms).to.be.a('number');
+      expect(ended[0]!.ms).to.be.a('number');
       expect(ended[1]).to.include({ level: 'warn', task: failed.uri, status: 'Error' });
       const [error] = await linesOf(app, 'task failed unexpectedly');
       expect(error).to.include({ level: 'error', task: failed.uri });
-      expect((error.err as { message: string }).message).to.equal('cannot read http://***@host/x?subjectid=***');
+      expect((error!.err as { message: string }).message).to.equal('cannot read http://***@host/x?subjectid=***');
       const all = JSON.stringify(app.logged);
       expect(all).to.not.contain('pw123').and.not.contain(TOKEN);
     });

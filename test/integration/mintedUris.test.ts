@@ -27,24 +27,24 @@ describe('minted URIs dereference', function () {
     const body = await (await get(dataset)).text();
     const entries = turtle(body).store.getObjects(namedNode(dataset), OT.dataEntry, null).map((o) => o.value);
     expect(entries).to.have.length(2);
-    const [feature] = await lines(dataset + '/features');
+    const feature = (await lines(dataset + '/features'))[0]!;
     const compounds = await lines(dataset + '/compounds');
     for (const [i, e] of entries.sort().entries()) {
       const res = await get(e);
       expect(res.status, e).to.equal(200);
       expect(res.headers.get('content-type')).to.contain(TTL);
       const t = turtle(await res.text());
-      expect(t.has(e, OT.compound, namedNode(compounds[i]))).to.equal(true);
+      expect(t.has(e, OT.compound, namedNode(compounds[i]!))).to.equal(true);
       const value = t.store.getObjects(namedNode(e), OT.values, null)[0];
-      expect(t.store.getObjects(value, OT.feature, null)[0]?.value).to.equal(feature);
-      expect(t.store.getObjects(value, OT.value, null)[0]?.value).to.equal(['1.5', '2'][i]);
+      expect(t.store.getObjects(value!, OT.feature, null)[0]?.value).to.equal(feature);
+      expect(t.store.getObjects(value!, OT.value, null)[0]?.value).to.equal(['1.5', '2'][i]);
     }
     expect((await get(dataset + '/entry/99')).status).to.equal(404);
     expect((await get(dataset + '/entry/x')).status).to.equal(404);
   });
 
   it('every ot:parameters node of a model answers 200 with its title and value', async () => {
-    const [feature] = await lines(dataset + '/features');
+    const feature = (await lines(dataset + '/features'))[0]!;
     const predicted = await ensureFeature(app.deps, { title: 'logS (p)', type: 'numeric', source: app.url + '/algorithm/p' });
     const model = await createModel(app.deps, {
       title: 'm', creator: 'test', algorithm: app.url + '/algorithm/p', trainingDataset: dataset, independentVariables: [],
@@ -63,7 +63,7 @@ describe('minted URIs dereference', function () {
   });
 
   it('every URI of this service in a dataset, its compounds, a model and a task answers GET with 200', async () => {
-    const [feature] = await lines(dataset + '/features');
+    const feature = (await lines(dataset + '/features'))[0]!;
     const model = await createModel(app.deps, {
       title: 'm2', creator: 'test', algorithm: app.url + '/algorithm/knn', trainingDataset: dataset, independentVariables: [feature],
       dependentVariables: [feature], predictedVariables: [feature], parameters: [{ name: 'k', value: 1 }], kind: 'none', data: {},
@@ -74,7 +74,7 @@ describe('minted URIs dereference', function () {
     for (const doc of [dataset, model, task, ...compounds]) {
       const t = turtle(await (await get(doc)).text());
       for (const q of t.store.getQuads(null, null, null, null)) {
-        for (const term of [q.subject, q.object]) if (term.termType === 'NamedNode' && term.value.startsWith(app.url)) seen.add(term.value.split('#')[0]);
+        for (const term of [q.subject, q.object]) if (term.termType === 'NamedNode' && term.value.startsWith(app.url)) seen.add(term.value.split('#')[0]!);
       }
     }
     expect(seen.size).to.be.above(10);
@@ -88,7 +88,7 @@ describe('minted URIs dereference', function () {
 
   it('compound identity is stored with schema.org terms, not urn:opentox-service: ones', async () => {
     const [compound] = await lines(dataset + '/compounds');
-    const graph = await app.deps.store.graph(compound);
+    const graph = await app.deps.store.graph(compound!);
     expect(graph.some((q) => q.predicate.equals(SCHEMA.smiles) && q.object.value === 'CCO')).to.equal(true);
     expect(graph.some((q) => q.predicate.equals(SCHEMA.inChIKey) && q.object.value === 'LFQSCWFLJHTTHZ-UHFFFAOYSA-N')).to.equal(true);
     expect(graph.filter((q) => q.predicate.value.startsWith('urn:opentox-service:') && !q.predicate.equals(SVC.number) && !q.predicate.equals(SVC.structureFile))).to.deep.equal([]);
@@ -106,15 +106,15 @@ describe('a store written with the old identity terms', function () {
       [SCHEMA.smiles.value]: SVC.smiles, [SCHEMA.inChI.value]: SVC.inchi, [SCHEMA.inChIKey.value]: SVC.inchiKey,
       [SCHEMA.molecularFormula.value]: SVC.formula, [SCHEMA.molecularWeight.value]: SVC.molecularWeight,
     };
-    const rewritten = (await first.deps.store.graph(compound)).map((q) => DataFactory.quad(q.subject, old[q.predicate.value] ?? q.predicate, q.object));
+    const rewritten = (await first.deps.store.graph(compound!)).map((q) => DataFactory.quad(q.subject, old[q.predicate.value] ?? q.predicate, q.object));
     expect(rewritten.some((q) => q.predicate.equals(SVC.smiles))).to.equal(true);
-    await first.deps.store.replaceGraph(compound, rewritten);
+    await first.deps.store.replaceGraph(compound!, rewritten);
     await first.close({ keepData: true });
     const again = await startApp({ baseUrl: first.url }, first.dataDir);
     const local = (u: string) => again.origin + u.slice(first.url.length);
     try {
       expect((await lines(local(dataset), 'text/csv'))[1]).to.equal(`${compound},CCO,1.5`);
-      const res = await fetch(local(compound), { headers: { Accept: 'chemical/x-daylight-smiles' } });
+      const res = await fetch(local(compound!), { headers: { Accept: 'chemical/x-daylight-smiles' } });
       expect(res.status).to.equal(200);
       expect((await res.text()).trim()).to.equal('CCO');
     } finally {

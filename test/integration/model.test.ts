@@ -25,7 +25,7 @@ describe('/model', function () {
     const predicted = await ensureFeature(app.deps, { title: 'logS (mean)', type: 'numeric', source: app.url + '/algorithm/mean' });
     model = await createModel(app.deps, {
       title: 'mean of logS', creator: 'test', algorithm: app.url + '/algorithm/mean', trainingDataset: training,
-      independentVariables: [], dependentVariables: [table.features[0].uri], predictedVariables: [predicted],
+      independentVariables: [], dependentVariables: [table.features[0]!.uri], predictedVariables: [predicted],
       parameters: [{ name: 'center', value: 'mean' }], kind: 'test-mean', data: { mean: values.reduce((a, b) => a + b, 0) / values.length },
     });
   });

@@ -30,7 +30,7 @@ const featureOf = async (dataset: string, title: string) => {
 /** The model's predicted-value feature (not its confidence or domain flag). */
 async function predictedValue(model: string): Promise<string> {
   for (const f of objects(await nt(model), model, '#predictedVariables')) {
-    if (!objects(await nt(f), f, '/title')[0].includes(': ')) return f;
+    if (!objects(await nt(f), f, '/title')[0]!.includes(': ')) return f;
   }
   throw new Error(`${model} has no predicted value feature`);
 }
@@ -144,7 +144,7 @@ describe('models a toxicologist can trust', function () {
       predicted.push(objects(await nt(built.body), built.body, '#predictedVariables'));
     }
     expect(predicted[0]).to.have.length(4);
-    expect(predicted[0].filter((f) => predicted[1].includes(f))).to.deep.equal([]);
+    expect(predicted[0]!.filter((f) => predicted[1]!.includes(f))).to.deep.equal([]);
     for (const [k, features] of predicted.entries()) {
       for (const f of features) expect(objects(await nt(f), f, '#hasSource'), f).to.deep.equal([models[k]]);
     }
@@ -169,12 +169,12 @@ describe('models a toxicologist can trust', function () {
       const predicted = await apply(built.body, { dataset_uri: structures });
       expect(predicted.status, predicted.body).to.equal(200);
       const csv = (await lines(predicted.body, 'text/csv')).slice(1).map((l) => l.split(','));
-      const value = (await lines(predicted.body, 'text/csv'))[0].split(',').findIndex((t) => t.endsWith('predicted by k-nearest neighbours read-across'));
+      const value = (await lines(predicted.body, 'text/csv'))[0]!.split(',').findIndex((t) => t.endsWith('predicted by k-nearest neighbours read-across'));
       // k=1 on the training compounds: each one's nearest neighbour is itself, so the
       // prediction is its own measured value, as it is only when the descriptors are computed.
       const rows = measured.flatMap((m, i) => (m === '' ? [] : [i]));
       expect(rows.length).to.be.greaterThan(20);
-      expect(rows.map((i) => Number(csv[i][value]))).to.deep.equal(rows.map((i) => Number(measured[i])));
+      expect(rows.map((i) => Number(csv[i]![value]))).to.deep.equal(rows.map((i) => Number(measured[i])));
     });
 
     it('a model on features no algorithm of this service computes answers 400 naming them', async () => {

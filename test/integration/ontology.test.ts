@@ -123,7 +123,7 @@ describe('/ontology', () => {
     ['text/n3', '<http://example.org/onto#X> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://www.opentox.org/algorithmTypes.owl#Regression> .'],
   ]) {
     it(`POST accepts ${type}`, async () => {
-      const res = await post(body, type);
+      const res = await post(body!, type);
       expect(res.status).to.equal(200);
       const uri = (await res.text()).trim();
       expect(await app.deps.store.graph(uri)).to.have.length(1);

@@ -40,7 +40,7 @@ const BASH_LIMIT_MS = 200_000;
 export function shellBlocks(markdown: string): string[] {
   const blocks: string[] = [];
   const fence = /^```sh[ \t]*\n([\s\S]*?)^```[ \t]*$/gm;
-  for (let m = fence.exec(markdown); m; m = fence.exec(markdown)) blocks.push(m[1]);
+  for (let m = fence.exec(markdown); m; m = fence.exec(markdown)) blocks.push(m[1]!);
   return blocks;
 }
 
@@ -85,13 +85,13 @@ function runBash(script: string, cwd: string, timeoutMs: number, env: Record<str
 /** The server settings a document asks for in an `examples-config` comment. */
 function serverConfig(markdown: string): Partial<Config> {
   const m = /<!--\s*examples-config:\s*(\{.*?\})\s*-->/.exec(markdown);
-  return m ? (JSON.parse(m[1]) as Partial<Config>) : {};
+  return m ? (JSON.parse(m[1]!) as Partial<Config>) : {};
 }
 
 /** Curl calls whose status is not what the text expects. */
 function unexpected(stderr: string): string[] {
   const calls = [...stderr.matchAll(/@@curl (\S+) (\d{3}) (\S*)/g)];
-  return calls.filter(([, want, got]) => (want === '2xx' ? !/^2\d\d$/.test(got) : got !== want))
+  return calls.filter(([, want, got]) => (want === '2xx' ? !/^2\d\d$/.test(got!) : got !== want))
     .map(([, want, got, url]) => `${url}: ${got}, expected ${want}`);
 }
 
@@ -131,8 +131,8 @@ describe('shell examples of the README and docs/', function () {
       // Code (fenced or inline) is not prose: SMILES such as C[C@H](N)C look like links.
       const text = readFileSync(path.join(ROOT, doc), 'utf8').replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
       for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
-        if (/^[a-z]+:/.test(target)) continue;
-        if (!existsSync(path.resolve(ROOT, path.dirname(doc), target))) broken.push(`${doc}: ${target}`);
+        if (/^[a-z]+:/.test(target!)) continue;
+        if (!existsSync(path.resolve(ROOT, path.dirname(doc), target!))) broken.push(`${doc}: ${target}`);
       }
     }
     expect(broken).to.deep.equal([]);

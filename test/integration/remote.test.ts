@@ -54,7 +54,7 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
       expect(err.causes).to.have.length(1);
       const [cause] = err.causes;
       expect(cause).to.include({ status: 404, code: ERR.NotFound.value, message: `no ontology ${remote.url}/ontology/none` });
-      expect(cause.actor).to.equal(accept === 'text/plain' ? remote.url + '/ontology/none' : remote.url + '/');
+      expect(cause!.actor).to.equal(accept === 'text/plain' ? remote.url + '/ontology/none' : remote.url + '/');
     });
   }
 
@@ -67,7 +67,7 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
     raw.push(server);
     const err = await failure(fetchRemote(url + '/model/1'));
     expect(err.causes[0]).to.include({ status: 502, message: 'upstream', actor: 'http://a.org/' });
-    expect(err.causes[0].causes[0]).to.include({ status: 400, code: ERR.PredictionFeatureNotInDataset.value, message: 'no such feature', details: 'hint' });
+    expect(err.causes[0]!.causes[0]).to.include({ status: 400, code: ERR.PredictionFeatureNotInDataset.value, message: 'no such feature', details: 'hint' });
   });
 
   it('a remote error in plain prose keeps its text', async () => {
@@ -81,13 +81,13 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
     const err = await failure(fetchRemote(closedPort + '/dataset/1'));
     expect(err.status).to.equal(502);
     expect(err.causes[0]).to.include({ code: ERR.RemoteServiceError.value, actor: closedPort + '/dataset/1' });
-    expect(err.causes[0].message).to.match(/connection refused/);
+    expect(err.causes[0]!.message).to.match(/connection refused/);
   });
 
   it('an unknown host is a 502 whose cause names the lookup failure', async () => {
     const err = await failure(fetchRemote('http://no-such-host.invalid/dataset/1', { timeoutMs: 5000 }));
     expect(err.status).to.equal(502);
-    expect(err.causes[0].message).to.match(/unknown host|lookup|no answer/);
+    expect(err.causes[0]!.message).to.match(/unknown host|lookup|no answer/);
   });
 
   it('a service that does not answer in time is a 502 with a time-out cause', async () => {
@@ -96,7 +96,7 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
     const err = await failure(fetchRemote(url, { timeoutMs: 200 }));
     expect(err.status).to.equal(502);
     expect(err.causes[0]).to.include({ status: 504, code: ERR.GatewayTimeout.value });
-    expect(err.causes[0].message).to.match(/no answer within 200 ms/);
+    expect(err.causes[0]!.message).to.match(/no answer within 200 ms/);
   });
 
   it('follows redirects and passes subjectid as header and form parameter', async () => {
@@ -124,7 +124,7 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
   it('a remote answer that is not RDF is a 502 for getRemoteRdf', async () => {
     const err = await failure(getRemoteRdf(remote.url + '/ontology', { accept: 'text/uri-list' }));
     expect(err.status).to.equal(502);
-    expect(err.causes[0].message).to.match(/not RDF/);
+    expect(err.causes[0]!.message).to.match(/not RDF/);
   });
 
   it('an invalid URI is the client\'s fault: 400 InvalidIRI', async () => {

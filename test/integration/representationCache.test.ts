@@ -155,10 +155,10 @@ describe('cached representations: ETag, 304, invalidation, compression (RFC 9110
     }
     // The dataset POST answers the task when it ran past the synchronous window; list one otherwise.
     const task = res.status === 202 ? text : (await (await fetch(`${app.url}/task`, { headers: { Accept: 'text/uri-list' } })).text()).trim().split(/\r?\n/)[0];
-    const done = await raw(task, { Accept: RDFXML });
+    const done = await raw(task!, { Accept: RDFXML });
     expect(done.status).to.equal(200);
     expect(done.body.toString()).to.contain('Completed');
-    expect((await raw(task, { Accept: RDFXML, 'If-None-Match': String(done.headers.etag) })).status).to.equal(304);
+    expect((await raw(task!, { Accept: RDFXML, 'If-None-Match': String(done.headers.etag) })).status).to.equal(304);
   });
 
   it('gzip and br round trip for a body over 1 KB, with their own ETags and Vary: Accept-Encoding', async () => {

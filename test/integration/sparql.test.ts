@@ -37,7 +37,7 @@ describe('SPARQL endpoint', () => {
     expect(res.headers.get('content-type')).to.match(/^application\/sparql-results\+json/);
     const body = (await res.json()) as { head: { vars: string[] }; results: { bindings: Array<Record<string, { value: string }>> } };
     expect(body.head.vars).to.deep.equal(['s', 't']);
-    expect(body.results.bindings.map((b) => b.t.value)).to.deep.equal(['benzene', 'phenol, "quoted"']);
+    expect(body.results.bindings.map((b) => b.t!.value)).to.deep.equal(['benzene', 'phenol, "quoted"']);
   });
 
   const formats: Array<[string, RegExp, (body: string) => void]> = [

@@ -34,7 +34,7 @@ describeEmbedded('SPARQL endpoint hides internal task fields', () => {
     await waitForStatus(app.deps.tasks, late.uri, ['Completed']);
     expect(await select(app, privateQuery)).to.deep.equal([]);
     const statuses = await select(app, `SELECT ?t ?s WHERE { ?t <${OT.hasStatus.value}> ?s }`);
-    expect(statuses.map((b) => b.t.value)).to.include.members([early.uri, late.uri]);
+    expect(statuses.map((b) => b.t!.value)).to.include.members([early.uri, late.uri]);
     // The engine itself still has them: the store is unchanged, only the public view filters.
     expect((await app.deps.store.graph(early.uri)).some((q) => q.predicate.value.startsWith(JOB.ns))).to.equal(true);
   });

@@ -83,7 +83,7 @@ describe('GET and DELETE /task (SPEC §4.3)', () => {
     }
     const partial = seen.filter((p) => p > 0 && p < 100);
     expect(partial.length, `percentages seen: ${seen}`).to.be.at.least(2);
-    expect(partial[1]).to.be.greaterThan(partial[0]);
+    expect(partial[1]).to.be.greaterThan(partial[0]!);
     await app.deps.tasks.cancel(t.uri);
   });
 
@@ -129,9 +129,9 @@ describe('GET and DELETE /task (SPEC §4.3)', () => {
     expect(next).to.match(new RegExp(`^${app.url}/task/`)).and.not.equal(t.uri);
     expect(res.headers.get('location')).to.equal(next);
     const g = turtle(await (await fetch(t.uri, { headers: { Accept: 'text/turtle' } })).text());
-    expect(g.has(t.uri, OT.resultURI, literal(next, XSD.anyURI))).to.equal(true);
-    expect((await fetch(next, { headers: URI_LIST })).status).to.equal(202);
-    await app.deps.tasks.cancel(next);
+    expect(g.has(t.uri, OT.resultURI, literal(next!, XSD.anyURI))).to.equal(true);
+    expect((await fetch(next!, { headers: URI_LIST })).status).to.equal(202);
+    await app.deps.tasks.cancel(next!);
   });
 
   it('DELETE stops a running job: Cancelled (503), and no result written afterwards', async () => {

@@ -38,7 +38,7 @@ describe('cancelling an RDKit worker job', function () {
     await Promise.all(started.map((t) => waitForStatus(tasks, t.uri, ['Running'])));
     // Every thread is in RDKit's WASM code by now (module loaded, fingerprint loop running).
     await sleep(1500);
-    const cancelled = await tasks.cancel(started[0].uri);
+    const cancelled = await tasks.cancel(started[0]!.uri);
     expect(cancelled?.status).to.equal('Cancelled');
     for (const t of started.slice(1)) {
       const done = await within(waitForStatus(tasks, t.uri, ['Completed', 'Error'], 15_000), 8000, `task ${t.uri}`);

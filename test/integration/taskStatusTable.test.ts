@@ -42,7 +42,7 @@ describe('GET /task/{id}: status per state × Accept (SPEC §4.3)', () => {
     uris.Error = await submit('test-fail', {});
     uris.Error400 = await submit('test-fail', { status: 400 });
     uris.Resumed = await submit('test-resume', { ms: 60_000 });
-    next = (await waitForStatus(tasks, uris.Resumed, ['Completed'])).resultUris[0];
+    next = (await waitForStatus(tasks, uris.Resumed, ['Completed'])).resultUris[0]!;
     await waitForStatus(tasks, next, ['Running']);
     await tasks.cancel(next);
     uris.Cancelled = await submit('test-slow', { ms: 60_000 });

@@ -19,7 +19,7 @@ describe('algorithm descriptions (SPEC §2.1)', () => {
       const quads = algorithmQuads(def, uri);
       const of = (p: { value: string }) => quads.filter((q) => q.subject.value === uri && q.predicate.value === p.value).map((q) => q.object);
       expect(of(RDF.type).map((o) => o.value)).to.include(OT.Algorithm.value);
-      expect(of(DC.identifier)[0].value).to.equal(uri);
+      expect(of(DC.identifier)[0]!.value).to.equal(uri);
       for (const p of [DC.title, DC.description, DC.creator, DC.contributor, DC.date]) expect(of(p), p.value).to.have.length.greaterThan(0);
       const isA = of(OT.isA).map((o) => o.value);
       expect(isA.length).to.be.greaterThan(0);

@@ -52,20 +52,20 @@ describe('learning primitives', () => {
   // A noisy threshold concept: y = x0 + x1 > 1.
   const rng = seededRng(3);
   const X = Array.from({ length: 300 }, () => [rng(), rng(), rng()]);
-  const y = X.map((x) => (x[0] + x[1] > 1 ? 1 : 0));
+  const y = X.map((x) => (x[0]! + x[1]! > 1 ? 1 : 0));
 
   it('a random forest learns a threshold concept and is reproducible from its seed', () => {
     const opt = { classes: 2, trees: 30, mtry: 0, maxDepth: 20, minLeaf: 1, seed: 5 };
     const forest = fitForest(X.slice(0, 200), y.slice(0, 200), opt);
-    const correct = X.slice(200).filter((x, i) => (predictForest(forest, x)[1] > 0.5 ? 1 : 0) === y[200 + i]).length;
+    const correct = X.slice(200).filter((x, i) => (predictForest(forest, x)[1]! > 0.5 ? 1 : 0) === y[200 + i]).length;
     expect(correct / 100).to.be.greaterThan(0.85);
     expect(fitForest(X.slice(0, 200), y.slice(0, 200), opt)).to.deep.equal(forest);
   });
 
   it('a regression forest approximates a linear function', () => {
-    const t = X.map((x) => 2 * x[0] - x[2]);
+    const t = X.map((x) => 2 * x[0]! - x[2]!);
     const forest = fitForest(X.slice(0, 200), t.slice(0, 200), { classes: 0, trees: 30, mtry: 0, maxDepth: 20, minLeaf: 2, seed: 1 });
-    const s = regressionStats(t.slice(200), X.slice(200).map((x) => predictForest(forest, x)[0]));
+    const s = regressionStats(t.slice(200), X.slice(200).map((x) => predictForest(forest, x)[0]!));
     expect(s.r2).to.be.greaterThan(0.8);
   });
 
@@ -82,7 +82,7 @@ describe('learning primitives', () => {
 
   it('logistic regression separates a linear concept', () => {
     const m = fitLogistic(X.slice(0, 200), y.slice(0, 200), { classes: 2, iterations: 300, l2: 0.001, learningRate: 0.5 });
-    const correct = X.slice(200).filter((x, i) => (predictLogistic(m, x)[1] > 0.5 ? 1 : 0) === y[200 + i]).length;
+    const correct = X.slice(200).filter((x, i) => (predictLogistic(m, x)[1]! > 0.5 ? 1 : 0) === y[200 + i]).length;
     expect(correct / 100).to.be.greaterThan(0.85);
   });
   it('a split between two adjacent doubles keeps both sides non-empty (no NaN leaf)', () => {

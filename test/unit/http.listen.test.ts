@@ -14,7 +14,7 @@ function trickle(port: number, head: string, drip: string, everyMs: number): Pro
     const socket = net.connect(port, '127.0.0.1');
     let answer = '';
     let i = 0;
-    const timer = setInterval(() => { if (i < drip.length && !socket.destroyed) socket.write(drip[i++]); }, everyMs);
+    const timer = setInterval(() => { if (i < drip.length && !socket.destroyed) socket.write(drip[i++]!); }, everyMs);
     socket.on('data', (d) => { answer += d.toString(); });
     socket.on('error', () => undefined);
     socket.on('close', () => { clearInterval(timer); resolve({ answer, ms: Date.now() - started }); });

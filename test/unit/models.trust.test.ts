@@ -24,7 +24,7 @@ function created(io: MemoryIO, uri: string, base: Table): Table {
   return table;
 }
 
-const lastModel = (io: MemoryIO) => (io.created.models[io.created.models.length - 1].data as ModelData).model;
+const lastModel = (io: MemoryIO) => (io.created.models[io.created.models.length - 1]!.data as ModelData).model;
 
 describe('models a toxicologist can trust', function () {
   this.timeout(120_000);
@@ -33,8 +33,8 @@ describe('models a toxicologist can trust', function () {
     const epa = csvTable('EPAFHM.csv');
     const io = memoryIO([epa]);
     const [withPhyschem] = await run(io, 'physchem', epa.datasetUri);
-    created(io, withPhyschem, epa);
-    await run(io, 'random-forest', withPhyschem, { trees: 20 }, epa.columns[0].uri);
+    created(io, withPhyschem!, epa);
+    await run(io, 'random-forest', withPhyschem!, { trees: 20 }, epa.columns[0]!.uri);
     const stats = lastModel(io).validation!.stats as RegressionStats;
     expect(stats.n).to.be.greaterThan(500);
     for (const v of [stats.r2, stats.rmse, stats.mae]) expect(Number.isFinite(v)).to.equal(true);
@@ -47,14 +47,14 @@ describe('models a toxicologist can trust', function () {
       values: [[1, 1], [2, 2], [3, 3], [4, 4]],
     };
     const io = memoryIO([table]);
-    await run(io, 'knn', table.datasetUri, { k: 1, folds: 2 }, table.columns[0].uri);
+    await run(io, 'knn', table.datasetUri, { k: 1, folds: 2 }, table.columns[0]!.uri);
     const model = lastModel(io);
     const probe = { ...table, values: [[null, 2.1], [null, null]] };
     const [near, gap] = await predictModel(model, probe);
     // k=1: the nearest training row to x=2.1 is x=2, whose y is 2.
-    expect(near.value).to.equal(2);
-    expect(gap.value).to.equal(null);
-    expect(gap.reason).to.equal('no value of x');
+    expect(near!.value).to.equal(2);
+    expect(gap!.value).to.equal(null);
+    expect(gap!.reason).to.equal('no value of x');
   });
 
   it('training reports progress that moves: after the vectors, then per tree of every fold and of the final fit', async () => {
@@ -66,7 +66,7 @@ describe('models a toxicologist can trust', function () {
     expect(seen.length).to.be.at.least(12);
     expect(seen[0]).to.equal(5);
     expect(seen[seen.length - 1]).to.be.closeTo(100, 1e-9);
-    for (let i = 1; i < seen.length; i++) expect(seen[i], `step ${i}`).to.be.at.least(seen[i - 1]);
+    for (let i = 1; i < seen.length; i++) expect(seen[i], `step ${i}`).to.be.at.least(seen[i - 1]!);
     expect(new Set(seen.map((p) => Math.round(p))).size).to.be.at.least(10);
   });
 
@@ -77,18 +77,18 @@ describe('models a toxicologist can trust', function () {
       values: [[10, 1], [20, 2], [40, 4]],
     };
     const io = memoryIO([table]);
-    await run(io, 'knn', table.datasetUri, { k: 2, folds: 2 }, table.columns[0].uri);
+    await run(io, 'knn', table.datasetUri, { k: 2, folds: 2 }, table.columns[0]!.uri);
     const [p] = await predictModel(lastModel(io), { ...table, compounds: ['q'], values: [[null, 2.4]] });
     // By hand: x standardised with mean 7/3 and population sd sqrt(42/27); similarity
     // 1 / (1 + |2.4 - x| / sd): x=2 gives 0.7572, x=1 gives 0.4970, x=4 (0.4381) is third.
     const sd = Math.sqrt(42 / 27);
     const s2 = 1 / (1 + 0.4 / sd);
     const s1 = 1 / (1 + 1.4 / sd);
-    expect(p.neighbours!.map((n) => n.compound)).to.deep.equal(['http://example.org/compound/2', 'http://example.org/compound/1']);
-    expect(p.neighbours![0].similarity).to.be.closeTo(s2, 1e-9);
-    expect(p.neighbours![1].similarity).to.be.closeTo(s1, 1e-9);
-    expect(p.neighbours!.map((n) => n.measured)).to.deep.equal([20, 10]);
-    expect(p.value as number).to.be.closeTo((s2 * 20 + s1 * 10) / (s2 + s1), 1e-6);
+    expect(p!.neighbours!.map((n) => n.compound)).to.deep.equal(['http://example.org/compound/2', 'http://example.org/compound/1']);
+    expect(p!.neighbours![0]!.similarity).to.be.closeTo(s2, 1e-9);
+    expect(p!.neighbours![1]!.similarity).to.be.closeTo(s1, 1e-9);
+    expect(p!.neighbours!.map((n) => n.measured)).to.deep.equal([20, 10]);
+    expect(p!.value as number).to.be.closeTo((s2 * 20 + s1 * 10) / (s2 + s1), 1e-6);
   });
 
   it('the learning task follows the target\'s kind and the algorithm', () => {

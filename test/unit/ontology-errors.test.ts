@@ -36,7 +36,7 @@ describe('ontology/errors.ttl', () => {
         seen.add(at);
         const parents = objects(at, RDFS.subClassOf.value);
         expect(parents, `parent of ${at}`).to.have.length(1);
-        at = parents[0];
+        at = parents[0]!;
         const parentStatus = objects(at, STATUS)[0];
         if (parentStatus) expect(Math.floor(Number(parentStatus) / 100)).to.equal(Math.floor(Number(status) / 100));
       }

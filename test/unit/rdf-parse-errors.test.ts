@@ -53,6 +53,6 @@ describe('parse errors name the problem and where it is', () => {
 
   it('api/1.2# terms are read as api/1.1#', async () => {
     const [q] = await parseRdf('<http://e.org/t> <http://www.opentox.org/api/1.2#hasStatus> "Completed" .', 'ntriples', 'http://e.org/');
-    expect(q.predicate.value).to.equal('http://www.opentox.org/api/1.1#hasStatus');
+    expect(q!.predicate.value).to.equal('http://www.opentox.org/api/1.1#hasStatus');
   });
 });

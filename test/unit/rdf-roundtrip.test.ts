@@ -51,13 +51,13 @@ describe('RDF round trip through every syntax of the format table', () => {
     it(`${syntax}: xsd:double keeps its value`, async () => {
       const text = await serialize([quad(S, ex('f'), literal('1.5', XSD.double))], syntax);
       const [back] = await parseRdf(text, syntax, 'http://example.org/base');
-      expect((back.object as RDF.Literal).datatype.value).to.equal(XSD.double.value);
-      expect(Number(back.object.value)).to.equal(1.5);
+      expect((back!.object as RDF.Literal).datatype.value).to.equal(XSD.double.value);
+      expect(Number(back!.object.value)).to.equal(1.5);
     });
   }
 
   it('JSON-LD is compacted with a context, not expanded', async () => {
-    const doc = JSON.parse(await serialize(GRAPHS[0].quads, 'jsonld')) as Record<string, unknown>;
+    const doc = JSON.parse(await serialize(GRAPHS[0]!.quads, 'jsonld')) as Record<string, unknown>;
     expect(doc['@context']).to.be.an('object');
     expect(JSON.stringify(doc)).to.contain('"dc:title"');
     expect(JSON.stringify(doc)).not.to.contain('"http://purl.org/dc/elements/1.1/title"');
@@ -73,7 +73,7 @@ describe('RDF round trip through every syntax of the format table', () => {
   });
 
   it('RDF/XML declares the readable prefixes', async () => {
-    const text = await serialize(GRAPHS[0].quads, 'rdfxml');
+    const text = await serialize(GRAPHS[0]!.quads, 'rdfxml');
     for (const p of ['ot', 'dc', 'rdf', 'rdfs', 'owl', 'xsd']) expect(text).to.contain(`xmlns:${p}="`);
     expect(text).to.contain('<ot:Compound');
   });

@@ -25,7 +25,7 @@ function shape(text: string): string {
 /** The literal bound into subjects-with-value.rq, read back from the parsed query. */
 function boundLiteral(text: string): unknown {
   const where = (parse(text) as sparqljs.SelectQuery).where![0] as sparqljs.GraphPattern;
-  return ((where.patterns[0] as sparqljs.BgpPattern).triples[0].object as { value: string }).value;
+  return ((where.patterns[0] as sparqljs.BgpPattern).triples[0]!.object as { value: string }).value;
 }
 
 const HOSTILE_LITERALS = [
@@ -125,14 +125,14 @@ describe('query binder', () => {
   it('hostile values run against a real store match only themselves and change nothing', async () => {
     const store = await TripleStore.open(tempDir());
     const graphs = HOSTILE_LITERALS.map((_, i) => `http://example.org/r/${i}`);
-    for (const [i, value] of HOSTILE_LITERALS.entries()) await store.replaceGraph(graphs[i], [quad(namedNode(graphs[i]), DC.title, literal(value))]);
+    for (const [i, value] of HOSTILE_LITERALS.entries()) await store.replaceGraph(graphs[i]!, [quad(namedNode(graphs[i]!), DC.title, literal(value))]);
     const before = store.size;
     for (const [i, value] of HOSTILE_LITERALS.entries()) {
       const rows = store.select('subjects-with-value', { property: DC.title, value });
-      expect(rows.map((r) => r.s.value), JSON.stringify(value)).to.deep.equal([graphs[i]]);
+      expect(rows.map((r) => r.s!.value), JSON.stringify(value)).to.deep.equal([graphs[i]]);
     }
     expect(store.size).to.equal(before);
-    expect(store.ask('graph-exists', { graph: namedNode(graphs[0]) })).to.equal(true);
+    expect(store.ask('graph-exists', { graph: namedNode(graphs[0]!) })).to.equal(true);
     await store.close();
   });
 });

@@ -20,9 +20,9 @@ describe('store graph reads', () => {
     await store.replaceGraph(G, [quad(namedNode(G), DC.title, literal(tricky, 'en'))]);
     const first = store.graph(G);
     expect(first).to.have.length(1);
-    expect(first[0].object.value).to.equal(tricky);
-    expect((first[0].object as { language: string }).language).to.equal('en');
-    expect(first[0].graph.value).to.equal(G);
+    expect(first[0]!.object.value).to.equal(tricky);
+    expect((first[0]!.object as { language: string }).language).to.equal('en');
+    expect(first[0]!.graph.value).to.equal(G);
     await store.addToGraph(G, [quad(namedNode(G), DC.title, literal('b'))]);
     expect(titles(store)).to.deep.equal(['b', tricky].sort());
     await store.removeFromGraph(G, [quad(namedNode(G), DC.title, literal('b'))]);

@@ -32,7 +32,7 @@ describe('store journal', () => {
     ['garbage appended', (file) => appendFileSync(file, Buffer.from([9, 0, 0, 0, 1, 2, 3, 4, 65]))],
     ['last payload corrupted', (file) => {
       const buf = readFileSync(file);
-      buf[buf.length - 2] ^= 0xff;
+      buf[buf.length - 2]! ^= 0xff;
       writeFileSync(file, buf);
     }],
   ];

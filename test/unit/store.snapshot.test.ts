@@ -38,7 +38,7 @@ describe('store snapshots', () => {
     expect(canonical(store)).to.deep.equal(live);
     // The blank node is still one node linking the two triples.
     const rows = store.queryText(`SELECT ?t WHERE { GRAPH <${g(100)}> { <${g(100)}> <${OT.dataEntry.value}> ?e . ?e <${DC.title.value}> ?t } }`) as Array<Record<string, { value: string }>>;
-    expect(rows.map((r) => r.t.value)).to.deep.equal(['nested']);
+    expect(rows.map((r) => r.t!.value)).to.deep.equal(['nested']);
     await store.close();
   });
 

@@ -7,7 +7,7 @@ import { fragmentTitle, linearFragments } from '../../chem/fragments.ts';
 import { chiSquare } from '../ml/chiSquare.ts';
 import type { ParamDef } from '../params.ts';
 import type { AlgorithmDef, FeaturesResult, RunInput } from '../types.ts';
-import { numberOf, type Table } from '../table.ts';
+import { entryAt, numberOf, type Table } from '../table.ts';
 
 const common: ParamDef[] = [
   { name: 'min_support', type: 'float', default: 0.05, min: 0, minExclusive: true, max: 1, description: 'Minimum fraction of compounds a fragment must occur in, in (0,1]' },
@@ -33,7 +33,7 @@ async function mine(input: RunInput): Promise<Mining> {
 /** Presence (1/0) of each kept fragment per row (0 for a structure without bonds); null where there is no structure. */
 function asFeatures(input: RunInput, parsed: boolean[], kept: Mined[], describe: (m: Mined) => string): FeaturesResult {
   const values = input.table.values.map((_, i) => kept.map(() => (parsed[i] ? 0 : null) as number | null));
-  kept.forEach((m, j) => { for (const i of m.rows) values[i][j] = 1; });
+  kept.forEach((m, j) => { for (const i of m.rows) entryAt(values, i, 'row')[j] = 1; });
   return {
     kind: 'features',
     columns: kept.map((m) => ({ uri: '', title: m.smarts, numeric: true, description: `${fragmentTitle(m.smarts)}: ${describe(m)}` })),
@@ -46,12 +46,15 @@ function asFeatures(input: RunInput, parsed: boolean[], kept: Mined[], describe:
  * target, above or below the median for a numeric one (regression endpoints).
  */
 function classLabels(table: Table, target: number): Array<string | null> {
-  const raw = table.values.map((r) => (r[target] === null || r[target] === '' ? null : r[target]));
+  const raw = table.values.map((r) => {
+    const v = entryAt(r, target, 'cell');
+    return v === '' ? null : v;
+  });
   const numbers = raw.map((v) => (v === null ? NaN : numberOf(v)));
   const present = numbers.filter(Number.isFinite).sort((a, b) => a - b);
   const numeric = present.length === raw.filter((v) => v !== null).length && new Set(present).size > 2;
   if (!numeric) return raw.map((v) => (v === null ? null : String(v).trim()));
-  const median = present[Math.floor(present.length / 2)];
+  const median = present[Math.floor(present.length / 2)]!; // numeric: more than two values
   return numbers.map((v) => (Number.isFinite(v) ? (v >= median ? 'high' : 'low') : null));
 }
 
@@ -87,8 +90,9 @@ export const supervisedMining: AlgorithmDef = {
     const labelled = labels.flatMap((l, i) => (l !== null && table.smiles[i] ? [i] : []));
     const scored = found.map((m) => {
       const has = new Set(m.rows);
-      const counts = [classes.map(() => 0), classes.map(() => 0)];
-      for (const i of labelled) counts[has.has(i) ? 1 : 0][classes.indexOf(labels[i]!)]++;
+      const counts: [number[], number[]] = [classes.map(() => 0), classes.map(() => 0)];
+      // labelled rows have a label, and classes holds every label.
+      for (const i of labelled) counts[has.has(i) ? 1 : 0][classes.indexOf(labels[i]!)]!++;
       return { ...m, ...chiSquare(counts) };
     }).filter((m) => m.p <= (params.significance as number));
     scored.sort((a, b) => a.p - b.p || b.statistic - a.statistic);

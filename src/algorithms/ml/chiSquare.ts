@@ -5,13 +5,13 @@ export function chiSquare(table: readonly (readonly number[])[]): { statistic: n
   const rows = table.length;
   const cols = table[0]?.length ?? 0;
   const rowSum = table.map((r) => r.reduce((s, v) => s + v, 0));
-  const colSum = Array.from({ length: cols }, (_, j) => table.reduce((s, r) => s + r[j], 0));
+  const colSum = Array.from({ length: cols }, (_, j) => table.reduce((s, r) => s + r[j]!, 0));
   const n = rowSum.reduce((s, v) => s + v, 0);
   let statistic = 0;
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
-      const expected = (rowSum[i] * colSum[j]) / n;
-      if (expected > 0) statistic += (table[i][j] - expected) ** 2 / expected;
+      const expected = (rowSum[i]! * colSum[j]!) / n;
+      if (expected > 0) statistic += (table[i]![j]! - expected) ** 2 / expected;
     }
   }
   const df = (rowSum.filter((v) => v > 0).length - 1) * (colSum.filter((v) => v > 0).length - 1);

@@ -52,7 +52,7 @@ export function predictForest(forest: Forest, x: ArrayLike<number>): number[] {
   const out = new Array<number>(size).fill(0);
   for (const tree of forest.trees) {
     const v = predictTree(tree, x);
-    for (let c = 0; c < size; c++) out[c] += v[c];
+    for (let c = 0; c < size; c++) out[c]! += v[c]!;
   }
   return out.map((v) => v / forest.trees.length);
 }

@@ -32,7 +32,7 @@ export interface KnnPrediction {
 
 export function packBits(row: readonly number[]): number[] {
   const words = new Array<number>(Math.ceil(row.length / 32)).fill(0);
-  row.forEach((v, j) => { if (v) words[j >> 5] |= 1 << (j & 31); });
+  row.forEach((v, j) => { if (v) words[j >> 5]! |= 1 << (j & 31); });
   return words;
 }
 
@@ -45,7 +45,7 @@ function popcount(v: number): number {
 export function tanimoto(a: readonly number[], b: readonly number[]): number {
   let both = 0;
   let either = 0;
-  for (let i = 0; i < a.length; i++) { both += popcount(a[i] & b[i]); either += popcount(a[i] | b[i]); }
+  for (let i = 0; i < a.length; i++) { both += popcount(a[i]! & b[i]!); either += popcount(a[i]! | b[i]!); }
   return either === 0 ? 1 : both / either;
 }
 
@@ -56,12 +56,13 @@ export function fitKnn(X: readonly (readonly number[])[], y: readonly number[], 
   const sd = new Array<number>(cols).fill(1);
   if (!binary) {
     for (let j = 0; j < cols; j++) {
-      const col = X.map((r) => r[j]);
-      mean[j] = col.reduce((s, v) => s + v, 0) / col.length;
-      sd[j] = Math.sqrt(col.reduce((s, v) => s + (v - mean[j]) ** 2, 0) / col.length) || 1;
+      const col = X.map((r) => r[j]!);
+      const mj = col.reduce((s, v) => s + v, 0) / col.length;
+      mean[j] = mj;
+      sd[j] = Math.sqrt(col.reduce((s, v) => s + (v - mj) ** 2, 0) / col.length) || 1;
     }
   }
-  const rows = X.map((r) => (binary ? packBits(r) : r.map((v, j) => (v - mean[j]) / sd[j])));
+  const rows = X.map((r) => (binary ? packBits(r) : r.map((v, j) => (v - mean[j]!) / sd[j]!)));
   return { ...opt, binary, rows, y: [...y], mean, sd };
 }
 
@@ -76,11 +77,13 @@ function prepare(m: KnnModel): Prepared {
   const n = m.rows.length;
   p = { words: new Int32Array(m.binary ? n * width : 0), width, counts: new Int32Array(n), values: new Float64Array(m.binary ? 0 : n * width) };
   for (let i = 0; i < n; i++) {
+    const row = m.rows[i]!;
     for (let j = 0; j < width; j++) {
+      const v = row[j]!;
       if (m.binary) {
-        p.words[i * width + j] = m.rows[i][j];
-        p.counts[i] += popcount(m.rows[i][j]);
-      } else p.values[i * width + j] = m.rows[i][j];
+        p.words[i * width + j] = v;
+        p.counts[i]! += popcount(v);
+      } else p.values[i * width + j] = v;
     }
   }
   prepared.set(m, p);
@@ -97,15 +100,15 @@ function similarities(m: KnnModel, p: Prepared, q: readonly number[]): Float64Ar
     for (let i = 0; i < n; i++) {
       let both = 0;
       const o = i * p.width;
-      for (let j = 0; j < p.width; j++) both += popcount(p.words[o + j] & q[j]);
-      const either = qc + p.counts[i] - both;
+      for (let j = 0; j < p.width; j++) both += popcount(p.words[o + j]! & q[j]!);
+      const either = qc + p.counts[i]! - both;
       out[i] = either === 0 ? 1 : both / either;
     }
   } else {
     for (let i = 0; i < n; i++) {
       let d = 0;
       const o = i * p.width;
-      for (let j = 0; j < p.width; j++) d += (q[j] - p.values[o + j]) ** 2;
+      for (let j = 0; j < p.width; j++) d += (q[j]! - p.values[o + j]!) ** 2;
       out[i] = 1 / (1 + Math.sqrt(d));
     }
   }
@@ -116,10 +119,10 @@ function similarities(m: KnnModel, p: Prepared, q: readonly number[]): Float64Ar
 function topK(sims: Float64Array, k: number): number[] {
   const best: number[] = [];
   for (let i = 0; i < sims.length; i++) {
-    if (best.length === k && sims[i] <= sims[best[k - 1]]) continue;
+    if (best.length === k && sims[i]! <= sims[best[k - 1]!]!) continue;
     let at = best.length === k ? k - 1 : best.length;
     if (best.length < k) best.push(i);
-    while (at > 0 && sims[best[at - 1]] < sims[i]) { best[at] = best[at - 1]; at--; }
+    while (at > 0 && sims[best[at - 1]!]! < sims[i]!) { best[at] = best[at - 1]!; at--; }
     best[at] = i;
   }
   return best;
@@ -127,13 +130,13 @@ function topK(sims: Float64Array, k: number): number[] {
 
 /** Similarity of a raw (unpacked, unscaled) row to every training row. */
 export function similarityVector(m: KnnModel, x: readonly number[]): Float64Array {
-  const q = m.binary ? packBits(x) : x.map((v, j) => (v - m.mean[j]) / m.sd[j]);
+  const q = m.binary ? packBits(x) : x.map((v, j) => (v - m.mean[j]!) / m.sd[j]!);
   return similarities(m, prepare(m), q);
 }
 
 export function predictKnn(m: KnnModel, x: readonly number[]): KnnPrediction {
   const sims = similarityVector(m, x);
-  const near = topK(sims, Math.min(m.k, sims.length)).map((i) => ({ i, s: sims[i] }));
+  const near = topK(sims, Math.min(m.k, sims.length)).map((i) => ({ i, s: sims[i]! }));
   const maxSimilarity = near[0]?.s ?? 0;
   const meanSim = near.reduce((s, n) => s + n.s, 0) / (near.length || 1);
   // Weights never all vanish, so identical-distance ties still vote.
@@ -142,11 +145,11 @@ export function predictKnn(m: KnnModel, x: readonly number[]): KnnPrediction {
   const inDomain = maxSimilarity >= m.minSimilarity;
   const neighbours = near.map((n) => ({ row: n.i, similarity: n.s }));
   if (m.classes === 0) {
-    const value = near.reduce((s, n, t) => s + weights[t] * m.y[n.i], 0) / total;
+    const value = near.reduce((s, n, t) => s + weights[t]! * m.y[n.i]!, 0) / total;
     return { value, confidence: meanSim, maxSimilarity, inDomain, neighbours };
   }
   const probabilities = new Array<number>(m.classes).fill(0);
-  near.forEach((n, t) => { probabilities[m.y[n.i]] += weights[t] / total; });
+  near.forEach((n, t) => { probabilities[m.y[n.i]!]! += weights[t]! / total; });
   const value = probabilities.indexOf(Math.max(...probabilities));
-  return { value, probabilities, confidence: probabilities[value] * meanSim, maxSimilarity, inDomain, neighbours };
+  return { value, probabilities, confidence: probabilities[value]! * meanSim, maxSimilarity, inDomain, neighbours };
 }

@@ -16,12 +16,12 @@ export function fitLogistic(X: readonly (readonly number[])[], y: readonly numbe
   const mean = new Array<number>(p).fill(0);
   const sd = new Array<number>(p).fill(1);
   for (let j = 0; j < p; j++) {
-    for (const r of X) mean[j] += r[j] / n;
+    for (const r of X) mean[j]! += r[j]! / n;
     let v = 0;
-    for (const r of X) v += (r[j] - mean[j]) ** 2 / n;
+    for (const r of X) v += (r[j]! - mean[j]!) ** 2 / n;
     sd[j] = Math.sqrt(v) || 1;
   }
-  const Z = X.map((r) => r.map((v, j) => (v - mean[j]) / sd[j]));
+  const Z = X.map((r) => r.map((v, j) => (v - mean[j]!) / sd[j]!));
   const binaryOnly = opt.classes === 2;
   const targets = binaryOnly ? [1] : Array.from({ length: opt.classes }, (_, c) => c);
   const weights = targets.map((c) => {
@@ -30,12 +30,12 @@ export function fitLogistic(X: readonly (readonly number[])[], y: readonly numbe
     for (let it = 0; it < opt.iterations; it++) {
       grad.fill(0);
       for (let i = 0; i < n; i++) {
-        const err = sigmoid(dot(w, Z[i])) - (y[i] === c ? 1 : 0);
-        grad[0] += err;
-        for (let j = 0; j < p; j++) grad[j + 1] += err * Z[i][j];
+        const err = sigmoid(dot(w, Z[i]!)) - (y[i] === c ? 1 : 0);
+        grad[0]! += err;
+        for (let j = 0; j < p; j++) grad[j + 1]! += err * Z[i]![j]!;
       }
-      w[0] -= (opt.learningRate * grad[0]) / n;
-      for (let j = 1; j <= p; j++) w[j] -= opt.learningRate * (grad[j] / n + opt.l2 * w[j]);
+      w[0]! -= (opt.learningRate * grad[0]!) / n;
+      for (let j = 1; j <= p; j++) w[j]! -= opt.learningRate * (grad[j]! / n + opt.l2 * w[j]!);
     }
     return w;
   });
@@ -43,8 +43,8 @@ export function fitLogistic(X: readonly (readonly number[])[], y: readonly numbe
 }
 
 function dot(w: readonly number[], z: readonly number[]): number {
-  let s = w[0];
-  for (let j = 0; j < z.length; j++) s += w[j + 1] * z[j];
+  let s = w[0]!;
+  for (let j = 0; j < z.length; j++) s += w[j + 1]! * z[j]!;
   return s;
 }
 
@@ -54,9 +54,9 @@ function sigmoid(t: number): number {
 
 /** Class probabilities of one row. */
 export function predictLogistic(m: LogisticModel, x: readonly number[]): number[] {
-  const z = x.map((v, j) => (v - m.mean[j]) / m.sd[j]);
+  const z = x.map((v, j) => (v - m.mean[j]!) / m.sd[j]!);
   if (m.classes === 2) {
-    const p1 = sigmoid(dot(m.weights[0], z));
+    const p1 = sigmoid(dot(m.weights[0]!, z));
     return [1 - p1, p1];
   }
   const raw = m.weights.map((w) => sigmoid(dot(w, z)));

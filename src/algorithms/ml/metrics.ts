@@ -22,12 +22,12 @@ export function classificationStats(actual: readonly number[], predicted: readon
   const confusion = Array.from({ length: classCount }, () => new Array<number>(classCount).fill(0));
   let correct = 0;
   actual.forEach((a, i) => {
-    confusion[a][predicted[i]]++;
+    confusion[a]![predicted[i]!]!++;
     if (a === predicted[i]) correct++;
   });
   const recalls = confusion.map((row, c) => {
     const total = row.reduce((s, v) => s + v, 0);
-    return total === 0 ? NaN : row[c] / total;
+    return total === 0 ? NaN : row[c]! / total;
   }).filter((r) => !Number.isNaN(r));
   return {
     n: actual.length,
@@ -40,18 +40,18 @@ export function classificationStats(actual: readonly number[], predicted: readon
 
 /** AUC by the rank-sum (Mann-Whitney) formula, ties counted half. */
 export function auc(positive: readonly boolean[], score: readonly number[]): number {
-  const idx = score.map((_, i) => i).sort((a, b) => score[a] - score[b]);
+  const idx = score.map((_, i) => i).sort((a, b) => score[a]! - score[b]!);
   const ranks = new Array<number>(score.length);
   for (let i = 0; i < idx.length;) {
     let j = i;
-    while (j + 1 < idx.length && score[idx[j + 1]] === score[idx[i]]) j++;
-    for (let k = i; k <= j; k++) ranks[idx[k]] = (i + j) / 2 + 1;
+    while (j + 1 < idx.length && score[idx[j + 1]!] === score[idx[i]!]) j++;
+    for (let k = i; k <= j; k++) ranks[idx[k]!] = (i + j) / 2 + 1;
     i = j + 1;
   }
   const nPos = positive.filter(Boolean).length;
   const nNeg = positive.length - nPos;
   if (nPos === 0 || nNeg === 0) return NaN;
-  const rankSum = positive.reduce((s, p, i) => (p ? s + ranks[i] : s), 0);
+  const rankSum = positive.reduce((s, p, i) => (p ? s + ranks[i]! : s), 0);
   return (rankSum - (nPos * (nPos + 1)) / 2) / (nPos * nNeg);
 }
 
@@ -62,9 +62,9 @@ export function regressionStats(actual: readonly number[], predicted: readonly n
   let ssTot = 0;
   let abs = 0;
   actual.forEach((a, i) => {
-    ssRes += (a - predicted[i]) ** 2;
+    ssRes += (a - predicted[i]!) ** 2;
     ssTot += (a - mean) ** 2;
-    abs += Math.abs(a - predicted[i]);
+    abs += Math.abs(a - predicted[i]!);
   });
   return { n, r2: ssTot === 0 ? NaN : 1 - ssRes / ssTot, rmse: Math.sqrt(ssRes / n), mae: abs / n };
 }

@@ -22,7 +22,7 @@ export interface Matrix {
 
 /** Value of column f in row r. */
 function cell(m: Matrix, r: number, f: number): number {
-  return m.packed ? (m.packed[r * m.words! + (f >> 5)] >>> (f & 31)) & 1 : m.data[f * m.rows + r];
+  return m.packed ? (m.packed[r * m.words! + (f >> 5)]! >>> (f & 31)) & 1 : m.data[f * m.rows + r]!;
 }
 
 export interface TreeOptions {
@@ -63,14 +63,14 @@ export function matrixOf(rows: readonly (readonly number[])[], cols: number): Ma
     rows.forEach((r, i) => {
       onesStart[i] = k;
       for (let j = 0; j < cols; j++) {
-        if (r[j] === 1) { packed[i * words + (j >> 5)] |= 1 << (j & 31); onesIdx[k++] = j; }
+        if (r[j] === 1) { packed[i * words + (j >> 5)]! |= 1 << (j & 31); onesIdx[k++] = j; }
       }
     });
     onesStart[n] = k;
     return { rows: n, cols, data: new Float64Array(0), binary, packed, words, onesStart, onesIdx };
   }
   const data = new Float64Array(n * cols);
-  rows.forEach((r, i) => { for (let j = 0; j < cols; j++) data[j * n + i] = r[j]; });
+  rows.forEach((r, i) => { for (let j = 0; j < cols; j++) data[j * n + i] = r[j]!; });
   return { rows: n, cols, data, binary };
 }
 
@@ -97,8 +97,8 @@ export function growTree(m: Matrix, y: Float64Array, sample: Int32Array, opt: Tr
     // most fingerprint bits are deep in a tree) does not use up the mtry budget.
     for (let k = 0, tried = 0; tried < opt.mtry && k < m.cols; k++) {
       const r = k + Math.floor(rng() * (m.cols - k));
-      const f = features[r];
-      features[r] = features[k];
+      const f = features[r]!;
+      features[r] = features[k]!;
       features[k] = f;
       const s = counts ? countedSplit(counts, f, end - start, opt) : m.binary[f] ? binarySplit(m, y, idx, start, end, f, opt) : sortedSplit(m, y, idx, start, end, f, opt);
       if (!s) continue;
@@ -109,7 +109,7 @@ export function growTree(m: Matrix, y: Float64Array, sample: Int32Array, opt: Tr
     if (!best) continue;
     let mid = start;
     for (let i = start; i < end; i++) {
-      if (cell(m, idx[i], best.feature) <= best.threshold) { const t = idx[i]; idx[i] = idx[mid]; idx[mid] = t; mid++; }
+      if (cell(m, idx[i]!, best.feature) <= best.threshold) { const t = idx[i]!; idx[i] = idx[mid]!; idx[mid] = t; mid++; }
     }
     tree.feature[node] = best.feature;
     tree.threshold[node] = best.threshold;
@@ -122,7 +122,7 @@ export function growTree(m: Matrix, y: Float64Array, sample: Int32Array, opt: Tr
 }
 
 function isPure(y: Float64Array, idx: Int32Array, start: number, end: number): boolean {
-  for (let i = start + 1; i < end; i++) if (y[idx[i]] !== y[idx[start]]) return false;
+  for (let i = start + 1; i < end; i++) if (y[idx[i]!] !== y[idx[start]!]) return false;
   return true;
 }
 
@@ -130,11 +130,11 @@ function leafValue(y: Float64Array, idx: Int32Array, start: number, end: number,
   const n = end - start;
   if (classes === 0) {
     let s = 0;
-    for (let i = start; i < end; i++) s += y[idx[i]];
+    for (let i = start; i < end; i++) s += y[idx[i]!]!;
     return [s / n];
   }
   const counts = new Array<number>(classes).fill(0);
-  for (let i = start; i < end; i++) counts[y[idx[i]]]++;
+  for (let i = start; i < end; i++) counts[y[idx[i]!]!]!++;
   return counts.map((c) => c / n);
 }
 
@@ -142,16 +142,16 @@ function leafValue(y: Float64Array, idx: Int32Array, start: number, end: number,
 function impurity(opt: TreeOptions, nL: number, aL: Float64Array, nR: number, aR: Float64Array): number {
   if (opt.classes === 0) {
     // Sum of squared errors = sumSq - sum²/n on each side; aX = [sum, sumSq].
-    return (aL[1] - (aL[0] * aL[0]) / nL) + (aR[1] - (aR[0] * aR[0]) / nR);
+    return (aL[1]! - (aL[0]! * aL[0]!) / nL) + (aR[1]! - (aR[0]! * aR[0]!) / nR);
   }
   let gL = 0;
   let gR = 0;
-  for (let c = 0; c < opt.classes; c++) { gL += aL[c] * aL[c]; gR += aR[c] * aR[c]; }
+  for (let c = 0; c < opt.classes; c++) { gL += aL[c]! * aL[c]!; gR += aR[c]! * aR[c]!; }
   return nL - gL / nL + (nR - gR / nR);
 }
 
 function add(acc: Float64Array, yv: number, classes: number, sign: number): void {
-  if (classes === 0) { acc[0] += sign * yv; acc[1] += sign * yv * yv; } else acc[yv] += sign;
+  if (classes === 0) { acc[0]! += sign * yv; acc[1]! += sign * yv * yv; } else acc[yv]! += sign;
 }
 
 function binarySplit(m: Matrix, y: Float64Array, idx: Int32Array, start: number, end: number, f: number, opt: TreeOptions): Split | undefined {
@@ -161,8 +161,8 @@ function binarySplit(m: Matrix, y: Float64Array, idx: Int32Array, start: number,
   let nL = 0;
   const col = f * m.rows;
   for (let i = start; i < end; i++) {
-    const r = idx[i];
-    if (m.data[col + r] <= 0.5) { nL++; add(aL, y[r], opt.classes, 1); } else add(aR, y[r], opt.classes, 1);
+    const r = idx[i]!;
+    if (m.data[col + r]! <= 0.5) { nL++; add(aL, y[r]!, opt.classes, 1); } else add(aR, y[r]!, opt.classes, 1);
   }
   const nR = end - start - nL;
   if (nL < opt.minLeaf || nR < opt.minLeaf) return undefined;
@@ -189,13 +189,13 @@ function sparseCounts(c: Counts, m: Matrix, y: Float64Array, idx: Int32Array, st
   const ones = m.onesIdx!;
   total.fill(0);
   for (let i = start; i < end; i++) {
-    const r = idx[i];
-    const yv = y[r];
+    const r = idx[i]!;
+    const yv = y[r]!;
     add(total, yv, opt.classes, 1);
-    for (let k = starts[r], last = starts[r + 1]; k < last; k++) {
-      const f = ones[k];
-      n[f]++;
-      if (opt.classes === 0) { stats[f * width] += yv; stats[f * width + 1] += yv * yv; } else stats[f * width + yv]++;
+    for (let k = starts[r]!, last = starts[r + 1]!; k < last; k++) {
+      const f = ones[k]!;
+      n[f]!++;
+      if (opt.classes === 0) { stats[f * width]! += yv; stats[f * width + 1]! += yv * yv; } else stats[f * width + yv]!++;
     }
   }
   return c;
@@ -207,9 +207,9 @@ function clearCounts(c: Counts, m: Matrix, idx: Int32Array, start: number, end: 
   const ones = m.onesIdx!;
   const { n, stats, width } = c;
   for (let i = start; i < end; i++) {
-    const r = idx[i];
-    for (let k = starts[r], last = starts[r + 1]; k < last; k++) {
-      const f = ones[k];
+    const r = idx[i]!;
+    for (let k = starts[r]!, last = starts[r + 1]!; k < last; k++) {
+      const f = ones[k]!;
       n[f] = 0;
       for (let w = f * width, e = w + width; w < e; w++) stats[w] = 0;
     }
@@ -217,30 +217,31 @@ function clearCounts(c: Counts, m: Matrix, idx: Int32Array, start: number, end: 
 }
 
 function countedSplit(c: Counts, f: number, size: number, opt: TreeOptions): Split | undefined {
-  const nR = c.n[f];
+  const nR = c.n[f]!;
   const nL = size - nR;
   if (nL < opt.minLeaf || nR < opt.minLeaf) return undefined;
   const aR = c.stats.subarray(f * c.width, (f + 1) * c.width);
   // Reused scratch: this is called for every tried feature of every node.
   const aL = c.scratch;
-  for (let k = 0; k < c.width; k++) aL[k] = c.total[k] - aR[k];
+  for (let k = 0; k < c.width; k++) aL[k] = c.total[k]! - aR[k]!;
   return { feature: f, threshold: 0.5, score: impurity(opt, nL, aL, nR, aR) };
 }
 
 function sortedSplit(m: Matrix, y: Float64Array, idx: Int32Array, start: number, end: number, f: number, opt: TreeOptions): Split | undefined {
   const col = f * m.rows;
-  const rows = Array.from(idx.subarray(start, end)).sort((a, b) => m.data[col + a] - m.data[col + b]);
+  const rows = Array.from(idx.subarray(start, end)).sort((a, b) => m.data[col + a]! - m.data[col + b]!);
   const size = Math.max(opt.classes, 2);
   const aL = new Float64Array(size);
   const aR = new Float64Array(size);
-  for (const r of rows) add(aR, y[r], opt.classes, 1);
+  for (const r of rows) add(aR, y[r]!, opt.classes, 1);
   let best: Split | undefined;
   const n = rows.length;
   for (let i = 0; i < n - 1; i++) {
-    add(aL, y[rows[i]], opt.classes, 1);
-    add(aR, y[rows[i]], opt.classes, -1);
-    const v = m.data[col + rows[i]];
-    const next = m.data[col + rows[i + 1]];
+    const yv = y[rows[i]!]!;
+    add(aL, yv, opt.classes, 1);
+    add(aR, yv, opt.classes, -1);
+    const v = m.data[col + rows[i]!]!;
+    const next = m.data[col + rows[i + 1]!]!;
     if (v === next || i + 1 < opt.minLeaf || n - i - 1 < opt.minLeaf) continue;
     const score = impurity(opt, i + 1, aL, n - i - 1, aR);
     // The midpoint of two neighbouring doubles can round up to `next`, which would send
@@ -253,6 +254,7 @@ function sortedSplit(m: Matrix, y: Float64Array, idx: Int32Array, start: number,
 
 export function predictTree(tree: Tree, x: ArrayLike<number>): number[] {
   let node = 0;
-  while (tree.feature[node] >= 0) node = x[tree.feature[node]] <= tree.threshold[node] ? tree.left[node] : tree.right[node];
-  return tree.value[node];
+  // Node indices come from the tree's own arrays, which growTree fills in step.
+  while (tree.feature[node]! >= 0) node = x[tree.feature[node]!]! <= tree.threshold[node]! ? tree.left[node]! : tree.right[node]!;
+  return tree.value[node]!;
 }

@@ -1,11 +1,11 @@
 // Feature selection (SPEC §4.1): variance and correlation filters and the top k
 // by a univariate statistic. Each answers the URIs of the selected features.
 import { ATYPE } from '../../rdf/vocab.ts';
-import { numberOf, numericColumns, type Table } from '../table.ts';
+import { entryAt, numberOf, numericColumns, type Table } from '../table.ts';
 import type { AlgorithmDef } from '../types.ts';
 
 function column(table: Table, j: number): number[] {
-  return table.values.map((r) => numberOf(r[j]));
+  return table.values.map((r) => numberOf(entryAt(r, j, 'cell')));
 }
 
 function variance(xs: number[]): number {
@@ -18,12 +18,17 @@ function variance(xs: number[]): number {
 export function pearson(a: number[], b: number[]): number {
   const rows = a.flatMap((x, i) => (Number.isFinite(x) && Number.isFinite(b[i]) ? [i] : []));
   if (rows.length < 2) return 0;
-  const ma = rows.reduce((s, i) => s + a[i], 0) / rows.length;
-  const mb = rows.reduce((s, i) => s + b[i], 0) / rows.length;
+  // rows holds only positions where both a and b have a finite number.
+  const ma = rows.reduce((s, i) => s + a[i]!, 0) / rows.length;
+  const mb = rows.reduce((s, i) => s + b[i]!, 0) / rows.length;
   let sab = 0;
   let saa = 0;
   let sbb = 0;
-  for (const i of rows) { sab += (a[i] - ma) * (b[i] - mb); saa += (a[i] - ma) ** 2; sbb += (b[i] - mb) ** 2; }
+  for (const i of rows) {
+    const da = a[i]! - ma;
+    const db = b[i]! - mb;
+    sab += da * db; saa += da ** 2; sbb += db ** 2;
+  }
   return saa === 0 || sbb === 0 ? 0 : sab / Math.sqrt(saa * sbb);
 }
 
@@ -38,7 +43,7 @@ export const varianceFilter: AlgorithmDef = {
     kind: 'selection',
     featureUris: numericColumns(table, target === undefined ? [] : [target])
       .filter((j) => variance(column(table, j)) > (params.threshold as number))
-      .map((j) => table.columns[j].uri),
+      .map((j) => entryAt(table.columns, j, 'column').uri),
   }),
 };
 
@@ -56,7 +61,7 @@ export const correlationFilter: AlgorithmDef = {
       if (variance(values) === 0) continue;
       if (kept.every((k) => Math.abs(pearson(k.values, values)) <= (params.max_correlation as number))) kept.push({ j, values });
     }
-    return { kind: 'selection', featureUris: kept.map((k) => table.columns[k.j].uri) };
+    return { kind: 'selection', featureUris: kept.map((k) => entryAt(table.columns, k.j, 'column').uri) };
   },
 };
 
@@ -68,11 +73,11 @@ export const topK: AlgorithmDef = {
   supervised: true,
   params: [{ name: 'k', type: 'int', default: 10, min: 1, max: 1000000, description: 'Number of features to select' }],
   run: async ({ table, target, params }) => {
-    const raw = table.values.map((r) => r[target!]);
+    const raw = table.values.map((r) => entryAt(r, target!, 'cell'));
     const labels = [...new Set(raw.filter((v) => v !== null).map((v) => String(v)))].sort();
     const y = raw.map((v) => (v === null ? NaN : Number.isFinite(numberOf(v)) ? numberOf(v) : labels.indexOf(String(v))));
     const scored = numericColumns(table, [target!]).map((j) => ({ j, r: Math.abs(pearson(column(table, j), y)) }));
     scored.sort((a, b) => b.r - a.r || a.j - b.j);
-    return { kind: 'selection', featureUris: scored.slice(0, params.k as number).map((s) => table.columns[s.j].uri) };
+    return { kind: 'selection', featureUris: scored.slice(0, params.k as number).map((s) => entryAt(table.columns, s.j, 'column').uri) };
   },
 };

@@ -1,7 +1,7 @@
 // Normalisation: numeric features scaled into a new dataset. Scaled values are
 // new features (ot:hasSource the parameterised algorithm); other columns are copied.
 import { ATYPE } from '../../rdf/vocab.ts';
-import { numberOf, numericColumns, type Cell } from '../table.ts';
+import { entryAt, numberOf, numericColumns, type Cell } from '../table.ts';
 import type { AlgorithmDef } from '../types.ts';
 
 export const normalization: AlgorithmDef = {
@@ -15,7 +15,7 @@ export const normalization: AlgorithmDef = {
     const numeric = new Set(numericColumns(table));
     const scale = table.columns.map((_, j) => {
       if (!numeric.has(j)) return undefined;
-      const v = table.values.map((r) => numberOf(r[j])).filter(Number.isFinite);
+      const v = table.values.map((r) => numberOf(entryAt(r, j, 'cell'))).filter(Number.isFinite);
       const mean = v.reduce((s, x) => s + x, 0) / v.length;
       const sd = Math.sqrt(v.reduce((s, x) => s + (x - mean) ** 2, 0) / v.length);
       const min = Math.min(...v);

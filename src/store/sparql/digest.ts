@@ -16,8 +16,9 @@ export function parseDigestChallenge(header: string): Challenge | undefined {
   const m = /^\s*Digest\s+(.*)$/i.exec(header);
   if (!m) return undefined;
   const params: Record<string, string> = {};
-  for (const p of m[1].matchAll(/([a-zA-Z]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,\s]+))/g)) {
-    params[p[1].toLowerCase()] = p[2] !== undefined ? p[2].replace(/\\(.)/g, '$1') : p[3];
+  // Group 1 of both patterns always takes part, and one of 2 (quoted value) or 3 (token).
+  for (const p of m[1]!.matchAll(/([a-zA-Z]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,\s]+))/g)) {
+    params[p[1]!.toLowerCase()] = p[2] !== undefined ? p[2].replace(/\\(.)/g, '$1') : p[3]!;
   }
   if (!params.realm || !params.nonce) return undefined;
   return { realm: params.realm, nonce: params.nonce, qop: params.qop, opaque: params.opaque, algorithm: params.algorithm ?? 'MD5' };

@@ -33,6 +33,14 @@ const csvField = (s: string): string => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g
 
 const ntString = (s: string): string => '"' + s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t') + '"';
 
+/** The variables `row` binds, with their terms, in the order of `vars`. */
+function bindings(vars: readonly string[], row: Row): Array<[string, RDF.Term]> {
+  return vars.flatMap((v): Array<[string, RDF.Term]> => {
+    const t = row[v];
+    return t ? [[v, t]] : [];
+  });
+}
+
 function tsvTerm(t: RDF.Term): string {
   if (t.termType === 'NamedNode') return `<${t.value}>`;
   if (t.termType === 'BlankNode') return `_:${t.value}`;
@@ -54,13 +62,13 @@ export function writeResults(answer: Answer, type: string): string {
   switch (type) {
     case 'application/sparql-results+xml':
       return `<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head>${vars.map((v) => `<variable name="${xmlText(v)}"/>`).join('')}</head><results>\n`
-        + rows.map((r) => `<result>${vars.filter((v) => r[v]).map((v) => `<binding name="${xmlText(v)}">${xmlTerm(r[v])}</binding>`).join('')}</result>\n`).join('')
+        + rows.map((r) => `<result>${bindings(vars, r).map(([v, t]) => `<binding name="${xmlText(v)}">${xmlTerm(t)}</binding>`).join('')}</result>\n`).join('')
         + '</results></sparql>\n';
     case 'text/csv':
       return [vars.map(csvField).join(','), ...rows.map((r) => vars.map((v) => csvField(r[v]?.value ?? '')).join(','))].join('\r\n') + '\r\n';
     case 'text/tab-separated-values':
-      return [vars.map((v) => `?${v}`).join('\t'), ...rows.map((r) => vars.map((v) => (r[v] ? tsvTerm(r[v]) : '')).join('\t'))].join('\n') + '\n';
+      return [vars.map((v) => `?${v}`).join('\t'), ...rows.map((r) => vars.map((v) => { const t = r[v]; return t ? tsvTerm(t) : ''; }).join('\t'))].join('\n') + '\n';
     default:
-      return JSON.stringify({ head: { vars }, results: { bindings: rows.map((r) => Object.fromEntries(vars.filter((v) => r[v]).map((v) => [v, jsonTerm(r[v])]))) } });
+      return JSON.stringify({ head: { vars }, results: { bindings: rows.map((r) => Object.fromEntries(bindings(vars, r).map(([v, t]) => [v, jsonTerm(t)]))) } });
   }
 }

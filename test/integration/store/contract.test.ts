@@ -71,7 +71,7 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
     it('enumerates the graphs under a prefix (queries/graphs-with-prefix.rq: GRAPH ?g { })', async () => {
       await store.commit([1, 2, 10].map((n) => ({ op: 'replace' as const, graph: ex(`coll/${n}`).value, quads: [quad(ex(`coll/${n}`), ex('p'), literal('a')), quad(ex(`coll/${n}`), ex('q'), literal('b'))] })));
       const rows = await store.select('graphs-with-prefix', { prefix: ex('coll/').value });
-      expect(rows.map((r) => r.g.value).sort()).to.deep.equal([1, 10, 2].map((n) => ex(`coll/${n}`).value));
+      expect(rows.map((r) => r.g!.value).sort()).to.deep.equal([1, 10, 2].map((n) => ex(`coll/${n}`).value));
       await store.commit([1, 2, 10].map((n) => ({ op: 'drop' as const, graph: ex(`coll/${n}`).value })));
     });
 

@@ -32,11 +32,11 @@ describe('SPARQL 1.1 Protocol client (against Virtuoso)', function () {
       <http://t/s> <http://t/d> "0.25"^^<${XSD}double> ; <http://t/i> "3"^^<${XSD}int> ;
         <http://t/l> "Wasser"@de ; <http://t/p> "plain \\"quoted\\"\\nline" ; <http://t/o> <http://t/x> } }`);
     const rows = await client.select('SELECT ?p ?o WHERE { GRAPH <http://t/g1> { <http://t/s> ?p ?o } }');
-    const byP = Object.fromEntries(rows.map((r) => [r.p.value, r.o]));
+    const byP = Object.fromEntries(rows.map((r) => [r.p!.value, r.o]));
     expect(byP['http://t/d']).to.deep.include({ termType: 'Literal', value: '0.25' });
     expect((byP['http://t/d'] as ReturnType<typeof DataFactory.literal>).datatype.value).to.equal(`${XSD}double`);
     expect((byP['http://t/l'] as ReturnType<typeof DataFactory.literal>).language).to.equal('de');
-    expect(byP['http://t/p'].value).to.equal('plain "quoted"\nline');
+    expect(byP['http://t/p']!.value).to.equal('plain "quoted"\nline');
     expect((byP['http://t/p'] as ReturnType<typeof DataFactory.literal>).datatype.value).to.equal(`${XSD}string`);
     expect(byP['http://t/o']).to.deep.include({ termType: 'NamedNode', value: 'http://t/x' });
   });

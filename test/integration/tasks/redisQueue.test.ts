@@ -58,8 +58,8 @@ describe('Redis job queue (BullMQ)', function () {
     worker.consume(async (d) => { seen.push(d); }, 2);
     await api.enqueue({ taskUri: task(1), kind: 'noop', idempotent: true });
     await waitUntil('delivery', () => seen.length === 1);
-    expect(seen[0].job).to.deep.equal({ taskUri: task(1), kind: 'noop', idempotent: true });
-    expect(seen[0].redelivered).to.equal(false);
+    expect(seen[0]!.job).to.deep.equal({ taskUri: task(1), kind: 'noop', idempotent: true });
+    expect(seen[0]!.redelivered).to.equal(false);
     await new Promise((r) => setTimeout(r, 300));
     expect(seen).to.have.length(1);
   });
@@ -105,8 +105,8 @@ describe('Redis job queue (BullMQ)', function () {
     const seen: Delivery[] = [];
     worker.consume(async (d) => { seen.push(d); }, 1);
     await waitUntil('redelivery', () => seen.length === 1, 20_000);
-    expect(seen[0].job.taskUri).to.equal(task(5));
-    expect(seen[0].redelivered).to.equal(true);
+    expect(seen[0]!.job.taskUri).to.equal(task(5));
+    expect(seen[0]!.redelivered).to.equal(true);
   });
 
   it('with Redis unreachable a submission answers 503 with Retry-After, quickly', async () => {

@@ -22,6 +22,6 @@ describe('redact (error reports never echo secrets)', () => {
 
   it('redacts causes of a report too', () => {
     const report = redactReport({ status: 502, code: 'x:y', message: 'remote failed', causes: [{ status: 400, code: 'x:z', message: 'bad subjectid=AQICxyz12345', causes: [] }] });
-    expect(report.causes[0].message).to.equal('bad subjectid=***');
+    expect(report.causes[0]!.message).to.equal('bad subjectid=***');
   });
 });

@@ -41,7 +41,7 @@ describe('auth state', () => {
     const text = readFileSync(users.file, 'utf8');
     expect(text).not.to.contain('correct horse');
     const data = JSON.parse(text) as { users: Record<string, { hash: string; salt: string }> };
-    expect(data.users.alice.hash).not.to.equal(data.users.bob.hash);
+    expect(data.users.alice!.hash).not.to.equal(data.users.bob!.hash);
     expect(await users.verify('alice', 'correct horse')).to.equal(true);
     expect(await users.verify('alice', 'wrong horse')).to.equal(false);
     expect(await users.verify('nobody', 'correct horse')).to.equal(false);

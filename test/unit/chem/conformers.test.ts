@@ -20,8 +20,8 @@ describe('chem: 3D conformers keep specified stereo', function () {
       expect(p.inchi).to.match(/\/[tb]/, 'has stereo');
       const [made] = generateConformers({ molfile: p.molfile, smiles: p.smiles, inchi: p.inchi, count: 1 });
       expect(made, 'a conformer').to.not.equal(undefined);
-      expect(obabelInchiKey(made.molfile, 'mol')).to.equal(p.inchiKey);
-      const atoms = readCtab(made.molfile).atoms;
+      expect(obabelInchiKey(made!.molfile, 'mol')).to.equal(p.inchiKey);
+      const atoms = readCtab(made!.molfile).atoms;
       let closest = Infinity;
       atoms.forEach((a, i) => atoms.slice(i + 1).forEach((b) => { closest = Math.min(closest, Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z)); }));
       expect(closest).to.be.above(0.9);

@@ -35,11 +35,11 @@ describe('descriptors: values at their meaningful precision', function () {
   it('physchem: hand-computed weights, exactly; no value with more decimals than its descriptor has', async () => {
     const values = await computeDescriptors(MOLECULES, DESCRIPTORS);
     const mw = DESCRIPTORS.findIndex((d) => d.name === 'MW');
-    expect(values[0][mw]).to.equal(206.285); // C13H18O2; RDKit's sum prints 206.28499999999997
-    expect(values[1][mw]).to.equal(180.159); // C9H8O4
+    expect(values[0]![mw]).to.equal(206.285); // C13H18O2; RDKit's sum prints 206.28499999999997
+    expect(values[1]![mw]).to.equal(180.159); // C9H8O4
     values.forEach((row) => row.forEach((v, j) => {
-      expect(v, DESCRIPTORS[j].name).to.be.a('number');
-      expect(decimals(v!), `${DESCRIPTORS[j].name} ${v}`).to.be.at.most(DESCRIPTORS[j].digits);
+      expect(v, DESCRIPTORS[j]!.name).to.be.a('number');
+      expect(decimals(v!), `${DESCRIPTORS[j]!.name} ${v}`).to.be.at.most(DESCRIPTORS[j]!.digits);
     }));
   });
 
@@ -49,7 +49,7 @@ describe('descriptors: values at their meaningful precision', function () {
     const ours = await computeDescriptors(MOLECULES, selected);
     const theirs = pythonValues();
     ours.forEach((row, i) => row.forEach((v, j) => {
-      expect(v, `${MOLECULES[i]} ${names[j]}`).to.be.closeTo(theirs[i][j], 0.5 * 10 ** -selected[j].digits + 1e-9);
+      expect(v, `${MOLECULES[i]} ${names[j]}`).to.be.closeTo(theirs[i]![j]!, 0.5 * 10 ** -selected[j]!.digits + 1e-9);
     }));
   });
 
@@ -57,7 +57,7 @@ describe('descriptors: values at their meaningful precision', function () {
     const selected = OCL_PROPERTIES.filter((p) => p.name !== 'DrugLikeness');
     const values = computeOclProperties(MOLECULES, selected);
     const psa = selected.findIndex((p) => p.name === 'PSA');
-    expect(values[0][psa]).to.equal(37.3); // ibuprofen: TPSA 37.3 Å2 (Ertl 2000 increments)
-    values.forEach((row) => row.forEach((v, j) => expect(decimals(v!), `${selected[j].name} ${v}`).to.be.at.most(selected[j].digits)));
+    expect(values[0]![psa]).to.equal(37.3); // ibuprofen: TPSA 37.3 Å2 (Ertl 2000 increments)
+    values.forEach((row) => row.forEach((v, j) => expect(decimals(v!), `${selected[j]!.name} ${v}`).to.be.at.most(selected[j]!.digits)));
   });
 });

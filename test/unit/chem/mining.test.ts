@@ -16,7 +16,7 @@ function hamster(): Table {
   const lines = readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.csv'), 'utf8').split(/\r?\n/).slice(1).filter(Boolean);
   const rows = lines.map((l) => l.split(','));
   const extras: Array<[string, string]> = [['[Na+].[Cl-]', 'false'], ['C', 'false'], ['[Fe]', 'false'], ['O', 'false']];
-  const all = [...rows.map(([s, v]) => [parseStructure(s, 'smiles').smiles, v.trim()]), ...extras];
+  const all: Array<[string, string]> = [...rows.map(([s, v]): [string, string] => [parseStructure(s!, 'smiles').smiles, v!.trim()]), ...extras];
   return {
     datasetUri: 'http://test/dataset/1',
     compounds: all.map((_, i) => `http://test/compound/${i + 1}`),
@@ -31,8 +31,8 @@ async function checkAgainstSmarts(table: Table, result: FeaturesResult): Promise
   const counts = await countMatches(table.smiles, patterns);
   const wrong: string[] = [];
   table.smiles.forEach((smiles, i) => patterns.forEach((p, j) => {
-    const expected = counts[i][j] === null ? null : counts[i][j]! > 0 ? 1 : 0;
-    if (result.values[i][j] !== expected) wrong.push(`${smiles} ${p}: mined ${String(result.values[i][j])}, SMARTS ${String(expected)}`);
+    const expected = counts[i]![j] === null ? null : counts[i]![j]! > 0 ? 1 : 0;
+    if (result.values[i]![j] !== expected) wrong.push(`${smiles} ${p}: mined ${String(result.values[i]![j])}, SMARTS ${String(expected)}`);
   }));
   return wrong;
 }
@@ -63,8 +63,8 @@ describe('mining: fragments agree with SMARTS matching (RDKit)', function () {
     const t: Table = { ...table, smiles: ['CCO', 'CCN', '[Na+].[Cl-]', 'C', ''], compounds: ['a', 'b', 'c', 'd', 'e'].map((x) => `http://test/compound/${x}`), values: [[null], [null], [null], [null], [null]] };
     const result = (await frequentMining.run({ table: t, params: { min_support: 0.2, max_bonds: 2, max_features: 100 }, algorithmUri: 'x' })) as FeaturesResult;
     expect(result.columns.map((c) => c.title)).to.include('[#6;A]-[#6;A]');
-    expect(result.values[2].every((v) => v === 0)).to.equal(true);
-    expect(result.values[3].every((v) => v === 0)).to.equal(true);
-    expect(result.values[4].every((v) => v === null)).to.equal(true);
+    expect(result.values[2]!.every((v) => v === 0)).to.equal(true);
+    expect(result.values[3]!.every((v) => v === 0)).to.equal(true);
+    expect(result.values[4]!.every((v) => v === null)).to.equal(true);
   });
 });

@@ -32,6 +32,6 @@ describe('ocl-properties: slow drug-likeness is opt-in', function () {
   it('DrugLikeness=true adds it', async () => {
     const result = (await oclProperties.run({ table: { ...table, smiles: SMILES.slice(0, 1) }, params: withDefaults(oclProperties.params, { DrugLikeness: true }), algorithmUri: 'a' })) as FeaturesResult;
     expect(result.columns.map((c) => c.title)).to.include('openchemlib drug-likeness score (fragment based)');
-    expect(result.values[0].every((v) => typeof v === 'number')).to.equal(true);
+    expect(result.values[0]!.every((v) => typeof v === 'number')).to.equal(true);
   });
 });

@@ -17,7 +17,7 @@ describe('chem: parseStructure', () => {
     expect(p.inchiKey).to.equal('QNAYBMKLOCPYGJ-REOHCLBHSA-N');
     expect(p.formula).to.equal('C3H7NO2');
     expect(p.molecularWeight).to.be.closeTo(89.094, 0.01);
-    expect(p.molfile.split('\n')[3].slice(12, 15)).to.equal('  1', 'chiral flag set');
+    expect(p.molfile.split('\n')[3]!.slice(12, 15)).to.equal('  1', 'chiral flag set');
   });
 
   it('reads InChI through Indigo, stereo kept', () => {
@@ -63,10 +63,10 @@ describe('chem: parseStructure', () => {
   it('splits SD files with 1-based index, start line and data fields', () => {
     const records = splitSdf(readFileSync(sharedData('ambit', 'input.sdf'), 'utf8'));
     expect(records).to.have.length(7);
-    expect(records[0].index).to.equal(1);
-    expect(records[0].line).to.equal(1);
-    expect(records[1].line).to.be.greaterThan(5);
-    expect(Object.keys(records[0].fields).length).to.be.greaterThan(0);
+    expect(records[0]!.index).to.equal(1);
+    expect(records[0]!.line).to.equal(1);
+    expect(records[1]!.line).to.be.greaterThan(5);
+    expect(Object.keys(records[0]!.fields).length).to.be.greaterThan(0);
   });
 });
 

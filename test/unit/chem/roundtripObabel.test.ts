@@ -27,7 +27,7 @@ function keysByTitle(format: string, text: string): Map<string, string> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return new Map(out.split('\n').map((l) => l.trim().split(/\s+/)).filter((p) => p.length === 2).map(([key, title]) => [title, key]));
+  return new Map(out.split('\n').map((l) => l.trim().split(/\s+/)).filter((p) => p.length === 2).map(([key, title]) => [title!, key!]));
 }
 
 /** What a format or Open Babel cannot carry, so the structure is left out for that format. */

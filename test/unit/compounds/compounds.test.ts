@@ -64,9 +64,9 @@ describe('chem: parsing in worker threads', function () {
     try {
       const out = await deps.tasks.runInWorker<ParseOutcome[]>(PARSE_WORKER, 'parseMany', { texts: ['OCC', 'C(C)(C)(C)(C)C'], format: 'smiles' });
       expect(out[0]).to.deep.include({ ok: true });
-      expect(out[0].ok && out[0].structure.smiles).to.equal('CCO');
-      expect(out[1].ok).to.equal(false);
-      expect(!out[1].ok && out[1].message).to.match(/valence/);
+      expect(out[0]!.ok && out[0]!.structure.smiles).to.equal('CCO');
+      expect(out[1]!.ok).to.equal(false);
+      expect(!out[1]!.ok && out[1]!.message).to.match(/valence/);
     } finally {
       await deps.close();
       rmSync(dir, { recursive: true, force: true });

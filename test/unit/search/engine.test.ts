@@ -8,7 +8,7 @@ import { tempDir } from '../../helpers/app.ts';
 const C60 = 'c12c3c4c5c1c1c6c7c2c2c8c3c3c9c4c4c%10c5c5c1c1c6c6c%11c7c2c2c7c8c3c3c8c9c4c4c9c%10c5c5c1c1c6c6c%11c2c2c7c3c3c8c4c4c9c5c1c1c6c2c3c41';
 
 function hamsterSmiles(): string[] {
-  return readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.csv'), 'utf8').split(/\r?\n/).slice(1).map((l) => l.split(',')[0]).filter(Boolean);
+  return readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.csv'), 'utf8').split(/\r?\n/).slice(1).map((l) => l.split(',')[0]!).filter(Boolean);
 }
 
 async function rejection(p: Promise<unknown> | (() => unknown)): Promise<HttpError> {
@@ -43,13 +43,13 @@ describe('search engine', () => {
   });
 
   it('similarity 1.0 finds the molecule itself, ordered hits are >= threshold', async () => {
-    const hits = await engine.similar(smiles[3], 0.3);
+    const hits = await engine.similar(smiles[3]!, 0.3);
     expect(hits[0]).to.deep.equal({ uri: uri(3), similarity: 1 });
     for (let i = 1; i < hits.length; i++) {
-      expect(hits[i].similarity).to.be.at.least(0.3);
-      expect(hits[i].similarity).to.be.at.most(hits[i - 1].similarity!);
+      expect(hits[i]!.similarity).to.be.at.least(0.3);
+      expect(hits[i]!.similarity).to.be.at.most(hits[i - 1]!.similarity!);
     }
-    expect(await engine.similar(smiles[3], 0.3, { limit: 2 })).to.deep.equal(hits.slice(0, 2));
+    expect(await engine.similar(smiles[3]!, 0.3, { limit: 2 })).to.deep.equal(hits.slice(0, 2));
   });
 
   it('substructure: nitro groups, restricted to some compounds, limited', async () => {
@@ -57,8 +57,8 @@ describe('search engine', () => {
     expect(all.length).to.be.greaterThan(3);
     const expected = smiles.map((s, i) => (/\[N\+\]\(\[O-\]\)=O|\[N\+\]\(=O\)\[O-\]|\[O-\]\[N\+\]\(=O\)/.test(s) ? uri(i) : '')).filter(Boolean);
     expect(all.map((h) => h.uri)).to.include.members(expected);
-    const within = [all[0].uri, uri(0)];
-    expect(await engine.substructure('smarts', '[N+](=O)[O-]', { within })).to.deep.equal([{ uri: all[0].uri }]);
+    const within = [all[0]!.uri, uri(0)];
+    expect(await engine.substructure('smarts', '[N+](=O)[O-]', { within })).to.deep.equal([{ uri: all[0]!.uri }]);
     expect(await engine.substructure('smarts', '[N+](=O)[O-]', { limit: 2 })).to.deep.equal(all.slice(0, 2));
   });
 
