@@ -3,7 +3,7 @@
 // (selection) or a model (learning). Every feature created has ot:hasSource = the URI of
 // the algorithm that ran, parameterised when parameters were given (rule 3); a model's
 // predicted features have the model as their source.
-import { BadRequest, InternalError } from '../errors.ts';
+import { BadRequest, HttpError, InternalError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { AlgorithmIO, FeatureRequest } from './io.ts';
 import { validationQuads } from './learning/validationQuads.ts';
@@ -64,13 +64,14 @@ export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: Appl
 
 /**
  * Runs the algorithm. A learner that fails answers 500 with the reason (SPEC §4.1: "model
- * building error"), whatever it threw; other algorithms keep their error's status.
+ * building error"); a learner that refuses its input (a 4xx, e.g. a single class) and every
+ * other algorithm keep their error's status, so the client learns the fault is in its data.
  */
 async function runOrExplain(def: AlgorithmDef, input: RunInput, ctx: ApplyContext): Promise<RunResult> {
   try {
     return ctx.runner ? await ctx.runner(def, input) : await def.run(input);
   } catch (e) {
-    if (!def.learns || ctx.signal?.aborted) throw e;
+    if (!def.learns || ctx.signal?.aborted || (e instanceof HttpError && e.status < 500)) throw e;
     throw new InternalError(`building a ${def.title} model failed: ${(e as Error).message}`, { code: ERR.InternalServerError, cause: e });
   }
 }

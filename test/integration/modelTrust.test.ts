@@ -112,6 +112,17 @@ describe('models a toxicologist can trust', function () {
       }
     });
 
+    it('a single class answers 400 naming the feature in every classifier (the data is at fault, not the learner)', async () => {
+      const one = (await uploadDataset(app, 'SMILES,Active\nCCO,yes\nCCCO,yes\nCCCCO,yes\nCCN,yes\n', 'text/csv')).body;
+      const target = await featureOf(one, 'Active');
+      for (const id of ['knn', 'random-forest', 'logistic-regression']) {
+        const res = await apply(`${app.url}/algorithm/${id}`, { dataset_uri: one, prediction_feature: target });
+        expect(res.status, `${id}: ${res.body}`).to.equal(400);
+        const report = await (await fetch(res.body, { headers: { Accept: 'text/turtle' } })).text();
+        expect(report, id).to.contain(`prediction_feature ${target} has a single class`).and.contain('InvalidParameter');
+      }
+    });
+
     it('a target the algorithm cannot learn answers 400 saying why (not a 500 model-building failure)', async () => {
       const res = await apply(`${app.url}/algorithm/mlr`, { dataset_uri: nominal, prediction_feature: activity });
       expect(res.status, res.body).to.equal(400);
