@@ -31,6 +31,7 @@ export function learnerLabels(algorithms: readonly string[]): string[] {
 export async function comparisonPage(input: PageInput): Promise<string> {
   const { base } = input;
   const report = JSON.parse((await variantText(input.reply, 'application/json')) ?? '{}') as Comparison;
+  // One label per validation, in order: labels[i] below is always there.
   const labels = learnerLabels(report.validations.map((v) => v.algorithm));
   const folds = [...Array(report.numFolds).keys()];
   const sections = report.measures.map((m) => {
@@ -42,7 +43,7 @@ export async function comparisonPage(input: PageInput): Promise<string> {
 <tbody>${report.validations.map((v, i) => html`<tr><th scope="row">${link(v.algorithm, base, labels[i])}</th><td>${link(v.validation, base)}</td>${folds.map((f) => num(v.perFold[m]?.[f]))}${num(mean(v.perFold[m] ?? []))}${num(v.pooled[m])}</tr>`)}</tbody></table>
 <table class="tests"><caption>Paired t-test over the folds (two-sided)</caption><thead><tr><th scope="col">Learners</th><th scope="col">Folds</th><th scope="col">Mean difference</th><th scope="col">t</th><th scope="col">df</th><th scope="col">p</th></tr></thead>
 <tbody>${tests.map((t) => html`<tr><th scope="row">${label(t.a)} − ${label(t.b)}</th><td class="num">${t.n}</td>${num(t.meanDifference)}${num(t.t)}<td class="num">${t.df}</td>${num(t.p)}</tr>`)}</tbody></table>
-<figure>${pairedFolds(report.validations.map((v, i) => ({ label: labels[i], folds: v.perFold[m] ?? [], pooled: v.pooled[m] })), name)}<figcaption>${name} of each fold (dots), a line joining one fold's figures across the learners (the same compounds were held out in every learner's fold), and each learner's pooled figure (bar).</figcaption></figure></section>`;
+<figure>${pairedFolds(report.validations.map((v, i) => ({ label: labels[i]!, folds: v.perFold[m] ?? [], pooled: v.pooled[m] })), name)}<figcaption>${name} of each fold (dots), a line joining one fold's figures across the learners (the same compounds were held out in every learner's fold), and each learner's pooled figure (bar).</figcaption></figure></section>`;
   });
   const query = new URLSearchParams(report.validations.map((v) => ['validation_uris', v.validation]));
   const body = html`<dl><dt>Dataset</dt><dd>${link(report.dataset, base)}</dd><dt>Prediction feature</dt><dd>${link(report.predictionFeature, base)}</dd><dt>Folds</dt><dd>${report.numFolds}</dd></dl>

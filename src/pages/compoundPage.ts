@@ -16,7 +16,7 @@ const SIMILAR_SHOWN = 6;
 
 export async function compoundPage(input: PageInput): Promise<string> {
   const { deps, uri, base } = input;
-  const compound = compoundRecord(deps, numberOf(input.params.id, 'compound'));
+  const compound = compoundRecord(deps, numberOf(input.params.id!, 'compound')); // the route pattern has ?<id> (pages.ts)
   const svg = (await variantText(input.reply, MEDIA.svg)) ?? '';
   const conformers = await conformerRecords(deps, compound);
   // A dataset is the named graph of its entries (DESIGN: one graph per dataset).

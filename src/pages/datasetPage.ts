@@ -69,8 +69,13 @@ export async function datasetPage(input: PageInput): Promise<string> {
   // requests that name compound_uris[] themselves.
   if (isSearch(ctx.query)) return searchResults(input);
   const view = await viewOf(deps, uri, { compoundUris: listParam(ctx.query, 'compound_uris') });
-  const features = (await readFeatures(deps, view.features)).map((info, j) => info ?? { uri: view.features[j], title: view.features[j], type: 'string' as const });
+  const features = (await readFeatures(deps, view.features)).map((info, j) => {
+    if (info) return info;
+    const uri = view.features[j]!; // readFeatures answers one entry per URI asked
+    return { uri, title: uri, type: 'string' as const };
+  });
   const all: Row[] = [];
+  // A row has one value per feature of the view, in order.
   for await (const r of rowsOf(deps, view)) all.push({ compound: r.compound, values: r.values.map((v) => v?.value) });
   const sortRaw = queryText(ctx, 'sort');
   const sort = sortRaw === '' ? -1 : Number(sortRaw);
@@ -78,7 +83,7 @@ export async function datasetPage(input: PageInput): Promise<string> {
     throw new BadRequest(`parameter sort=${JSON.stringify(sortRaw.slice(0, 20))} is out of range: expected a column from 0 to ${features.length - 1}`, { code: ERR.InvalidParameter });
   }
   const desc = queryText(ctx, 'order') === 'desc';
-  const rows = sort >= 0 ? sortRows(all, sort, features[sort].type === 'numeric', desc) : all;
+  const rows = sort >= 0 ? sortRows(all, sort, features[sort]!.type === 'numeric', desc) : all; // sort was checked in range
   const paging = parsePaging(ctx.query, PAGE);
   const shown = rows.slice(paging.offset, paging.offset + paging.limit);
   const at = (page: number) => {
@@ -94,7 +99,7 @@ export async function datasetPage(input: PageInput): Promise<string> {
 <div class="plots">${features.map((f, i) => plotOf(f, all.map((r) => r.values[i])))}</div>
 <h2>Entries ${all.length ? `${paging.offset + 1}-${paging.offset + shown.length}` : ''}</h2>
 <table class="entries"><thead><tr><th>Structure</th><th>Compound</th>${features.map((f, i) => html`<th${raw(i === sort ? ` aria-sort="${desc ? 'descending' : 'ascending'}"` : '')}><a class="sort" href="${sortLink(ctx, base, i, { sort, desc })}" title="sort by ${f.title}">${f.title}${arrow(i)}</a></th>`)}</tr></thead>
-<tbody>${shown.map((r, k) => html`<tr><td>${pictures[k]}</td><td>${link(r.compound, base)}</td>${r.values.map((v, i) => html`<td${raw(features[i].type === 'numeric' ? ' class="num"' : '')}>${v ?? ''}</td>`)}</tr>`)}</tbody></table>
+<tbody>${shown.map((r, k) => html`<tr><td>${pictures[k]}</td><td>${link(r.compound, base)}</td>${r.values.map((v, i) => html`<td${raw(features[i]!.type === 'numeric' ? ' class="num"' : '')}>${v ?? ''}</td>`)}</tr>`)}</tbody></table>
 <nav class="paging" aria-label="pages">${paging.page > 0 ? html`<a rel="prev" href="${at(paging.page - 1)}">← previous page</a>` : ''}${paging.offset + paging.limit < rows.length ? html`<a rel="next" href="${at(paging.page + 1)}">next page →</a>` : ''}</nav>
 <h2>Features</h2><ul>${features.map((f) => html`<li>${link(f.uri, base, f.title)} (${f.type}${f.units ? `, ${f.units}` : ''})</li>`)}</ul>`;
   return layout({ title, base, body, formats: formatLinks(uri, input.reply.variants.map((v) => v.type)) });

@@ -11,7 +11,7 @@ type Part = Html | string | number | boolean | null | undefined | readonly Part[
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!); // the pattern matches only ESCAPES' keys
 
 function render(part: Part): string {
   if (part === null || part === undefined || part === false) return '';

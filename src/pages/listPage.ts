@@ -17,7 +17,9 @@ const TITLES: Record<string, string> = {
 };
 
 export async function listPage(input: PageInput): Promise<string> {
-  const kind = input.params.kind;
+  // The route pattern (pages.ts) has ?<kind>, one of the TITLES keys.
+  const kind = input.params.kind!;
+  const title = TITLES[kind]!;
   if (kind === 'compound' && (isSearch(input.ctx.query) || input.ctx.query.q !== undefined)) return searchResults(input);
   const uris = ((await variantText(input.reply, URI_LIST)) ?? '').split(/\r?\n/).filter(Boolean);
   const g = await input.graph();
@@ -34,6 +36,6 @@ ${uris.map((u) => html`<tr><td>${link(u, input.base)}</td><td>${g.value(u, DC.ti
   }
   const empty = uris.length === 0 ? html`<p>None yet.</p>` : '';
   const form = kind === 'compound' ? searchForm(input, {}) : kind === 'dataset' ? uploadForm(input) : '';
-  const body = html`${form}<h2>${TITLES[kind]}${uris.length ? ` (${shown.length} on this page)` : ''}</h2>${empty}${uris.length ? items : ''}${nav}`;
-  return layout({ title: TITLES[kind], base: input.base, body, formats: formatLinks(input.uri, input.reply.variants.map((v) => v.type)) });
+  const body = html`${form}<h2>${title}${uris.length ? ` (${shown.length} on this page)` : ''}</h2>${empty}${uris.length ? items : ''}${nav}`;
+  return layout({ title, base: input.base, body, formats: formatLinks(input.uri, input.reply.variants.map((v) => v.type)) });
 }

@@ -34,9 +34,10 @@ async function regressionPlot(input: PageInput, title: string): Promise<Html> {
   if (column < 0) return html``;
   const out = await predictor(input.deps, { model: info, data, dataset: training });
   const pairs = training.compounds.flatMap((c, i) => {
-    const observed = Number(training.values[i][column]);
+    const measured = training.values[i]![column]; // values has a row per compound
+    const observed = Number(measured);
     const predicted = Number(out.values[i]?.[0]);
-    return training.values[i][column] !== undefined && out.values[i]?.[0] !== null && Number.isFinite(observed) && Number.isFinite(predicted) ? [{ observed, predicted, label: c }] : [];
+    return measured !== undefined && out.values[i]?.[0] !== null && Number.isFinite(observed) && Number.isFinite(predicted) ? [{ observed, predicted, label: c }] : [];
   });
   if (!pairs.length) return html``;
   return html`<figure>${observedPredicted(pairs, title)}<figcaption>Training set predicted by the model (fitted values, not cross-validated; the cross-validated figures are in the table).</figcaption></figure>`;

@@ -42,7 +42,7 @@ export function binCounts(values: readonly number[], bins = Math.max(1, Math.cei
   const lo = Math.min(...values);
   const hi = Math.max(...values);
   const counts = new Array<number>(bins).fill(0);
-  for (const v of values) counts[hi === lo ? 0 : Math.min(bins - 1, Math.floor(((v - lo) / (hi - lo)) * bins))]++;
+  for (const v of values) counts[hi === lo ? 0 : Math.min(bins - 1, Math.floor(((v - lo) / (hi - lo)) * bins))]!++; // a bin in 0..bins-1
   return { lo, hi, counts };
 }
 
@@ -76,7 +76,7 @@ ${category(label, PAD.l + (i + 0.5) * bw)}`;
  */
 export function rocSpace(points: ReadonlyArray<{ fpr: number; tpr: number; label: string }>, auc: number | undefined, curve?: ReadonlyArray<{ fpr: number; tpr: number }>): Html {
   const marks = dots(points.map((p) => ({ x: p.fpr, y: p.tpr, title: `${p.label}: FPR ${fmt(p.fpr)}, TPR ${fmt(p.tpr)}` })), [0, 1], [0, 1], '#c33', 5);
-  const through = curve ?? (points.length === 1 ? [{ fpr: 0, tpr: 0 }, points[0], { fpr: 1, tpr: 1 }] : []);
+  const through = curve ?? (points.length === 1 ? [{ fpr: 0, tpr: 0 }, points[0]!, { fpr: 1, tpr: 1 }] : []);
   const line = through.length ? html`<polyline class="roc" points="${through.map((p) => `${sx(p.fpr, 0, 1)},${sy(p.tpr, 0, 1)}`).join(' ')}" fill="none" stroke="#c33" stroke-width="2"><title>ROC curve</title></polyline>` : '';
   const label = `ROC ${curve ? 'curve' : 'space'}${auc !== undefined && Number.isFinite(auc) ? `, cross-validated AUC ${fmt(auc)}` : ''}`;
   return frame(label, html`<line x1="${sx(0, 0, 1)}" y1="${sy(0, 0, 1)}" x2="${sx(1, 0, 1)}" y2="${sy(1, 0, 1)}" stroke="#aaa" stroke-dasharray="4 3"/>${line}${marks}${ticks(0, 1, 'x')}${ticks(0, 1, 'y')}`, 'false positive rate', 'true positive rate');
@@ -156,7 +156,11 @@ export function pairedFolds(learners: readonly FoldSeries[], measure: string): H
   const k = Math.max(0, ...learners.map((l) => l.folds.length));
   const x = (c: number) => (c + 0.5) * cw;
   const lines = Array.from({ length: k }, (_, i) => {
-    const through = learners.flatMap((l, c) => (Number.isFinite(l.folds[i]) ? [`${sx(x(c), 0, IW)},${sy(l.folds[i], lo, hi)}`] : []));
+    // A learner may lack fold i (fewer folds, or none for this figure): no point there.
+    const through = learners.flatMap((l, c) => {
+      const v = l.folds[i];
+      return v !== undefined && Number.isFinite(v) ? [`${sx(x(c), 0, IW)},${sy(v, lo, hi)}`] : [];
+    });
     return through.length < 2 ? '' : html`<polyline class="fold" points="${through.join(' ')}" fill="none" stroke="#4a7ab5" stroke-opacity=".6"><title>Fold ${i + 1}</title></polyline>`;
   });
   const marks = learners.map((l, c) => dots(l.folds.flatMap((v, i) => (Number.isFinite(v) ? [{ x: x(c), y: v, title: `Fold ${i + 1}: ${l.label} ${measure} ${fmt(v)}` }] : [])), [0, IW], [lo, hi]));

@@ -15,9 +15,10 @@ function term(t: RDF.Term, base: string): Html {
 const short = (iri: string) => iri.replace(/^.*[#/]/, '');
 
 export function triplesTable(quads: readonly RDF.Quad[], base: string): Html {
+  // Every subject's list holds at least the quad that added it.
   const bySubject = new Map<string, RDF.Quad[]>();
   for (const q of quads) bySubject.set(q.subject.value, [...(bySubject.get(q.subject.value) ?? []), q]);
-  return html`${[...bySubject].map(([s, qs]) => html`<h2>${qs[0].subject.termType === 'NamedNode' ? link(s, base) : html`<code>_:${s}</code>`}</h2>
+  return html`${[...bySubject].map(([s, qs]) => html`<h2>${qs[0]!.subject.termType === 'NamedNode' ? link(s, base) : html`<code>_:${s}</code>`}</h2>
 <table><tbody>${qs.map((q) => html`<tr><th scope="row" title="${q.predicate.value}">${short(q.predicate.value)}</th><td>${term(q.object, base)}</td></tr>`)}</tbody></table>`)}`;
 }
 

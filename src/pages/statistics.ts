@@ -57,14 +57,15 @@ export function rocCurve(positive: readonly boolean[], score: readonly number[])
   const P = positive.filter(Boolean).length;
   const N = positive.length - P;
   if (!P || !N) return [];
-  const order = score.map((_, i) => i).sort((a, b) => score[b] - score[a]);
+  // order holds positions of score and positive, which are parallel.
+  const order = score.map((_, i) => i).sort((a, b) => score[b]! - score[a]!);
   const out = [{ fpr: 0, tpr: 0 }];
   let tp = 0;
   let fp = 0;
   for (let i = 0; i < order.length;) {
     let j = i;
-    while (j < order.length && score[order[j]] === score[order[i]]) {
-      if (positive[order[j]]) tp++;
+    while (j < order.length && score[order[j]!] === score[order[i]!]) {
+      if (positive[order[j]!]) tp++;
       else fp++;
       j++;
     }

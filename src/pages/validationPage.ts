@@ -57,7 +57,7 @@ export function foldSpreadPlots(g: Graph, statistics: string, foldStatistics: Re
   };
   const plots = HEADLINE[task].map((group) => {
     const series: FoldSeries[] = group.map(([label, term]) => ({ label, folds: foldStatistics.map((f) => figure(f, term)), pooled: figure(statistics, term) }));
-    return html`<figure>${foldSpread(series, group.length === 1 ? group[0][0] : 'figure')}<figcaption>${group.map(([l]) => l).join(', ')} of each of the ${foldStatistics.length} folds (dots, fold 1 leftmost) and of all held-out predictions pooled (bar).</figcaption></figure>`;
+    return html`<figure>${foldSpread(series, group.length === 1 ? group[0]![0] : 'figure')}<figcaption>${group.map(([l]) => l).join(', ')} of each of the ${foldStatistics.length} folds (dots, fold 1 leftmost) and of all held-out predictions pooled (bar).</figcaption></figure>`;
   });
   return html`<div class="plots">${plots}</div>`;
 }

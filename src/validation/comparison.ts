@@ -6,6 +6,7 @@ import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { BadRequest } from '../errors.ts';
 import { ERR, OT } from '../rdf/vocab.ts';
+import { bound } from '../store/api.ts';
 import { pairedTTest, type PairedTest } from './pairedTest.ts';
 import { predictionRows, validationGraph } from './validations.ts';
 
@@ -55,9 +56,11 @@ async function one(deps: Deps, uri: string) {
     if (v !== undefined) pooled[name] = Number(v) * scale;
   }
   for (const row of await deps.store.select('validation-fold-figures', { validation: namedNode(uri) })) {
-    const name = Object.keys(TERMS).find((k) => TERMS[k].term === row.measure.value);
-    if (!name) continue;
-    (perFold[name] ??= [])[Number(row.fold.value) - 1] = Number(row.value.value) * (TERMS[name].scale ?? 1);
+    const measure = bound(row, 'measure');
+    const found = Object.entries(TERMS).find(([, t]) => t.term === measure);
+    if (!found) continue;
+    const [name, { scale = 1 }] = found;
+    (perFold[name] ??= [])[Number(bound(row, 'fold')) - 1] = Number(bound(row, 'value')) * scale;
   }
   const folds = (await predictionRows(deps, uri)).map((r) => `${r.row}:${r.fold}`).join(',');
   return { uri, algorithm: own(OT.algorithm) ?? '', dataset: own(OT.dataset) ?? '', feature: own(OT.predictionFeature) ?? '', numFolds: Number(own(OT.numFolds)), pooled, perFold, folds };
@@ -67,16 +70,17 @@ export async function compareAlgorithms(deps: Deps, uris: readonly string[]): Pr
   if (uris.length < 2) throw new BadRequest('validation_uris needs two or more cross-validations to compare', { code: ERR.MissingParameter });
   const all: Array<Awaited<ReturnType<typeof one>>> = [];
   for (const u of uris) all.push(await one(deps, u));
-  const first = all[0];
+  const first = all[0]!; // uris.length >= 2
   for (const v of all.slice(1)) {
     if (v.dataset !== first.dataset || v.feature !== first.feature) throw new BadRequest(`validation_uris: ${v.uri} validates another dataset or prediction_feature than ${first.uri}`, { code: ERR.InvalidParameter });
     if (v.folds !== first.folds) throw new BadRequest(`validation_uris: ${v.uri} has other folds than ${first.uri} (use the same num_folds, random_seed and stratified)`, { code: ERR.InvalidParameter });
   }
   const measures = Object.keys(TERMS).filter((m) => all.every((v) => v.perFold[m]?.length));
   const tests: Comparison['tests'] = [];
-  for (let i = 0; i < all.length; i++) {
-    for (let j = i + 1; j < all.length; j++) {
-      for (const measure of measures) tests.push({ a: all[i].uri, b: all[j].uri, measure, ...pairedTTest(all[i].perFold[measure], all[j].perFold[measure]) });
+  for (const [i, a] of all.entries()) {
+    for (const b of all.slice(i + 1)) {
+      // measures holds the figures every validation has per fold.
+      for (const measure of measures) tests.push({ a: a.uri, b: b.uri, measure, ...pairedTTest(a.perFold[measure]!, b.perFold[measure]!) });
     }
   }
   return {

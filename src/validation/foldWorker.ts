@@ -9,7 +9,7 @@ import { LEARNERS } from '../algorithms/learning/learners.ts';
 import { vectors } from '../algorithms/learning/representation.ts';
 import type { Prediction, TrainedModel } from '../algorithms/learning/model.ts';
 import type { ParamValues } from '../algorithms/params.ts';
-import type { Table } from '../algorithms/table.ts';
+import { entryAt, type Table } from '../algorithms/table.ts';
 import type { WorkerTools } from '../tasks/worker.ts';
 
 export interface FoldInput {
@@ -45,8 +45,12 @@ export async function predictScored(input: { model: TrainedModel; table: Table }
   if (model.task !== 'classification' || !learner) return out;
   const vecs = await vectors(table, model.representation);
   const rows = vecs.flatMap((v, i) => (v ? [i] : []));
-  const raw = learner.predict(model.state, rows.map((i) => vecs[i]!.map((v, j) => (Number.isFinite(v) ? v : model.means[j]))));
-  rows.forEach((i, t) => { if (raw[t].score !== undefined) out[i] = { ...out[i], score: raw[t].score }; });
+  // rows holds positions of vecs and out (one per table row); one mean per vector position.
+  const raw = learner.predict(model.state, rows.map((i) => vecs[i]!.map((v, j) => (Number.isFinite(v) ? v : model.means[j]!))));
+  rows.forEach((i, t) => {
+    const score = entryAt(raw, t, 'prediction').score; // a learner predicts once per vector
+    if (score !== undefined) out[i] = { ...entryAt(out, i, 'prediction'), score };
+  });
   return out;
 }
 

@@ -7,7 +7,7 @@ import { storeModel } from '../algorithms/apply.ts';
 import { algorithmById } from '../algorithms/catalogue.ts';
 import { taskOf } from '../algorithms/learning/trainer.ts';
 import type { ParamValues } from '../algorithms/params.ts';
-import { columnIndex, numberOf, selectRows, type Table } from '../algorithms/table.ts';
+import { columnIndex, entryAt, numberOf, selectRows, type Table } from '../algorithms/table.ts';
 import { BadRequest, NotFound } from '../errors.ts';
 import { ATYPE, ERR } from '../rdf/vocab.ts';
 import type { JobContext } from '../tasks/api.ts';
@@ -43,11 +43,11 @@ export function learningTask(types: readonly { value: string }[], table: Table, 
 /** Rows with a measured value, their class labels (sorted, as the trainer orders them). */
 export function labelled(table: Table, target: number, task: Task): { rows: number[]; classes: string[] } {
   const rows = table.values.flatMap((r, i) => {
-    const v = r[target];
+    const v = entryAt(r, target, 'cell');
     const ok = task === 'classification' ? v !== null && String(v).trim() !== '' : Number.isFinite(numberOf(v));
     return ok ? [i] : [];
   });
-  const classes = task === 'classification' ? [...new Set(rows.map((i) => String(table.values[i][target]).trim()))].sort() : [];
+  const classes = task === 'classification' ? [...new Set(rows.map((i) => String(table.values[i]![target]).trim()))].sort() : []; // rows holds positions of table.values
   return { rows, classes };
 }
 
@@ -65,7 +65,7 @@ export async function runLearningValidation(io: AlgorithmIO, p: LearningValidati
   const { rows, classes } = labelled(table, target, task);
   if (rows.length < 2) throw new BadRequest(`prediction_feature ${p.predictionFeature} has fewer than two measured values in ${p.datasetUri}`, { code: ERR.InvalidParameter });
   const stratified = p.stratified ?? task === 'classification';
-  const y = rows.map((i) => (task === 'classification' ? classes.indexOf(String(table.values[i][target]).trim()) : 0));
+  const y = rows.map((i) => (task === 'classification' ? classes.indexOf(String(table.values[i]![target]).trim()) : 0)); // rows holds positions of table.values
   const partition = p.type === 'crossvalidation'
     ? crossvalidationFolds(y, p.numFolds!, p.seed, stratified)
     : trainingTestSplit(y, p.splitRatio!, p.seed, stratified);
@@ -99,7 +99,8 @@ export async function runLearningValidation(io: AlgorithmIO, p: LearningValidati
   const predictions: HeldOut[] = [];
   for (const [f, { test, out }] of outputs.entries()) {
     const model = await storeModel(io, def, { algorithmUri: p.algorithmUri, values: p.values, datasetUri: p.datasetUri, predictionFeature: p.predictionFeature }, table, { kind: 'model', model: out.model });
-    const held = test.map((i, t) => heldOut(i, table.compounds[i], f, actualOf(table.values[i][target], task), out.predictions[t], classes, out.model.classes));
+    // test holds positions of table rows; the fold answers one prediction per test row.
+    const held = test.map((i, t) => heldOut(i, entryAt(table.compounds, i, 'compound'), f, actualOf(entryAt(entryAt(table.values, i, 'row'), target, 'cell'), task), entryAt(out.predictions, t, 'held-out prediction'), classes, out.model.classes));
     predictions.push(...held);
     folds.push({ fold: f, model, figures: figuresOfHeldOut(held, task, classes) });
     ctx.progress(90 + (10 * (f + 1)) / k);

@@ -13,7 +13,11 @@ export interface PairedTest {
 }
 
 export function pairedTTest(a: readonly number[], b: readonly number[]): PairedTest {
-  const d = a.map((x, i) => x - b[i]).filter(Number.isFinite);
+  // A fold without a figure on either side (a hole, or b shorter) is left out, as NaN is.
+  const d = a.flatMap((x, i) => {
+    const y = b[i];
+    return y === undefined ? [] : [x - y];
+  }).filter(Number.isFinite);
   const n = d.length;
   const mean = d.reduce((s, x) => s + x, 0) / n;
   const df = n - 1;
@@ -30,8 +34,8 @@ function logGamma(x: number): number {
     12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
   x -= 1;
-  let s = c[0];
-  for (let i = 1; i < 9; i++) s += c[i] / (x + i);
+  let s = c[0]!;
+  for (let i = 1; i < 9; i++) s += c[i]! / (x + i);
   const t = x + 7.5;
   return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(s);
 }

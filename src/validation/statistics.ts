@@ -54,9 +54,11 @@ export function classificationFigures(outcomes: readonly Outcome[], classCount: 
   const base = classificationStats(actual, predicted, done.map((o) => o.score ?? (o.predicted as number)), classCount);
   const c = base.confusion;
   const binary = classCount === 2;
+  // Called for the two classes of a binary task only: c is 2 x 2.
   const recall = (k: number) => {
-    const total = c[k].reduce((s, v) => s + v, 0);
-    return total === 0 ? NaN : c[k][k] / total;
+    const row = c[k]!;
+    const total = row.reduce((s, v) => s + v, 0);
+    return total === 0 ? NaN : row[k]! / total;
   };
   return {
     kind: 'classification',
@@ -76,10 +78,11 @@ export function classificationFigures(outcomes: readonly Outcome[], classCount: 
 export function matthews(confusion: readonly (readonly number[])[]): number {
   const k = confusion.length;
   const t = confusion.map((row) => row.reduce((s, v) => s + v, 0));
-  const p = Array.from({ length: k }, (_, j) => confusion.reduce((s, row) => s + row[j], 0));
+  // A confusion matrix is square: every index below is in range.
+  const p = Array.from({ length: k }, (_, j) => confusion.reduce((s, row) => s + row[j]!, 0));
   const n = t.reduce((s, v) => s + v, 0);
-  const correct = confusion.reduce((s, row, i) => s + row[i], 0);
-  const cov = correct * n - t.reduce((s, v, i) => s + v * p[i], 0);
+  const correct = confusion.reduce((s, row, i) => s + row[i]!, 0);
+  const cov = correct * n - t.reduce((s, v, i) => s + v * p[i]!, 0);
   const denom = Math.sqrt((n * n - p.reduce((s, v) => s + v * v, 0)) * (n * n - t.reduce((s, v) => s + v * v, 0)));
   return denom === 0 ? 0 : cov / denom;
 }
@@ -98,9 +101,10 @@ export function regressionFigures(outcomes: readonly Outcome[]): RegressionFigur
   let syy = 0;
   let sff = 0;
   y.forEach((a, i) => {
-    sxy += (a - my) * (f[i] - mf);
+    const fi = f[i]!; // y and f are built from the same rows
+    sxy += (a - my) * (fi - mf);
     syy += (a - my) ** 2;
-    sff += (f[i] - mf) ** 2;
+    sff += (fi - mf) ** 2;
   });
   const r = syy === 0 || sff === 0 ? NaN : sxy / Math.sqrt(syy * sff);
   return { kind: 'regression', n, unpredicted: outcomes.length - n, r2: r * r, q2, rmse, mae };

@@ -5,7 +5,7 @@
 import type { AlgorithmIO } from '../algorithms/io.ts';
 import type { ModelData } from '../algorithms/apply.ts';
 import type { ScoredPrediction } from './foldWorker.ts';
-import { columnIndex, numberOf } from '../algorithms/table.ts';
+import { columnIndex, entryAt, numberOf } from '../algorithms/table.ts';
 import type { Deps } from '../deps.ts';
 import { BadRequest } from '../errors.ts';
 import { readModel } from '../models/models.ts';
@@ -34,7 +34,7 @@ export async function runTestSetValidation(deps: Deps, io: AlgorithmIO, p: TestS
   const source = p.testTargetDataset ? 'test_target_dataset_uri' : 'test_dataset_uri';
   if (column < 0) throw new BadRequest(`${source} ${measured.datasetUri} holds no values of the model's dependent variable ${model.target.uri}`, { code: ERR.PredictionFeatureNotInDataset });
   const byCompound = new Map<string, string | number | null>();
-  measured.compounds.forEach((c, i) => { if (!byCompound.has(c)) byCompound.set(c, measured.values[i][column]); });
+  measured.compounds.forEach((c, i) => { if (!byCompound.has(c)) byCompound.set(c, entryAt(entryAt(measured.values, i, 'row'), column, 'cell')); });
   ctx.progress(20);
 
   const predictions = await ctx.runInWorker<ScoredPrediction[]>(PREDICT_WORKER, 'predictScored', { model, table });
@@ -49,7 +49,7 @@ export async function runTestSetValidation(deps: Deps, io: AlgorithmIO, p: TestS
       withoutClass++;
       return;
     }
-    rows.push(heldOut(i, c, 0, actualOf(v, task), predictions[i], model.classes, model.classes));
+    rows.push(heldOut(i, c, 0, actualOf(v, task), entryAt(predictions, i, 'prediction'), model.classes, model.classes)); // one prediction per row of table
   });
   const judged = rows.filter((h) => h.predicted !== null && h.inDomain !== undefined);
   const inside = judged.filter((h) => h.inDomain);

@@ -4,6 +4,7 @@
 // docs/validation.md lists them. Figures are typed literals: xsd:double, counts xsd:int.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
+import { entryAt } from '../algorithms/table.ts';
 import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 import type { Figures } from './statistics.ts';
 import type { HeldOut, ValidationResult } from './validation.ts';
@@ -39,8 +40,8 @@ export function figuresQuads(node: RDF.NamedNode, figures: Figures, classes: rea
     out.push(
       quad(node, OT.confusionMatrix, cell),
       quad(cell, RDFNS.type, OT.confusionMatrixCell),
-      quad(cell, OT.confusionMatrixActual, literal(classes[a])),
-      quad(cell, OT.confusionMatrixPredicted, literal(classes[p])),
+      quad(cell, OT.confusionMatrixActual, literal(entryAt(classes, a, 'class'))),
+      quad(cell, OT.confusionMatrixPredicted, literal(entryAt(classes, p, 'class'))),
       quad(cell, OT.confusionMatrixValue, int(count)),
     );
   }));

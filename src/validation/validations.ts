@@ -4,6 +4,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { NotFound } from '../errors.ts';
+import { bound } from '../store/api.ts';
 import type { Paging } from '../http/paging.ts';
 import { mintUri } from '../ids/mint.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
@@ -44,7 +45,7 @@ export async function listValidations(deps: Deps, page: Paging, filter: Validati
     byDataset: filter.dataset !== undefined, dataset: iri(filter.dataset, 'dataset'),
     limit: { raw: page.limit + 1 }, offset: { raw: page.offset },
   });
-  const uris = rows.map((r) => r.v.value);
+  const uris = rows.map((r) => bound(r, 'v'));
   return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
 }
 
@@ -68,10 +69,10 @@ export async function validationGraphs(deps: Deps, uris: readonly string[]): Pro
 export async function predictionRows(deps: Deps, uri: string): Promise<PredictionRow[]> {
   await validationGraph(deps, uri);
   return (await deps.store.select('validation-predictions', { validation: namedNode(uri) })).map((r) => ({
-    row: Number(r.row.value),
-    compound: r.compound.value,
-    fold: Number(r.fold.value),
-    actual: r.actual.value,
+    row: Number(bound(r, 'row')),
+    compound: bound(r, 'compound'),
+    fold: Number(bound(r, 'fold')),
+    actual: bound(r, 'actual'),
     predicted: r.predicted?.value,
     score: r.score ? Number(r.score.value) : undefined,
     confidence: r.confidence ? Number(r.confidence.value) : undefined,

@@ -67,7 +67,7 @@ describe('pages in chromium', function () {
 
   it('a model page shows its plot and confusion matrix', async () => {
     const hamster = (await uploadDataset(app, readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.mini.csv')), 'text/csv')).body;
-    const target = (await lines(hamster + '/features'))[0];
+    const target = (await lines(hamster + '/features'))[0]!;
     const res = await fetch(app.url + '/algorithm/knn', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: hamster, prediction_feature: target, k: '3', folds: '2', seed: '9' }) });
     const model = res.status === 202 ? (await followTask((await res.text()).trim())).body : (await res.text()).trim();
     const page = await browser.newPage();

@@ -60,7 +60,7 @@ export async function fingerprint(url: string): Promise<string> {
   const res = await fetch(`${url}/sparql?query=${encodeURIComponent(query)}`, { headers: { Accept: 'application/sparql-results+json' } });
   expect(res.status, 'fingerprint query').to.equal(200);
   const json = (await res.json()) as { results: { bindings: Array<{ n: { value: string } }> } };
-  return json.results.bindings[0].n.value;
+  return json.results.bindings[0]!.n.value;
 }
 
 export interface Sent {

@@ -9,7 +9,7 @@ import { fc, fingerprint, fuzzRuns, fuzzSeed, mutated, send, sendUnchangedWhenRe
 
 const runs = (normal: number) => ({ numRuns: fuzzRuns(normal), seed: fuzzSeed(), endOnFailure: true });
 const read = (...parts: string[]) => readFileSync(sharedData(...parts), 'utf8');
-const csvSmiles = (text: string) => text.split(/\r?\n/).slice(1).map((l) => l.split(',')[0].replace(/"/g, '')).filter(Boolean);
+const csvSmiles = (text: string) => text.split(/\r?\n/).slice(1).map((l) => l.split(',')[0]!.replace(/"/g, '')).filter(Boolean);
 const firstSdfRecord = (text: string) => text.slice(0, text.indexOf('$$$$') + 4) + '\n';
 
 const STRUCTURE_TYPES = {
@@ -44,9 +44,9 @@ describe('fuzzing every parser over HTTP (fast-check)', function () {
       expect(res.status, format).to.equal(200);
       seeds[format] = [await res.text()];
     }
-    seeds.sdf.push(read('opentox-test', 'acetaldehyde.sdf'), firstSdfRecord(read('ambit', 'input.sdf')));
-    seeds.molfile.push(firstSdfRecord(read('opentox-test', 'acetaldehyde.sdf')).replace(/\$\$\$\$\n$/, ''));
-    seeds.cml.push(read('ambit', 'diamantane.cml'));
+    seeds.sdf!.push(read('opentox-test', 'acetaldehyde.sdf'), firstSdfRecord(read('ambit', 'input.sdf')));
+    seeds.molfile!.push(firstSdfRecord(read('opentox-test', 'acetaldehyde.sdf')).replace(/\$\$\$\$\n$/, ''));
+    seeds.cml!.push(read('ambit', 'diamantane.cml'));
     seeds.csv = ['hamster_carcinogenicity.mini.csv', 'hamster_carcinogenicity.mini.bool_string.csv', 'EPAFHM.mini.csv', 'multicolumn.csv', 'wrong_dataset.csv'].map((f) => read('opentox-test', f));
     const upload = await fetch(app.url + '/dataset', { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: seeds.csv[0] });
     expect(upload.status).to.equal(200);
@@ -62,7 +62,7 @@ describe('fuzzing every parser over HTTP (fast-check)', function () {
 
   for (const [format, type] of Object.entries(STRUCTURE_TYPES)) {
     it(`POST /compound with mutated ${format}`, async () => {
-      await fc.assert(fc.asyncProperty(mutated(seeds[format]), async (body) => {
+      await fc.assert(fc.asyncProperty(mutated(seeds[format]!), async (body) => {
         await sendUnchangedWhenRefused(app.url, '/compound', { method: 'POST', headers: { 'Content-Type': type, Accept: 'text/plain' }, body }, `${format} ${JSON.stringify(body.slice(0, 200))}`);
       }), runs(40));
     });
@@ -71,7 +71,7 @@ describe('fuzzing every parser over HTTP (fast-check)', function () {
   const DATASET_TYPES: Array<[string, string]> = [['csv', 'text/csv'], ['sdf', STRUCTURE_TYPES.sdf], ['rdfxml', 'application/rdf+xml'], ['turtle', 'text/turtle']];
   for (const [format, type] of DATASET_TYPES) {
     it(`POST /dataset with mutated ${format}`, async () => {
-      await fc.assert(fc.asyncProperty(mutated(seeds[format]), async (body) => {
+      await fc.assert(fc.asyncProperty(mutated(seeds[format]!), async (body) => {
         await sendUnchangedWhenRefused(app.url, '/dataset', { method: 'POST', headers: { 'Content-Type': type, Accept: 'text/plain' }, body }, `${format} dataset ${JSON.stringify(body.slice(0, 200))}`);
       }), runs(25));
     });
@@ -81,7 +81,7 @@ describe('fuzzing every parser over HTTP (fast-check)', function () {
   for (const [format, type] of RDF_TYPES) {
     it(`POST /feature and PUT dataset metadata with mutated ${format}`, async () => {
       const target = fc.constantFrom(['POST', '/feature'], ['PUT', new URL(dataset).pathname + '/metadata'], ['POST', '/ontology']);
-      await fc.assert(fc.asyncProperty(target, mutated(seeds[format]), async ([method, path], body) => {
+      await fc.assert(fc.asyncProperty(target, mutated(seeds[format]!), async ([method, path], body) => {
         await sendUnchangedWhenRefused(app.url, path, { method, headers: { 'Content-Type': type, Accept: 'text/plain' }, body }, `${method} ${path} ${format} ${JSON.stringify(body.slice(0, 200))}`);
       }), runs(30));
     });
@@ -89,7 +89,7 @@ describe('fuzzing every parser over HTTP (fast-check)', function () {
 
   it('multipart uploads with mutated parts and boundaries', async () => {
     const part = (name: string, type: string, text: string) => `--XX\r\nContent-Disposition: form-data; name="${name}"; filename="f"\r\nContent-Type: ${type}\r\n\r\n${text}\r\n`;
-    const valid = [part('file', STRUCTURE_TYPES.smiles, 'CCO') + '--XX--\r\n', part('file', 'text/csv', seeds.csv[0]) + '--XX--\r\n'];
+    const valid = [part('file', STRUCTURE_TYPES.smiles, 'CCO') + '--XX--\r\n', part('file', 'text/csv', seeds.csv![0]!) + '--XX--\r\n'];
     const header = fc.constantFrom('multipart/form-data; boundary=XX', 'multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary="XX"; charset=x');
     await fc.assert(fc.asyncProperty(fc.constantFrom('/compound', '/dataset'), header, mutated(valid), async (path, type, body) => {
       await sendUnchangedWhenRefused(app.url, path, { method: 'POST', headers: { 'Content-Type': type, Accept: 'text/plain' }, body }, `multipart ${path} ${type} ${JSON.stringify(body.slice(0, 200))}`);

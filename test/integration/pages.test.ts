@@ -54,26 +54,26 @@ describe('pages (text/html)', function () {
 
   it('a dataset page: depictions, a histogram per numeric feature, counts per nominal one', async () => {
     const body = await page(dataset);
-    expect(all(body, /<tr><td><span class="depiction" role="img" aria-label="structure ([^"]+)">\s*<svg/g).map((m) => m[0])).to.deep.equal(['CCO', 'CCCO', 'Oc1ccccc1', 'CCCCO', 'CC(C)O']);
-    const bars = all(body, /<rect class="bar"[^>]*><title>([^<]*)<\/title>/g).map((m) => m[0]);
-    expect(bars.filter((t) => !/^(yes|no):/.test(t)).map((t) => Number(t.split(': ')[1]))).to.deep.equal([1, 0, 1, 3]);
+    expect(all(body, /<tr><td><span class="depiction" role="img" aria-label="structure ([^"]+)">\s*<svg/g).map((m) => m[0]!)).to.deep.equal(['CCO', 'CCCO', 'Oc1ccccc1', 'CCCCO', 'CC(C)O']);
+    const bars = all(body, /<rect class="bar"[^>]*><title>([^<]*)<\/title>/g).map((m) => m[0]!);
+    expect(bars.filter((t) => !/^(yes|no):/.test(t)).map((t) => Number(t.split(': ')[1]!))).to.deep.equal([1, 0, 1, 3]);
     expect(bars.filter((t) => /^(yes|no):/.test(t))).to.deep.equal(['yes: 3', 'no: 2']);
     for (const t of ['text/csv', 'chemical/x-mdl-sdfile', 'text/turtle']) expect(body).to.contain(`media=${encodeURIComponent(t)}`);
   });
 
   it('a dataset page sorts by a feature and pages with page/pagesize', async () => {
     const body = await page(dataset);
-    const href = /<a class="sort" href="([^"]+)" title="sort by logS">/.exec(body)![1].replace(/&amp;/g, '&');
+    const href = /<a class="sort" href="([^"]+)" title="sort by logS">/.exec(body)![1]!.replace(/&amp;/g, '&');
     const asc = await page(href);
-    const values = (html: string) => all(html, /<td class="num">([^<]*)<\/td>/g).map((m) => m[0]);
+    const values = (html: string) => all(html, /<td class="num">([^<]*)<\/td>/g).map((m) => m[0]!);
     expect(values(asc)).to.deep.equal(['1', '2', '3', '3', '3']);
-    const descHref = /<a class="sort" href="([^"]+)" title="sort by logS">/.exec(asc)![1].replace(/&amp;/g, '&');
+    const descHref = /<a class="sort" href="([^"]+)" title="sort by logS">/.exec(asc)![1]!.replace(/&amp;/g, '&');
     expect(descHref).to.contain('order=desc');
     expect(values(await page(descHref))).to.deep.equal(['3', '3', '3', '2', '1']);
     const first = await page(dataset + '?pagesize=2');
-    expect(all(first, /aria-label="structure ([^"]+)"/g).map((m) => m[0])).to.deep.equal(['CCO', 'CCCO']);
-    const next = /<a rel="next" href="([^"]+)"/.exec(first)![1].replace(/&amp;/g, '&');
-    expect(all(await page(next), /aria-label="structure ([^"]+)"/g).map((m) => m[0])).to.deep.equal(['Oc1ccccc1', 'CCCCO']);
+    expect(all(first, /aria-label="structure ([^"]+)"/g).map((m) => m[0]!)).to.deep.equal(['CCO', 'CCCO']);
+    const next = /<a rel="next" href="([^"]+)"/.exec(first)![1]!.replace(/&amp;/g, '&');
+    expect(all(await page(next), /aria-label="structure ([^"]+)"/g).map((m) => m[0]!)).to.deep.equal(['Oc1ccccc1', 'CCCCO']);
     expect(await page(dataset + '?sort=7', 400)).to.contain('sort=');
   });
 
@@ -89,20 +89,20 @@ describe('pages (text/html)', function () {
 
   it('search: the form finds compounds by substructure and similarity, with depictions', async () => {
     const sub = await page(`${app.url}/compound?q=${encodeURIComponent('c1ccccc1')}&mode=substructure`);
-    expect(all(sub, /<td><a href="([^"]+)">/g).map((m) => m[0])).to.deep.equal([`${app.url}/compound/3`]);
+    expect(all(sub, /<td><a href="([^"]+)">/g).map((m) => m[0]!)).to.deep.equal([`${app.url}/compound/3`]);
     expect(sub).to.contain('<svg');
     const smarts = await page(`${app.url}/compound?q=${encodeURIComponent('[CH2][OH]')}&mode=smarts`);
-    expect(all(smarts, /<td><a href="([^"]+)">/g).map((m) => m[0]).sort()).to.deep.equal([1, 2, 4].map((n) => `${app.url}/compound/${n}`));
+    expect(all(smarts, /<td><a href="([^"]+)">/g).map((m) => m[0]!).sort()).to.deep.equal([1, 2, 4].map((n) => `${app.url}/compound/${n}`));
     const similar = await page(`${app.url}/compound?q=CCO&mode=similarity&threshold=1`);
     expect(similar).to.contain('Tanimoto similarity &gt;= 1 to CCO');
-    expect(all(similar, /<td class="num">([^<]*)<\/td>/g).map((m) => m[0])).to.deep.equal(['1.0000']);
+    expect(all(similar, /<td class="num">([^<]*)<\/td>/g).map((m) => m[0]!)).to.deep.equal(['1.0000']);
     // Within a dataset: the dataset's page restricted to the hits.
     const within = await page(`${dataset}?substructure=${encodeURIComponent('c1ccccc1')}`);
-    expect(all(within, /aria-label="structure ([^"]+)"/g).map((m) => m[0])).to.deep.equal(['Oc1ccccc1']);
+    expect(all(within, /aria-label="structure ([^"]+)"/g).map((m) => m[0]!)).to.deep.equal(['Oc1ccccc1']);
     const none = await page(`${dataset}?substructure=${encodeURIComponent('C#N')}`);
     expect(none).to.contain('No compound matches.');
     const rest = await page(`${app.url}/compound?search=CCCO`);
-    expect(all(rest, /<td><a href="([^"]+)">/g).map((m) => m[0])).to.deep.equal([`${app.url}/compound/2`]);
+    expect(all(rest, /<td><a href="([^"]+)">/g).map((m) => m[0]!)).to.deep.equal([`${app.url}/compound/2`]);
   });
 
   it('lists page with page/pagesize links', async () => {
@@ -127,7 +127,7 @@ describe('pages (text/html)', function () {
 
   it('a regression model page: statistics and observed vs predicted', async () => {
     const training = (await uploadDataset(app, 'SMILES,logS\nCCO,1\nCCCO,2\nCCCCO,3\n', 'text/csv')).body;
-    const target = (await lines(training + '/features'))[0];
+    const target = (await lines(training + '/features'))[0]!;
     const predicted = await ensureFeature(app.deps, { title: 'logS (mean)', type: 'numeric', source: app.url + '/algorithm/mean' });
     const model = await createModel(app.deps, {
       title: 'mean of logS', creator: 'test', algorithm: app.url + '/algorithm/mean', trainingDataset: training,
@@ -142,18 +142,18 @@ describe('pages (text/html)', function () {
 
   it('a classification model page: cross-validated confusion matrix and ROC point', async () => {
     const hamster = (await uploadDataset(app, readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.mini.csv')), 'text/csv')).body;
-    const target = (await lines(hamster + '/features'))[0];
+    const target = (await lines(hamster + '/features'))[0]!;
     const res = await fetch(app.url + '/algorithm/knn', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: hamster, prediction_feature: target, k: '3', folds: '2', seed: '9' }) });
     const built = res.status === 202 ? await followTask((await res.text()).trim()) : { status: res.status, body: (await res.text()).trim() };
     expect(built.status, built.body).to.equal(200);
     const body = await page(built.body);
     const matrix = /<table class="confusion">[^]*?<\/table>/.exec(body)![0];
     const rows = all(matrix, /<tr><th scope="row">([^<]*)<\/th>((?:<td class="num">\d+<\/td>)+)<\/tr>/g)
-      .map(([label, cells]) => [label, ...all(cells, /(\d+)/g).map((m) => Number(m[0]))] as [string, ...number[]]);
+      .map(([label, cells]) => [label, ...all(cells!, /(\d+)/g).map((m) => Number(m[0]))] as [string, ...number[]]);
     // Row sums are the class counts of the file: hand-counted from its second column.
     const file = readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.mini.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').pop()!.trim());
     for (const [label, ...counts] of rows) expect(counts.reduce((s, v) => s + v, 0), label).to.equal(file.filter((v) => v === label).length);
-    const [[, tn, fp], [, fn, tp]] = rows as Array<[string, number, number]>;
+    const [[, tn, fp], [, fn, tp]] = rows as [[string, number, number], [string, number, number]];
     const title = /<circle class="point"[^>]*><title>[^<]*FPR ([\d.]+), TPR ([\d.]+)<\/title>/.exec(body)!;
     expect(Number(title[1])).to.be.closeTo(fp / (tn + fp), 0.001);
     expect(Number(title[2])).to.be.closeTo(tp / (fn + tp), 0.001);
@@ -169,16 +169,16 @@ describe('pages (text/html)', function () {
 
   it('a classification validation page: ROC curve of the held-out scores, whose area is the stored AUC', async () => {
     const hamster = (await uploadDataset(app, readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.csv')), 'text/csv')).body;
-    const target = (await lines(hamster + '/features'))[0];
+    const target = (await lines(hamster + '/features'))[0]!;
     const validation = await validate({ algorithm_uri: app.url + '/algorithm/random-forest', dataset_uri: hamster, prediction_feature: target, num_folds: '3', random_seed: '2' });
     const body = await page(validation);
     const svg = /<svg class="plot"[^]*?<\/svg>/.exec(body)![0];
-    const [x0, y0, w, h] = /<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(svg)!.slice(1).map(Number);
-    const points = /<polyline class="roc" points="([^"]+)"/.exec(svg)![1].split(' ').map((p) => p.split(',').map(Number)).map(([x, y]) => [(x - x0) / w, (y0 + h - y) / h]);
+    const [x0, y0, w, h] = /<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(svg)!.slice(1).map(Number) as [number, number, number, number];
+    const points = /<polyline class="roc" points="([^"]+)"/.exec(svg)![1]!.split(' ').map((p) => p.split(',').map(Number)).map(([x, y]): [number, number] => [(x! - x0) / w, (y0 + h - y!) / h]);
     expect(points[0]).to.deep.equal([0, 0]);
     expect(points[points.length - 1]).to.deep.equal([1, 1]);
     // Trapezoids under the drawn curve against the AUC the service computed by rank sums.
-    const area = points.slice(1).reduce((s, [x, y], i) => s + (x - points[i][0]) * (y + points[i][1]) / 2, 0);
+    const area = points.slice(1).reduce((s, [x, y], i) => s + (x - points[i]![0]) * (y + points[i]![1]) / 2, 0);
     const nt = await (await fetch(validation, { headers: { Accept: 'application/n-triples' } })).text();
     const auc = Number(/<[^>]*#statistics> <http:\/\/www\.opentox\.org\/api\/1\.1#areaUnderRoc> "([^"]+)"/.exec(nt)![1]);
     expect(area).to.be.closeTo(auc, 1e-9);
@@ -188,7 +188,7 @@ describe('pages (text/html)', function () {
     const dots = all(spread, /<circle class="point"[^>]*><title>Fold (\d): ([^<]+) ([-\d.e]+)<\/title>/g);
     expect(dots.map(([f, label]) => `${label} ${f}`)).to.deep.equal(['balanced accuracy 1', 'balanced accuracy 2', 'balanced accuracy 3', 'MCC 1', 'MCC 2', 'MCC 3', 'AUC 1', 'AUC 2', 'AUC 3']);
     for (const [f, label, v] of dots) {
-      const term = { 'balanced accuracy': 'balancedAccuracy', MCC: 'matthewsCorrelationCoefficient', AUC: 'areaUnderRoc' }[label]!;
+      const term = { 'balanced accuracy': 'balancedAccuracy', MCC: 'matthewsCorrelationCoefficient', AUC: 'areaUnderRoc' }[label!]!;
       const stored = Number(new RegExp(`#fold-${f}-statistics> <http://www\\.opentox\\.org/api/1\\.1#${term}> "([^"]+)"`).exec(nt)![1]);
       expect(Number(v)).to.be.closeTo(stored, 0.005);
     }
@@ -204,7 +204,7 @@ describe('pages (text/html)', function () {
 
   it('a regression validation page: observed vs predicted for every held-out compound', async () => {
     const epa = (await uploadDataset(app, readFileSync(sharedData('opentox-test', 'EPAFHM.mini.csv')), 'text/csv')).body;
-    const target = (await lines(epa + '/features'))[0];
+    const target = (await lines(epa + '/features'))[0]!;
     const validation = await validate({ algorithm_uri: app.url + '/algorithm/random-forest', dataset_uri: epa, prediction_feature: target, num_folds: '3', trees: '10' });
     const body = await page(validation);
     const csv = (await lines(validation, 'text/csv')).slice(1).filter((l) => { const c = l.split(','); return c[2] !== '' && c[3] !== ''; });
@@ -222,22 +222,22 @@ describe('pages (text/html)', function () {
     const tiny = (await uploadDataset(app, 'SMILES,x,y\n' + x.map((v, i) => `${smiles[i]},${v},${y[i]}`).join('\n') + '\n', 'text/csv')).body;
     const features = await lines(tiny + '/features');
     const titles = await Promise.all(features.map(async (f) => /<http:\/\/purl\.org\/dc\/elements\/1\.1\/title> "([^"]+)"/.exec(await (await fetch(f, { headers: { Accept: 'application/n-triples' } })).text())?.[1]));
-    const validation = await validate({ algorithm_uri: app.url + '/algorithm/mlr', dataset_uri: tiny, prediction_feature: features[titles.indexOf('y')], num_folds: '3', random_seed: '3' });
+    const validation = await validate({ algorithm_uri: app.url + '/algorithm/mlr', dataset_uri: tiny, prediction_feature: features[titles.indexOf('y')]!, num_folds: '3', random_seed: '3' });
     // The partition (not a result) from the CSV; rows in dataset order, each y once.
     const rows = (await lines(validation, 'text/csv')).slice(1).map((l) => l.split(','));
     expect(rows.map((r) => Number(r[2]))).to.deep.equal(y);
     const fold = rows.map((r) => Number(r[1]));
     const predicted = x.map((xi, i) => {
       const train = x.map((_, j) => j).filter((j) => fold[j] !== fold[i]);
-      const mx = train.reduce((s, j) => s + x[j], 0) / train.length;
-      const my = train.reduce((s, j) => s + y[j], 0) / train.length;
-      const b = train.reduce((s, j) => s + (x[j] - mx) * (y[j] - my), 0) / train.reduce((s, j) => s + (x[j] - mx) ** 2, 0);
+      const mx = train.reduce((s, j) => s + x[j]!, 0) / train.length;
+      const my = train.reduce((s, j) => s + y[j]!, 0) / train.length;
+      const b = train.reduce((s, j) => s + (x[j]! - mx) * (y[j]! - my), 0) / train.reduce((s, j) => s + (x[j]! - mx) ** 2, 0);
       return my - b * mx + b * xi;
     });
-    const residual = y.map((v, i) => v - predicted[i]);
+    const residual = y.map((v, i) => v - predicted[i]!);
     const body = await page(validation);
     const svg = svgOf(body, 'Residuals of');
-    const [x0, y0, w, h] = /<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(svg)!.slice(1).map(Number);
+    const [x0, y0, w, h] = /<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(svg)!.slice(1).map(Number) as [number, number, number, number];
     const points = all(svg, /<circle class="point" cx="([^"]+)" cy="([^"]+)"[^>]*><title>([^<]+): predicted /g);
     expect(points).to.have.length(9);
     const lo = Math.min(...predicted);
@@ -245,19 +245,19 @@ describe('pages (text/html)', function () {
     const m = Math.max(...residual.map(Math.abs));
     for (const [cx, cy, compound] of points) {
       const i = rows.findIndex((r) => r[0] === compound);
-      expect(Number(cx), compound).to.be.closeTo(x0 + ((predicted[i] - lo) / (hi - lo)) * w, 1e-6);
-      expect(Number(cy), compound).to.be.closeTo(y0 + h - ((residual[i] + m) / (2 * m)) * h, 1e-6);
+      expect(Number(cx), compound).to.be.closeTo(x0 + ((predicted[i]! - lo) / (hi - lo)) * w, 1e-6);
+      expect(Number(cy), compound).to.be.closeTo(y0 + h - ((residual[i]! + m) / (2 * m)) * h, 1e-6);
     }
     expect(Number(/<line class="zero" x1="[^"]+" y1="([^"]+)"/.exec(svg)![1])).to.be.closeTo(y0 + h / 2, 1e-9);
     // RMSE per fold and pooled, from the hand residuals: a dot per fold, the pooled bar.
-    const rmse = (idx: number[]) => Math.sqrt(idx.reduce((s, i) => s + residual[i] ** 2, 0) / idx.length);
+    const rmse = (idx: number[]) => Math.sqrt(idx.reduce((s, i) => s + residual[i]! ** 2, 0) / idx.length);
     const perFold = [1, 2, 3].map((f) => rmse(x.map((_, i) => i).filter((i) => fold[i] === f)));
     const pooled = rmse(x.map((_, i) => i));
     const spread = svgOf(body, 'RMSE per fold');
-    const [, sy0, , sh] = /<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(spread)!.slice(1).map(Number);
+    const [, sy0, , sh] = /<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(spread)!.slice(1).map(Number) as [number, number, number, number];
     const [rlo, rhi] = [Math.min(...perFold, pooled), Math.max(...perFold, pooled)];
     const at = (v: number) => sy0 + sh - ((v - rlo) / (rhi - rlo)) * sh;
-    expect(all(spread, /<circle class="point" cx="[^"]+" cy="([^"]+)"/g).map(([cy]) => Number(cy))).to.have.length(3).and.satisfy((cys: number[]) => cys.every((cy, f) => Math.abs(cy - at(perFold[f])) < 1e-6));
+    expect(all(spread, /<circle class="point" cx="[^"]+" cy="([^"]+)"/g).map(([cy]) => Number(cy))).to.have.length(3).and.satisfy((cys: number[]) => cys.every((cy, f) => Math.abs(cy - at(perFold[f]!)) < 1e-6));
     expect(Number(/<line class="pooled" x1="[^"]+" y1="([^"]+)"/.exec(spread)![1])).to.be.closeTo(at(pooled), 1e-6);
     expect(body).to.match(/<figure><svg class="plot"[^>]*aria-label="Residuals of[^]*?<\/svg><figcaption>/);
   });
@@ -279,7 +279,7 @@ describe('pages (text/html)', function () {
   it('a failed task shows its error report', async () => {
     // One class only: the learner refuses it while the task runs, so the task ends in Error.
     const one = (await uploadDataset(app, 'SMILES,y\nCCO,a\nCCCO,a\nCCCCO,a\n', 'text/csv')).body;
-    const target = (await lines(one + '/features'))[0];
+    const target = (await lines(one + '/features'))[0]!;
     const res = await fetch(app.url + '/algorithm/knn', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: one, prediction_feature: target }) });
     expect(res.status).to.equal(202);
     const task = (await res.text()).trim();
@@ -296,7 +296,7 @@ describe('pages (text/html)', function () {
     const body = await res.text();
     expect(res.status).to.equal(202);
     expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
-    const task = /data-follow="([^"]+)"/.exec(body)![1];
+    const task = /data-follow="([^"]+)"/.exec(body)![1]!;
     expect(task).to.equal(res.headers.get('location'));
     expect((await followTask(task)).status).to.equal(200);
   });

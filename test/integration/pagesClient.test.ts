@@ -63,7 +63,7 @@ describe('opentox command-line client', function () {
     expect(described.code, described.stderr).to.equal(0);
     const header = (await lines(described.stdout.trim(), 'text/csv'))[0];
     expect(header).to.match(/MW|molecular weight/i);
-    const target = (await lines(small + '/features'))[0];
+    const target = (await lines(small + '/features'))[0]!;
     const built = await client(['apply', app.url + '/algorithm/knn', '-d', small, '-f', target, '-p', 'k=3', '-p', 'folds=2'], env);
     expect(built.code, built.stderr).to.equal(0);
     const model = built.stdout.trim();
@@ -136,7 +136,7 @@ describe('opentox login and tokens', function () {
     const wrong = await client(['login', '-u', 'alice'], { ...env, OPENTOX_PASSWORD: 'wrong' });
     expect(wrong.code).to.equal(1);
     expect(wrong.stderr).to.contain('wrong user name or password');
-    const ok = await client(['login', '-u', 'alice'], { ...env, OPENTOX_PASSWORD: PASSWORDS.alice });
+    const ok = await client(['login', '-u', 'alice'], { ...env, OPENTOX_PASSWORD: PASSWORDS.alice! });
     expect(ok.code, ok.stderr).to.equal(0);
     const file = path.join(config, 'opentox', 'tokens.json');
     expect(statSync(file).mode & 0o777).to.equal(0o600);
@@ -145,7 +145,7 @@ describe('opentox login and tokens', function () {
     expect(uploaded.stdout.trim()).to.match(/\/dataset\/\d+$/);
     // OPENTOX_TOKEN wins over the saved token.
     const token = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>)[app.url];
-    const viaEnv = await client(['tasks'], { OPENTOX_SERVICE: app.url, XDG_CONFIG_HOME: path.join(config, 'none'), OPENTOX_TOKEN: token });
+    const viaEnv = await client(['tasks'], { OPENTOX_SERVICE: app.url, XDG_CONFIG_HOME: path.join(config, 'none'), OPENTOX_TOKEN: token! });
     expect(viaEnv.code, viaEnv.stderr).to.equal(0);
   });
 });

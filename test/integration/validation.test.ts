@@ -35,7 +35,7 @@ const ttl = async (url: string) => {
 /** CSV rows as objects keyed by the header. */
 const csvRows = (text: string) => {
   const [head, ...rest] = text.trim().split(/\r\n/);
-  const names = head.split(',');
+  const names = head!.split(',');
   return rest.map((l) => Object.fromEntries(l.split(',').map((v, i) => [names[i], v])));
 };
 
@@ -95,7 +95,7 @@ describe('/validation', function () {
     expect(g.has(first, RDF.type, OT.Crossvalidation)).to.equal(true);
     expect(g.value(first, OT.numFolds)).to.equal('3');
     expect(g.value(first, OT.stratified)).to.equal('true');
-    const folds = g.store.getSubjects(OT.crossvalidation, g.store.getObjects(null, OT.crossvalidation, null)[0], null);
+    const folds = g.store.getSubjects(OT.crossvalidation, g.store.getObjects(null, OT.crossvalidation, null)[0]!, null);
     expect(folds).to.have.length(3);
     for (const fold of folds) {
       const model = g.value(fold.value, OT.model)!;
@@ -132,7 +132,7 @@ describe('/validation', function () {
   });
 
   it('every RDF syntax', async () => {
-    for (const [accept, marker] of [['application/rdf+xml', 'ot:Validation'], ['application/n-triples', '#Validation>'], ['application/ld+json', 'Validation'], ['text/n3', 'ot:Validation']]) {
+    for (const [accept, marker] of [['application/rdf+xml', 'ot:Validation'], ['application/n-triples', '#Validation>'], ['application/ld+json', 'Validation'], ['text/n3', 'ot:Validation']] as Array<[string, string]>) {
       const res = await fetch(first, { headers: { Accept: accept } });
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.contain(accept);
@@ -152,12 +152,12 @@ describe('/validation', function () {
     const y = rows.map((r) => Number(r.actual));
     const f = rows.map((r) => Number(r.predicted));
     const mean = y.reduce((s, x) => s + x, 0) / y.length;
-    const press = y.reduce((s, x, i) => s + (x - f[i]) ** 2, 0);
+    const press = y.reduce((s, x, i) => s + (x - f[i]!) ** 2, 0);
     const ss = y.reduce((s, x) => s + (x - mean) ** 2, 0);
     const stats = g.value(v, OT.regressionStatistics)!;
     expect(Number(g.value(stats, OT.qSquare))).to.be.closeTo(1 - press / ss, 1e-9);
     expect(Number(g.value(stats, OT.rootMeanSquaredError))).to.be.closeTo(Math.sqrt(press / y.length), 1e-9);
-    expect(Number(g.value(stats, OT.meanAbsoluteError))).to.be.closeTo(y.reduce((s, x, i) => s + Math.abs(x - f[i]), 0) / y.length, 1e-9);
+    expect(Number(g.value(stats, OT.meanAbsoluteError))).to.be.closeTo(y.reduce((s, x, i) => s + Math.abs(x - f[i]!), 0) / y.length, 1e-9);
     expect(Number(g.value(stats, OT.rSquare))).to.be.within(0, 1);
   });
 
@@ -226,7 +226,7 @@ describe('/validation', function () {
     // No Accept, or JSON first: the JSON report, not a page (SPEC §1 rule 5).
     expect((await fetch(`${app.url}/validation/report/algorithm_comparison`, { method: 'POST', body: form({ validation_uris: `${first} ${forest}` }) })).headers.get('content-type')).to.match(/^application\/json/);
     expect(report.validations).to.have.length(2);
-    expect(report.validations[0].perFold.accuracy).to.have.length(3);
+    expect(report.validations[0]!.perFold.accuracy).to.have.length(3);
     expect(report.tests.map((t) => t.measure)).to.include('accuracy');
     // The same report as a page (text/html by Accept, as for every resource): per figure a
     // table of the per-fold figures and the paired test, and a line per fold across learners.
@@ -236,16 +236,17 @@ describe('/validation', function () {
     const body = await page.text();
     const section = /<section><h2>accuracy<\/h2>[^]*?<\/section>/.exec(body)![0];
     const rows = [...section.matchAll(/<tr><th scope="row"><a href="([^"]+)">([^<]+)<\/a><\/th><td><a href="([^"]+)">[^<]*<\/a><\/td>((?:<td class="num">[^<]*<\/td>)+)<\/tr>/g)]
-      .map((m) => ({ algorithm: m[1], label: m[2], validation: m[3], cells: [...m[4].matchAll(/<td class="num">([^<]*)<\/td>/g)].map((c) => Number(c[1])) }));
+      .map((m) => ({ algorithm: m[1], label: m[2], validation: m[3], cells: [...m[4]!.matchAll(/<td class="num">([^<]*)<\/td>/g)].map((c) => Number(c[1])) }));
     expect(rows.map((r) => [r.label, r.validation])).to.deep.equal([['knn', first], ['logistic-regression', forest]]);
-    const byFold = report.validations.map((v) => v.perFold.accuracy);
+    const byFold = report.validations.map((v) => v.perFold.accuracy!);
     rows.forEach((r, i) => {
       // Folds 1..3, the mean of the folds, then the pooled figure.
-      r.cells.slice(0, 3).forEach((c, f) => expect(c).to.be.closeTo(byFold[i][f], 0.0051));
-      expect(r.cells[3]).to.be.closeTo((byFold[i][0] + byFold[i][1] + byFold[i][2]) / 3, 0.0051);
+      const folds = byFold[i]!;
+      r.cells.slice(0, 3).forEach((c, f) => expect(c).to.be.closeTo(folds[f]!, 0.0051));
+      expect(r.cells[3]).to.be.closeTo((folds[0]! + folds[1]! + folds[2]!) / 3, 0.0051);
     });
     // t of the paired differences, by hand: mean / (sd / √n), sd with n − 1.
-    const d = byFold[0].map((a, f) => a - byFold[1][f]);
+    const d = byFold[0]!.map((a, f) => a - byFold[1]![f]!);
     const md = d.reduce((s, x) => s + x, 0) / 3;
     const sd = Math.sqrt(d.reduce((s, x) => s + (x - md) ** 2, 0) / 2);
     const test = /<table class="tests">[^]*?<tr><th scope="row">knn − logistic-regression<\/th><td class="num">3<\/td><td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td><td class="num">2<\/td><td class="num">([^<]+)<\/td>/.exec(section)!;
@@ -253,7 +254,7 @@ describe('/validation', function () {
     if (sd > 0) expect(Number(test[2])).to.be.closeTo(md / (sd / Math.sqrt(3)), Math.abs(md / (sd / Math.sqrt(3))) * 0.01 + 0.0051);
     expect(Number(test[3])).to.be.closeTo(report.tests.find((t) => t.measure === 'accuracy')!.p, 0.0051);
     const plot = /<figure><svg class="plot"[^>]*aria-label="accuracy per fold of 2 learners[^]*?<\/svg><figcaption>/.exec(section)![0];
-    expect([...plot.matchAll(/<polyline class="fold" points="([^"]+)"/g)].map((m) => m[1].split(' ').length)).to.deep.equal([2, 2, 2]);
+    expect([...plot.matchAll(/<polyline class="fold" points="([^"]+)"/g)].map((m) => m[1]!.split(' ').length)).to.deep.equal([2, 2, 2]);
     expect([...plot.matchAll(/<circle class="point"[^>]*><title>(Fold \d: [^<]+)<\/title>/g)]).to.have.length(6);
     // GET with ?media= (a browser link) gives the same page.
     const viaGet = await fetch(`${app.url}/validation/report/algorithm_comparison?validation_uris=${encodeURIComponent(first)}&validation_uris=${encodeURIComponent(forest)}&media=text/html`);
@@ -273,7 +274,7 @@ describe('/validation', function () {
     const y = [2.1, 3.9, 6.2, 7.8, 10.5, 11.7, 14.2, 16.1, 17.6, 21.3];
     const tiny = (await uploadDataset(app, 'SMILES,x,y\n' + x.map((v, i) => `${'C'.repeat(v)}O,${v},${y[i]}`).join('\n') + '\n', 'text/csv')).body;
     const nt = await (await fetch(tiny, { headers: { Accept: 'application/n-triples' } })).text();
-    const feature = nt.split('\n').find((l) => l.includes('/1.1/title> "y"'))!.split(' ')[0].slice(1, -1);
+    const feature = nt.split('\n').find((l) => l.includes('/1.1/title> "y"'))!.split(' ')[0]!.slice(1, -1);
     const v = await run(`${app.url}/validation/crossvalidation`, { algorithm_uri: `${app.url}/algorithm/mlr`, dataset_uri: tiny, prediction_feature: feature, num_folds: '3', random_seed: '4' });
     const g = await ttl(v);
     for (const f of [1, 2, 3]) {
@@ -292,13 +293,13 @@ describe('/validation', function () {
     expect(rows.map((r) => Number(r.actual))).to.deep.equal(y);
     const predicted = x.map((xi, i) => {
       const train = x.map((_, j) => j).filter((j) => rows[j].fold !== rows[i].fold);
-      const mx = train.reduce((t, j) => t + x[j], 0) / train.length;
-      const my = train.reduce((t, j) => t + y[j], 0) / train.length;
-      const b = train.reduce((t, j) => t + (x[j] - mx) * (y[j] - my), 0) / train.reduce((t, j) => t + (x[j] - mx) ** 2, 0);
+      const mx = train.reduce((t, j) => t + x[j]!, 0) / train.length;
+      const my = train.reduce((t, j) => t + y[j]!, 0) / train.length;
+      const b = train.reduce((t, j) => t + (x[j]! - mx) * (y[j]! - my), 0) / train.reduce((t, j) => t + (x[j]! - mx) ** 2, 0);
       return my + b * (xi - mx);
     });
-    rows.forEach((r, i) => expect(Number(r.predicted)).to.be.closeTo(predicted[i], 1e-9));
-    const press = y.reduce((t, yi, i) => t + (yi - predicted[i]) ** 2, 0);
+    rows.forEach((r, i) => expect(Number(r.predicted)).to.be.closeTo(predicted[i]!, 1e-9));
+    const press = y.reduce((t, yi, i) => t + (yi - predicted[i]!) ** 2, 0);
     const mean = y.reduce((t, yi) => t + yi, 0) / y.length;
     const stats = g.value(v, OT.regressionStatistics)!;
     expect(Number(g.value(stats, OT.rootMeanSquaredError))).to.be.closeTo(Math.sqrt(press / y.length), 1e-9);

@@ -24,9 +24,9 @@ describe('pages: computed pieces', () => {
   // The plot area is x 50..308 (width 258), y 12..184 (height 172): plots.ts PAD, W and H.
   const near = (got: number[], want: number[]) => {
     expect(got).to.have.length(want.length);
-    got.forEach((v, i) => expect(v, `coordinate ${i}`).to.be.closeTo(want[i], 1e-9));
+    got.forEach((v, i) => expect(v, `coordinate ${i}`).to.be.closeTo(want[i]!, 1e-9));
   };
-  const circles = (svg: string) => [...svg.matchAll(/<circle class="point" cx="([^"]+)" cy="([^"]+)"/g)].map((m) => [Number(m[1]), Number(m[2])]);
+  const circles = (svg: string) => [...svg.matchAll(/<circle class="point" cx="([^"]+)" cy="([^"]+)"/g)].map((m): [number, number] => [Number(m[1]), Number(m[2])]);
 
   it('residuals: observed − predicted against predicted, symmetric about the zero line', () => {
     // Residuals 2, −1, 0 (largest 2, so the y axis is −2..2); predicted 1..4 on the x axis.
@@ -46,10 +46,10 @@ describe('pages: computed pieces', () => {
   it('pairedFolds: a line per fold through each learner\'s figure', () => {
     const svg = pairedFolds([{ label: 'knn', folds: [0.6, 0.8] }, { label: 'forest', folds: [0.7, 0.6] }], 'accuracy').text;
     // Columns at 50 + 64.5 and 50 + 193.5; y axis 0.6..0.8.
-    const lines = [...svg.matchAll(/<polyline class="fold" points="([^"]+)"/g)].map((m) => m[1].split(/[ ,]/).map(Number));
+    const lines = [...svg.matchAll(/<polyline class="fold" points="([^"]+)"/g)].map((m) => m[1]!.split(/[ ,]/).map(Number));
     expect(lines).to.have.length(2);
-    near(lines[0], [114.5, 184, 243.5, 98]);
-    near(lines[1], [114.5, 12, 243.5, 184]);
+    near(lines[0]!, [114.5, 184, 243.5, 98]);
+    near(lines[1]!, [114.5, 12, 243.5, 184]);
   });
 
   it('html escapes interpolated text, attributes included', () => {

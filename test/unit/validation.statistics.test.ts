@@ -6,7 +6,7 @@ import { pairedTTest } from '../../src/validation/pairedTest.ts';
 import { crossvalidationFolds, trainingTestSplit } from '../../src/validation/partition.ts';
 
 const outcomes = (actual: number[], predicted: Array<number | null>, score?: number[]): Outcome[] =>
-  actual.map((a, i) => ({ actual: a, predicted: predicted[i], score: score?.[i] }));
+  actual.map((a, i) => ({ actual: a, predicted: predicted[i]!, score: score?.[i] }));
 
 describe('validation statistics', () => {
   it('binary classification: TP 3, FN 1, TN 3, FP 1', () => {

@@ -6,7 +6,7 @@ import type { NamedNode } from 'n3';
 import type { ParamDef } from '../params.ts';
 import type { AlgorithmDef } from '../types.ts';
 import { REPRESENTATIONS } from './representation.ts';
-import { LEARNERS } from './learners.ts';
+import { learnerById } from './learners.ts';
 import { MAX_INTEGER_CLASSES, taskOf, trainModel } from './trainer.ts';
 
 function common(fallback: 'morgan' | 'descriptors'): ParamDef[] {
@@ -28,7 +28,7 @@ function learning(id: string, learner: string, fallback: 'morgan' | 'descriptors
     supervised: true,
     learns: true,
     // A target this learner cannot learn is a bad request, not a model-building failure.
-    checkInput: (input) => { taskOf(input.table, input.target!, LEARNERS[learner].tasks, input.params.task as string); },
+    checkInput: (input) => { taskOf(input.table, input.target!, learnerById(learner).tasks, input.params.task as string); },
     run: async (input) => ({
       kind: 'model',
       model: await trainModel({ learner, table: input.table, target: input.target!, params: input.params, algorithmUri: input.algorithmUri, fallback, progress: input.progress, crossvalidate: input.crossvalidate }),

@@ -5,7 +5,7 @@
 import { BadRequest } from '../../errors.ts';
 import { ERR } from '../../rdf/vocab.ts';
 import type { ParamValues } from '../params.ts';
-import type { Table } from '../table.ts';
+import { entryAt, type Table } from '../table.ts';
 import type { AlgorithmDef, FeaturesResult } from '../types.ts';
 import type { TrainedModel } from './model.ts';
 
@@ -23,7 +23,7 @@ function absent(model: TrainedModel, table: Table): Array<{ uri: string; title: 
   const rep = model.representation;
   if (rep.kind !== 'features') return [];
   const present = new Set(table.columns.map((c) => c.uri));
-  return rep.uris.flatMap((uri, j) => (present.has(uri) ? [] : [{ uri, title: rep.titles[j], calculation: rep.calculations?.[j] ?? null }]));
+  return rep.uris.flatMap((uri, j) => (present.has(uri) ? [] : [{ uri, title: entryAt(rep.titles, j, 'feature title'), calculation: rep.calculations?.[j] ?? null }]));
 }
 
 /**
@@ -61,8 +61,8 @@ export async function withComputedFeatures(model: TrainedModel, table: Table, al
     const result = runs.get(f.calculation!.algorithmUri)!.result!;
     const j = result.columns.findIndex((c) => c.title === f.title);
     if (j < 0) throw new BadRequest(`algorithm ${f.calculation!.algorithmUri} no longer computes ${f.title} <${f.uri}>`, { code: ERR.FeatureNotInDataset });
-    columns.push({ ...result.columns[j], uri: f.uri });
-    values.forEach((row, i) => row.push(result.values[i][j]));
+    columns.push({ ...result.columns[j]!, uri: f.uri }); // j was found in result.columns
+    values.forEach((row, i) => row.push(entryAt(entryAt(result.values, i, 'result row'), j, 'cell')));
   }
   return { ...table, columns, values };
 }

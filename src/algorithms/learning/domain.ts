@@ -43,7 +43,7 @@ export const applicabilityDomain: AlgorithmDef = {
     const k = params.k as number;
     const knn = fitKnn(X, X.map(() => 0), { k, classes: 0, minSimilarity: 0 });
     const own = X.map((x, i) => distance(similarityVector(knn, x), k, i)).sort((a, b) => a - b);
-    const threshold = own[Math.min(own.length - 1, Math.ceil(((params.percentile as number) / 100) * own.length) - 1)];
+    const threshold = own[Math.min(own.length - 1, Math.ceil(((params.percentile as number) / 100) * own.length) - 1)]!; // own has X.length >= 2 entries
     const model: TrainedModel = {
       learner: 'domain', algorithmUri, params, task: 'domain', trainingDataset: table.datasetUri,
       target: { uri: '', title: 'distance to the training set' }, classes: [], representation: rep,

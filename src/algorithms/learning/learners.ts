@@ -5,6 +5,7 @@ import { predictForest, type Forest } from '../ml/forest.ts';
 import { fitForestThreads } from '../ml/forestThreads.ts';
 import { fitKnn, predictKnn, type KnnModel } from '../ml/knn.ts';
 import { fitLogistic, predictLogistic, type LogisticModel } from '../ml/logistic.ts';
+import { InternalError } from '../../errors.ts';
 import type { ParamValues } from '../params.ts';
 import type { LearningTask } from './model.ts';
 
@@ -56,7 +57,7 @@ const randomForest: Learner = {
   predict: (state, X) => X.map((x) => {
     const f = state as Forest;
     const out = predictForest(f, x);
-    return f.classes ? fromProbabilities(out) : { value: out[0] };
+    return f.classes ? fromProbabilities(out) : { value: out[0]! }; // a regression forest predicts one value
   }),
 };
 
@@ -65,7 +66,7 @@ const linearRegression: Learner = {
   fit: (X, y) => new MLR(X, y.map((v) => [v]), { intercept: true, statistics: false }).toJSON(),
   predict: (state, X) => {
     const m = MLR.load(state as MLR.MLRModel);
-    return X.map((x) => ({ value: m.predict(x)[0] }));
+    return X.map((x) => ({ value: m.predict(x)[0]! })); // fitted on one output column
   },
 };
 
@@ -76,3 +77,10 @@ const logisticRegression: Learner = {
 };
 
 export const LEARNERS: Record<string, Learner> = { knn, randomForest, linearRegression, logisticRegression };
+
+/** The learner `id` names; ids come from the catalogue and stored models, so an unknown one is a broken invariant. */
+export function learnerById(id: string): Learner {
+  const learner = LEARNERS[id];
+  if (learner === undefined) throw new InternalError(`no learner ${id}`);
+  return learner;
+}

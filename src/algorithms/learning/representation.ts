@@ -3,7 +3,7 @@
 // the same vectors.
 import { morganFingerprints } from '../../chem/morgan.ts';
 import { computeDescriptors, DESCRIPTORS } from '../../chem/descriptors.ts';
-import { numberOf, numericColumns, type Table } from '../table.ts';
+import { entryAt, numberOf, numericColumns, type Table } from '../table.ts';
 import type { FeatureCalculation } from './chain.ts';
 
 export type Representation =
@@ -26,7 +26,7 @@ export const REPRESENTATIONS = ['auto', 'morgan', 'descriptors', 'features'] as 
 export function chooseRepresentation(table: Table, target: number | undefined, asked: string, fallback: 'morgan' | 'descriptors', morgan: { radius: number; bits: number }): Representation {
   const numeric = numericColumns(table, target === undefined ? [] : [target]);
   const kind = asked === 'auto' ? (numeric.length > 0 ? 'features' : fallback) : asked;
-  if (kind === 'features') return { kind, uris: numeric.map((j) => table.columns[j].uri), titles: numeric.map((j) => table.columns[j].title) };
+  if (kind === 'features') return { kind, uris: numeric.map((j) => entryAt(table.columns, j, 'column').uri), titles: numeric.map((j) => entryAt(table.columns, j, 'column').title) };
   if (kind === 'descriptors') return { kind, names: DESCRIPTORS.map((d) => d.name) };
   return { kind: 'morgan', ...morgan };
 }
@@ -41,5 +41,5 @@ export async function vectors(table: Table, rep: Representation): Promise<Array<
   }
   const cols = rep.uris.map((u) => table.columns.findIndex((c) => c.uri === u));
   // A feature missing from a prediction dataset gives NaN: no prediction for that row.
-  return table.values.map((row) => cols.map((j) => (j < 0 ? NaN : numberOf(row[j]))));
+  return table.values.map((row) => cols.map((j) => (j < 0 ? NaN : numberOf(row[j]!))));
 }

@@ -6,8 +6,8 @@ import { ERR } from '../../rdf/vocab.ts';
 import { assignFolds } from '../ml/folds.ts';
 import { classificationStats, regressionStats } from '../ml/metrics.ts';
 import type { ParamValues } from '../params.ts';
-import { numberOf, type Cell, type Table } from '../table.ts';
-import { LEARNERS, type RawPrediction } from './learners.ts';
+import { entryAt, numberOf, type Cell, type Table } from '../table.ts';
+import { learnerById, type RawPrediction } from './learners.ts';
 import type { LearningTask, Prediction, TrainedModel, Validation } from './model.ts';
 import { chooseRepresentation, vectors } from './representation.ts';
 
@@ -22,8 +22,8 @@ export const MAX_INTEGER_CLASSES = 10;
  * learn answers 400 saying why.
  */
 export function taskOf(table: Table, target: number, supported: readonly LearningTask[], asked = 'auto'): LearningTask {
-  const column = table.columns[target];
-  const present = table.values.map((r) => r[target]).filter((v) => v !== null && v !== '');
+  const column = entryAt(table.columns, target, 'column');
+  const present = table.values.map((r) => entryAt(r, target, 'cell')).filter((v) => v !== null && v !== '');
   const numeric = !column.nominal && present.every((v) => Number.isFinite(numberOf(v)));
   const distinct = new Set(present.map((v) => String(v).trim().toLowerCase()));
   const integers = numeric && present.every((v) => Number.isInteger(numberOf(v)));
@@ -62,7 +62,7 @@ function labelOf(v: Cell): string {
 }
 
 function impute(X: Array<number[]>, means: number[]): number[][] {
-  return X.map((r) => r.map((v, j) => (Number.isFinite(v) ? v : means[j])));
+  return X.map((r) => r.map((v, j) => (Number.isFinite(v) ? v : means[j]!))); // one mean per vector position
 }
 
 export interface TrainInput {
@@ -80,27 +80,28 @@ export interface TrainInput {
 
 export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   const { table, target, params } = input;
-  const learner = LEARNERS[input.learner];
+  const learner = learnerById(input.learner);
   const task = taskOf(table, target, learner.tasks, (params.task as string | undefined) ?? 'auto');
-  const column = table.columns[target];
+  const column = entryAt(table.columns, target, 'column');
   const rep = chooseRepresentation(table, target, params.representation as string, input.fallback, { radius: params.radius as number, bits: params.bits as number });
   if (rep.kind === 'features' && rep.uris.length === 0) throw new BadRequest('representation=features but the dataset has no numeric feature besides prediction_feature', { code: ERR.InvalidParameter });
   const vecs = await vectors(table, rep);
   input.progress?.(VECTORS_PERCENT);
-  const labels = table.values.map((r) => r[target]);
+  const labels = table.values.map((r) => entryAt(r, target, 'cell'));
   const classes = task === 'classification' ? classesOf(column, labels) : [];
   const rows: number[] = [];
-  table.values.forEach((_, i) => {
-    const present = labels[i] !== null && labels[i] !== '' && (task === 'classification' || Number.isFinite(numberOf(labels[i])));
+  labels.forEach((label, i) => {
+    const present = label !== null && label !== '' && (task === 'classification' || Number.isFinite(numberOf(label)));
     if (present && vecs[i]) rows.push(i);
   });
   if (rows.length < 2) throw new BadRequest(`prediction_feature ${column.uri} has fewer than two usable rows`, { code: ERR.InvalidParameter });
   if (task === 'classification' && classes.length < 2) throw new BadRequest(`prediction_feature ${column.uri} has a single class; classification needs two or more`, { code: ERR.InvalidParameter });
-  const y = rows.map((i) => (task === 'classification' ? classes.indexOf(labelOf(labels[i])) : numberOf(labels[i])));
+  // rows holds positions of labels and vecs, with a vector.
+  const y = rows.map((i) => (task === 'classification' ? classes.indexOf(labelOf(labels[i]!)) : numberOf(labels[i]!)));
   const raw = rows.map((i) => vecs[i]!);
-  const cols = raw[0].length;
+  const cols = raw[0]!.length; // rows.length >= 2
   const means = Array.from({ length: cols }, (_, j) => {
-    const present = raw.map((r) => r[j]).filter(Number.isFinite);
+    const present = raw.map((r) => r[j]!).filter(Number.isFinite);
     return present.length ? present.reduce((s, v) => s + v, 0) / present.length : 0;
   });
   const X = impute(raw, means);
@@ -123,7 +124,8 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
     state,
     validation,
     trainingSize: rows.length,
-    training: input.learner === 'knn' ? { compounds: rows.map((i) => table.compounds[i]), measured: y.map((v) => (task === 'classification' ? classes[v] : v)) } : undefined,
+        // y holds indices of classes when classifying: every present label has its class.
+    training: input.learner === 'knn' ? { compounds: rows.map((i) => entryAt(table.compounds, i, 'compound')), measured: y.map((v) => (task === 'classification' ? classes[v]! : v)) } : undefined,
   };
 }
 
@@ -132,7 +134,7 @@ const VECTORS_PERCENT = 5;
 
 /** `progress` receives the fraction of the cross-validation done, per fold and within each fit. */
 export async function crossValidate(learnerId: string, X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void): Promise<Validation> {
-  const learner = LEARNERS[learnerId];
+  const learner = learnerById(learnerId);
   const k = Math.min(params.folds as number, y.length);
   const seed = params.seed as number;
   const fold = assignFolds(y, k, seed, classes > 0);
@@ -141,15 +143,20 @@ export async function crossValidate(learnerId: string, X: number[][], y: number[
     const train = y.map((_, i) => i).filter((i) => fold[i] !== f);
     const test = y.map((_, i) => i).filter((i) => fold[i] === f);
     if (test.length === 0 || train.length === 0) continue;
-    const state = await learner.fit(train.map((i) => X[i]), train.map((i) => y[i]), classes, params, progress && ((fraction) => progress((f + 0.9 * fraction) / k)));
-    learner.predict(state, test.map((i) => X[i])).forEach((p, t) => { predicted[test[t]] = p; });
+    // train and test hold positions of X and y.
+    const state = await learner.fit(train.map((i) => X[i]!), train.map((i) => y[i]!), classes, params, progress && ((fraction) => progress((f + 0.9 * fraction) / k)));
+    learner.predict(state, test.map((i) => X[i]!)).forEach((p, t) => { predicted[test[t]!] = p; });
     progress?.((f + 1) / k);
   }
-  const done = y.map((_, i) => i).filter((i) => predicted[i]);
-  const actual = done.map((i) => y[i]);
+  // Rows of a fold skipped above have no prediction and stay out of the statistics.
+  const done = y.flatMap((v, i) => {
+    const p = predicted[i];
+    return p ? [{ actual: v, p }] : [];
+  });
+  const actual = done.map((d) => d.actual);
   const stats = classes > 0
-    ? classificationStats(actual, done.map((i) => predicted[i].value), done.map((i) => predicted[i].score ?? predicted[i].value), classes)
-    : regressionStats(actual, done.map((i) => predicted[i].value));
+    ? classificationStats(actual, done.map((d) => d.p.value), done.map((d) => d.p.score ?? d.p.value), classes)
+    : regressionStats(actual, done.map((d) => d.p.value));
   return { folds: k, seed, stats };
 }
 
@@ -159,25 +166,27 @@ export async function predictWith(model: TrainedModel, table: Table): Promise<Pr
   const vecs = await vectors(table, rep);
   const out: Prediction[] = table.values.map(() => ({ value: null }));
   // A row without a value of some feature gets no prediction rather than a training mean.
+  // vecs has one entry per row of table, as out does.
   const rows = vecs.flatMap((v, i) => {
     if (!v) {
-      out[i].reason = rep.kind === 'features' ? 'no values' : 'no structure to compute its vector from';
+      entryAt(out, i, 'prediction').reason = rep.kind === 'features' ? 'no values' : 'no structure to compute its vector from';
       return [];
     }
-    const gaps = v.flatMap((x, j) => (Number.isFinite(x) ? [] : [rep.kind === 'features' ? rep.titles[j] : rep.kind === 'descriptors' ? rep.names[j] : `bit ${j}`]));
-    if (gaps.length > 0) out[i].reason = `no value of ${gaps.join(', ')}`;
+    const gaps = v.flatMap((x, j) => (Number.isFinite(x) ? [] : [rep.kind === 'features' ? entryAt(rep.titles, j, 'feature title') : rep.kind === 'descriptors' ? entryAt(rep.names, j, 'descriptor') : `bit ${j}`]));
+    if (gaps.length > 0) entryAt(out, i, 'prediction').reason = `no value of ${gaps.join(', ')}`;
     return gaps.length > 0 ? [] : [i];
   });
   const X = rows.map((i) => vecs[i]!);
-  const raw = X.length > 0 ? LEARNERS[model.learner].predict(model.state, X) : [];
+  const raw = X.length > 0 ? learnerById(model.learner).predict(model.state, X) : [];
+  const training = model.training;
   rows.forEach((i, t) => {
-    const p = raw[t];
+    const p = entryAt(raw, t, 'prediction'); // a learner predicts once per vector
     out[i] = {
-      value: model.task === 'classification' ? model.classes[p.value] : p.value,
+      value: model.task === 'classification' ? entryAt(model.classes, p.value, 'class') : p.value,
       probability: model.task === 'classification' ? p.confidence : undefined,
       confidence: p.confidence,
       inDomain: p.inDomain,
-      neighbours: model.training && p.neighbours?.map((n) => ({ compound: model.training!.compounds[n.row], similarity: n.similarity, measured: model.training!.measured[n.row] })),
+      neighbours: training && p.neighbours?.map((n) => ({ compound: entryAt(training.compounds, n.row, 'training compound'), similarity: n.similarity, measured: entryAt(training.measured, n.row, 'training value') })),
     };
   });
   return out;

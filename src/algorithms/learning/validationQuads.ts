@@ -4,6 +4,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { OT, RDF as RDFNS, XSD } from '../../rdf/vocab.ts';
 import type { ClassificationStats, RegressionStats } from '../ml/metrics.ts';
+import { entryAt } from '../table.ts';
 import type { TrainedModel } from './model.ts';
 
 const { quad, namedNode, literal } = DataFactory;
@@ -36,8 +37,8 @@ export function validationQuads(modelUri: string, model: TrainedModel): RDF.Quad
       out.push(
         quad(st, OT.confusionMatrix, cell),
         quad(cell, RDFNS.type, OT.confusionMatrixCell),
-        quad(cell, OT.confusionMatrixActual, literal(model.classes[a])),
-        quad(cell, OT.confusionMatrixPredicted, literal(model.classes[p])),
+        quad(cell, OT.confusionMatrixActual, literal(entryAt(model.classes, a, 'class'))),
+        quad(cell, OT.confusionMatrixPredicted, literal(entryAt(model.classes, p, 'class'))),
         quad(cell, OT.confusionMatrixValue, int(count)),
       );
     }));
