@@ -25,12 +25,16 @@ const stored = async (deps: Deps, compound: string, p: RDF.NamedNode): Promise<s
  */
 async function smilesOf(deps: Deps, compounds: readonly string[]): Promise<Array<string | undefined>> {
   const local = uriOf(deps.config, '/compound/');
-  const unique = [...new Set(compounds)].filter((c) => c.startsWith(local));
+  const unique = new Set<string>();
+  for (const c of compounds) if (c.startsWith(local)) unique.add(c);
   const found = new Map<string, string>();
-  if (unique.length > 0) {
-    for (const row of await deps.store.select('compound-smiles', { compounds: { iris: unique } })) found.set(row.c.value, row.smiles.value);
+  if (unique.size > 0) {
+    for (const row of await deps.store.select('compound-smiles', { compounds: { iris: [...unique] } })) found.set(row.c.value, row.smiles.value);
   }
-  return compounds.map((c) => found.get(c));
+  // A plain loop, not map(): see datasetCsv in datasetOutput.ts.
+  const out = new Array<string | undefined>(compounds.length);
+  for (let i = 0; i < compounds.length; i++) out[i] = found.get(compounds[i]);
+  return out;
 }
 
 /** The SMILES column of CSV output. */
