@@ -19,8 +19,7 @@ interface JsonDoc { molecules: Array<{ atoms: JsonAtom[]; bonds?: JsonBond[] }> 
  * up and an acceptor one charge down; `mol` itself (not copied) when it has none. The
  * caller frees both.
  */
-export function withoutDativeBonds(mol: Mol, keepHs: boolean): Mol {
-  const json = mol.get_json();
+export function withoutDativeBonds(mol: Mol, keepHs: boolean, json: string = mol.get_json()): Mol {
   if (!json.includes(`"bo":${DATIVE}`)) return mol;
   const doc = JSON.parse(json) as JsonDoc;
   for (const m of doc.molecules) {

@@ -4,7 +4,7 @@
 import { loadToolkits } from './toolkits.ts';
 
 export { formatOfMediaType, MEDIA, INPUT_MEDIA_TYPES, type ChemFormat, type ChemOutput } from './formats.ts';
-export { parseStructure, smilesAtomCount, type ParsedStructure } from './parse.ts';
+export { parseStructure, smilesAtomCount, type ParsedStructure, type ParseOptions } from './parse.ts';
 export { splitSdf, sdfRecord, type SdfRecord } from './sdf.ts';
 export { splitCml, type CmlMolecule } from './cmlSplit.ts';
 export { PARSE_WORKER, type ParseOutcome } from './parseWorker.ts';

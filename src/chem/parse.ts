@@ -11,6 +11,7 @@ import { splitSdf } from './sdf.ts';
 import { mol2ToMolfile } from './mol2.ts';
 import { symbolOf, weightOf } from './elements.ts';
 import { withoutDativeBonds } from './dative.ts';
+import type { StructureFingerprints } from './fingerprints.ts';
 
 export interface ParsedStructure {
   /** Canonical SMILES (RDKit), stereo kept. */
@@ -18,7 +19,10 @@ export interface ParsedStructure {
   /** Standard InChI and InChIKey; '' when InChI cannot describe the structure (e.g. R groups). */
   inchi: string;
   inchiKey: string;
-  /** V2000 (V3000 past 999 atoms), chiral flag set; input coordinates kept when present. */
+  /**
+   * V2000 (V3000 past 999 atoms), chiral flag set; input coordinates kept when present.
+   * '' when parsed with `molfile: 'withCoordinates'` from input without coordinates.
+   */
   molfile: string;
   formula: string;
   molecularWeight: number;
@@ -26,6 +30,8 @@ export interface ParsedStructure {
   is3D?: boolean;
   /** True when the molfile keeps the input's own coordinates (molfile, SD file, mol2). */
   hasCoords?: boolean;
+  /** Search fingerprints of `smiles` (fingerprintsOf), when a worker thread computed them. */
+  fingerprints?: StructureFingerprints;
 }
 
 /** Longest SMILES accepted: longer input is a mistake, not a molecule (10 MB). */
@@ -43,12 +49,21 @@ export const MAX_ATOMS = 500;
 /** WebAssembly.Exception (a C++ exception crossing into JS): in Node 20, missing from its types. */
 const WasmException = (WebAssembly as unknown as { Exception?: abstract new () => object }).Exception;
 
+export interface ParseOptions {
+  /**
+   * 'withCoordinates': write the molfile only when the input carried coordinates. An upload
+   * stores a structure file only then (a drawing from SMILES is made when asked for), and
+   * writing the molblock costs as much as the InChI.
+   */
+  molfile?: 'always' | 'withCoordinates';
+}
+
 /** Parses one structure; throws BadRequest naming the format and what failed. */
-export function parseStructure(text: string, format: ChemFormat): ParsedStructure {
+export function parseStructure(text: string, format: ChemFormat, options: ParseOptions = {}): ParsedStructure {
   if (!text || !text.trim()) throw fail(format, 'empty input: expected one structure');
   if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text)) throw fail(format, 'input is binary data, not text');
   try {
-    return parseText(text, format);
+    return parseText(text, format, options.molfile !== 'withCoordinates');
   } catch (e) {
     // A C++ exception thrown inside a toolkit (a failed precondition on odd input) is a
     // refusal of this input; the toolkit itself stays usable.
@@ -74,12 +89,12 @@ const molfileAtomCount = (molfile: string): number => {
   return Number(v3 ? v3.split(/\s+/)[3] : (lines[3] ?? '').slice(0, 3)) || 0;
 };
 
-function parseText(text: string, format: ChemFormat): ParsedStructure {
+function parseText(text: string, format: ChemFormat, molfile: boolean): ParsedStructure {
   switch (format) {
-    case 'smiles': return fromSmiles(text);
-    case 'inchi': return fromIndigo(text.trim(), 'inchi', /^InChI=/);
-    case 'cml': return fromIndigo(text.trim(), 'cml', /^</);
-    case 'cdxml': return fromIndigo(text.trim(), 'cdxml', /^</);
+    case 'smiles': return fromSmiles(text, molfile);
+    case 'inchi': return fromIndigo(text.trim(), 'inchi', /^InChI=/, molfile);
+    case 'cml': return fromIndigo(text.trim(), 'cml', /^</, molfile);
+    case 'cdxml': return fromIndigo(text.trim(), 'cdxml', /^</, molfile);
     case 'molfile': return fromMolfileText(text, 'molfile');
     case 'sdf': return fromMolfileText(text, 'sdf');
     case 'mol2': return fromMolfile(mol2ToMolfile(text), 'mol2');
@@ -88,7 +103,7 @@ function parseText(text: string, format: ChemFormat): ParsedStructure {
   }
 }
 
-function fromSmiles(text: string): ParsedStructure {
+function fromSmiles(text: string, molfile: boolean): ParsedStructure {
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
   if (lines.length > 1) throw fail('smiles', `${lines.length} lines: expected one SMILES (post several structures to /dataset)`);
   // parseStructure refused empty text, so there is a first line with a first word.
@@ -97,7 +112,7 @@ function fromSmiles(text: string): ParsedStructure {
   checkSize('smiles', smilesAtomCount(smiles));
   const { mol, log } = rdkitMol(smiles);
   if (!mol) throw fail('smiles', `"${abbreviate(smiles)}" is not a valid structure${log ? `: ${log}` : ''}`);
-  return describe(mol, 'smiles', false);
+  return describe(mol, 'smiles', false, molfile);
 }
 
 function fromMolfileText(text: string, format: 'molfile' | 'sdf'): ParsedStructure {
@@ -121,11 +136,11 @@ function fromMolfile(molfile: string, format: ChemFormat): ParsedStructure {
   const is3D = coords === 3;
   // 3D input keeps its hydrogens (a conformer needs them); 2D input is drawn without.
   if (!is3D) mol.remove_hs_in_place('{}');
-  return { ...describe(mol, format, is3D), hasCoords: coords > 0 };
+  return { ...describe(mol, format, is3D, true), hasCoords: coords > 0 };
 }
 
 /** InChI, CML and CDXML: Indigo reads them, RDKit checks and canonicalises the result. */
-function fromIndigo(input: string, format: ChemFormat, looksRight: RegExp): ParsedStructure {
+function fromIndigo(input: string, format: ChemFormat, looksRight: RegExp, molfile: boolean): ParsedStructure {
   let text = input;
   if (!looksRight.test(text)) {
     throw fail(format, format === 'inchi' ? 'does not start with "InChI="' : `not XML: expected "<" at the start, got "${abbreviate(text, 20)}"`);
@@ -146,7 +161,7 @@ function fromIndigo(input: string, format: ChemFormat, looksRight: RegExp): Pars
   checkSize(format, smilesAtomCount(smiles));
   const { mol, log } = rdkitMol(smiles.trim());
   if (!mol) throw fail(format, `read as "${abbreviate(smiles)}", which is not a valid structure${log ? `: ${log}` : ''}`);
-  return describe(mol, format, false);
+  return describe(mol, format, false, molfile);
 }
 
 /** CML as CDK writes it: one molecule, atom references without padding (Indigo needs that). */
@@ -156,9 +171,15 @@ function tidyCml(text: string): string {
   return text.replace(/atomRefs(2|4)="([^"]*)"/g, (_m, n: string, refs: string) => `atomRefs${n}="${refs.trim().split(/\s+/).join(' ')}"`);
 }
 
-/** Identity, molfile, formula and weight of a parsed molecule; frees it. */
-function describe(parsed: Mol, format: ChemFormat, is3D: boolean): ParsedStructure {
-  const mol = withoutDativeBonds(parsed, is3D);
+/**
+ * Identity, molfile (unless `withMolfile` is false), formula and weight of a parsed
+ * molecule; frees it. RDKit's JSON of the molecule is written once, for both the dative
+ * bond check and the formula.
+ */
+function describe(parsed: Mol, format: ChemFormat, is3D: boolean, withMolfile: boolean): ParsedStructure {
+  const parsedJson = parsed.get_json();
+  const mol = withoutDativeBonds(parsed, is3D, parsedJson);
+  const json = mol === parsed ? parsedJson : mol.get_json();
   if (mol !== parsed) parsed.delete();
   return withMol(mol, (m) => {
     if (m.get_num_atoms() === 0) throw fail(format, 'no atoms');
@@ -167,8 +188,8 @@ function describe(parsed: Mol, format: ChemFormat, is3D: boolean): ParsedStructu
     const smiles = is3D ? withMol(rd.get_mol(noH)!, (h) => h.get_smiles()) : m.get_smiles();
     const inchi = m.get_inchi();
     const inchiKey = inchi ? rd.get_inchikey_for_inchi(inchi) : '';
-    const molfile = setChiralFlag(m.get_molblock(), smiles.includes('@'));
-    const { formula, weight } = formulaOf(m.get_json());
+    const molfile = withMolfile ? setChiralFlag(m.get_molblock(), smiles.includes('@')) : '';
+    const { formula, weight } = formulaOf(json);
     return { smiles, inchi, inchiKey, molfile, formula, molecularWeight: weight, is3D };
   });
 }

@@ -126,7 +126,7 @@ async function create(deps: Deps, fresh: Array<{ id: number; key: string; s: Par
     index.add(f.id, storedOf(f.s, f.file));
     index.pending.delete(f.key);
     created.add(f.id);
-    deps.search.indexCompound(compoundUri(deps, f.id), f.s.smiles, f.s.inchiKey);
+    deps.search.indexCompound(compoundUri(deps, f.id), f.s.smiles, f.s.inchiKey, f.s.fingerprints);
   }
   settle();
 }

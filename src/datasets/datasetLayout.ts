@@ -31,8 +31,18 @@ export async function requireDataset(deps: Pick<Deps, 'store'>, dataset: string)
 
 /** Linked (complete) entries of a dataset, in entry order. */
 export async function entriesOf(deps: Pick<Deps, 'store'>, dataset: string): Promise<RDF.NamedNode[]> {
-  const entries = (await deps.store.match(namedNode(dataset), OT.dataEntry, null, dataset)).map((q) => q.object as RDF.NamedNode);
-  return entries.sort((a, b) => entryNumber(a.value) - entryNumber(b.value));
+  // Store terms may be WASM objects whose every property read crosses into WASM: each
+  // entry's IRI is read once, and the sort compares numbers, not IRIs read again.
+  const links = await deps.store.match(namedNode(dataset), OT.dataEntry, null, dataset);
+  const keyed: Array<{ n: number; entry: RDF.NamedNode }> = [];
+  for (const q of links) {
+    const iri = q.object.value;
+    keyed.push({ n: entryNumber(iri), entry: namedNode(iri) });
+  }
+  keyed.sort((a, b) => a.n - b.n);
+  const out = new Array<RDF.NamedNode>(keyed.length);
+  for (let i = 0; i < keyed.length; i++) out[i] = keyed[i].entry;
+  return out;
 }
 
 /** Number of entry nodes written so far (including an interrupted upload's), to number new ones. */

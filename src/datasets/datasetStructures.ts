@@ -1,6 +1,8 @@
-// Upload structures → compound URIs: parsed in batches across the worker pool, then
-// stored as compounds in one bulk commit (ensureCompounds). A structure the toolkit
-// cannot read becomes an error for its row, not a failed upload.
+// Upload structures → compound URIs, pipelined: every batch is queued on the worker pool at
+// once, and each parsed batch is stored as compounds (one bulk commit, ensureCompounds) while
+// the workers parse the batches after it. Batches are stored in upload order, so compound
+// ids follow the rows. A structure the toolkit cannot read becomes an error for its row,
+// not a failed upload.
 import type { Deps } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { InputRow } from './table.ts';
@@ -8,22 +10,27 @@ import type { ParseResult } from './parseWorker.ts';
 import { ensureCompounds } from '../compounds/compounds.ts';
 
 const WORKER = new URL('./parseWorker.ts', import.meta.url);
-/** Structures per worker call: large enough to amortise the hop, small enough to spread. */
+/** Structures per worker call and per commit: large enough to amortise both, small enough to overlap them. */
 const BATCH = 250;
 
 type Structure = NonNullable<InputRow['structure']>;
 
 export async function structuresToCompounds(deps: Deps, structures: readonly Structure[], signal?: AbortSignal, progress?: (percent: number) => void, owner?: string): Promise<Array<string | { error: string }>> {
-  const batches: Structure[][] = [];
-  for (let i = 0; i < structures.length; i += BATCH) batches.push(structures.slice(i, i + BATCH));
-  let done = 0;
-  const parsed = (await Promise.all(batches.map(async (batch) => {
-    const out = await deps.tasks.runInWorker<ParseResult[]>(WORKER, 'parseStructures', batch, { signal });
-    progress?.((100 * (done += batch.length)) / structures.length);
-    return out;
-  }))).flat();
-  const good = parsed.filter((p): p is ParsedStructure => !('error' in p));
-  const uris = await ensureCompounds(deps, good, owner);
-  let k = 0;
-  return parsed.map((p) => ('error' in p ? { error: p.error } : uris[k++]));
+  const parses: Array<Promise<ParseResult[]>> = [];
+  for (let i = 0; i < structures.length; i += BATCH) {
+    const parse = deps.tasks.runInWorker<ParseResult[]>(WORKER, 'parseStructures', structures.slice(i, i + BATCH), { signal });
+    // Awaited below in order; a failure after an earlier one must not go unhandled.
+    parse.catch(() => undefined);
+    parses.push(parse);
+  }
+  const out: Array<string | { error: string }> = [];
+  for (const parse of parses) {
+    const parsed = await parse;
+    const good = parsed.filter((p): p is ParsedStructure => !('error' in p));
+    const uris = await ensureCompounds(deps, good, owner);
+    let k = 0;
+    for (const p of parsed) out.push('error' in p ? { error: p.error } : uris[k++]);
+    progress?.((100 * out.length) / structures.length);
+  }
+  return out;
 }

@@ -72,7 +72,8 @@ const ENTRIES_PER_READ = 500;
 async function* entryTriples(deps: Pick<Deps, 'store'>, view: DatasetView): AsyncGenerator<{ entry: RDF.NamedNode; quads: RDF.Quad[] }> {
   for (let i = 0; i < view.entries.length; i += ENTRIES_PER_READ) {
     const chunk = view.entries.slice(i, i + ENTRIES_PER_READ);
-    const bySubject = new Map<string, RDF.Quad[]>(chunk.map((e) => [e.value, []]));
+    const bySubject = new Map<string, RDF.Quad[]>();
+    for (const e of chunk) bySubject.set(e.value, []);
     for (const q of await deps.store.describe(view.dataset, chunk)) bySubject.get(q.subject.value)?.push(q);
     for (const entry of chunk) yield { entry, quads: bySubject.get(entry.value) ?? [] };
   }
@@ -80,10 +81,13 @@ async function* entryTriples(deps: Pick<Deps, 'store'>, view: DatasetView): Asyn
 
 /** The rows of a view, read from the store a chunk of entries at a time. */
 export async function* rowsOf(deps: Pick<Deps, 'store'>, view: DatasetView): AsyncGenerator<EntryRow> {
-  const column = new Map(view.features.map((f, i) => [f, i]));
+  const column = new Map<string, number>();
+  for (let i = 0; i < view.features.length; i++) column.set(view.features[i], i);
   for await (const { entry, quads } of entryTriples(deps, view)) {
     let compound = '';
-    const values = new Array<RDF.Literal | undefined>(view.features.length).fill(undefined);
+    // Filled by a loop, not fill(): see datasetCsv in datasetOutput.ts.
+    const values: Array<RDF.Literal | undefined> = [];
+    for (let i = 0; i < view.features.length; i++) values.push(undefined);
     // Store terms are WASM objects: every property read crosses into WASM, so each is read once.
     for (const q of quads) {
       const p = q.predicate.value;

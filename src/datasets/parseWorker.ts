@@ -1,22 +1,38 @@
 // Runs in the task engine's worker threads (runInWorker): parses a batch of upload
-// structures so the event loop stays free and all cores parse at once.
+// structures so the event loop stays free and all cores parse at once. The molfile is
+// written only for input with coordinates (only then does an upload store a structure
+// file), and the search fingerprints are computed here, not on the event loop when the
+// compound is indexed.
 import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
+import { fingerprintsOf, initFingerprints, ToolkitParseError } from '../chem/fingerprints.ts';
 import type { StructureFormat } from './table.ts';
 import { checkCancelled } from '../tasks/cancellation.ts';
 
-let ready: Promise<void> | undefined;
+let ready: Promise<unknown> | undefined;
 
 export type ParseResult = ParsedStructure | { error: string };
 
+function withFingerprints(s: ParsedStructure): ParsedStructure {
+  try {
+    return { ...s, fingerprints: fingerprintsOf(s.smiles) };
+  } catch (e) {
+    // The search index reports such a structure itself when it is indexed.
+    if (e instanceof ToolkitParseError) return s;
+    throw e;
+  }
+}
+
 export async function parseStructures(items: Array<{ text: string; format: StructureFormat }>): Promise<ParseResult[]> {
-  await (ready ??= initChem());
+  await (ready ??= Promise.all([initChem(), initFingerprints()]));
   return items.map(({ text, format }) => {
     // Outside the try: a cancelled upload stops here instead of failing every structure.
     checkCancelled();
+    let parsed: ParsedStructure;
     try {
-      return parseStructure(text, format);
+      parsed = parseStructure(text, format, { molfile: 'withCoordinates' });
     } catch (e) {
       return { error: (e as Error).message };
     }
+    return withFingerprints(parsed);
   });
 }

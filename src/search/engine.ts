@@ -3,7 +3,7 @@
 // is full, and stop when the caller's signal aborts (the client disconnected).
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import path from 'node:path';
-import { FP_VERSION, ToolkitParseError, fingerprintsOf, identityOf, initFingerprints, morganOf, searchToolkit } from '../chem/fingerprints.ts';
+import { FP_VERSION, ToolkitParseError, fingerprintsOf, identityOf, initFingerprints, morganOf, searchToolkit, type StructureFingerprints } from '../chem/fingerprints.ts';
 import { screenOf, type QueryKind } from '../chem/smarts.ts';
 import { BadRequest, ServiceUnavailable } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
@@ -81,9 +81,13 @@ export class SearchEngine {
     return computed;
   }
 
-  /** Called when a compound is stored or its structure replaced. */
-  indexCompound(uri: string, smiles: string, inchiKey?: string): void {
-    this.tryAdd({ uri: this.keyOf(uri), smiles, inchiKey }, true);
+  /**
+   * Called when a compound is stored or its structure replaced. `fingerprints`, when given,
+   * were computed from `smiles` by fingerprintsOf in another thread (an upload's parse
+   * worker), so the event loop does not compute them again.
+   */
+  indexCompound(uri: string, smiles: string, inchiKey?: string, fingerprints?: StructureFingerprints): void {
+    this.tryAdd({ uri: this.keyOf(uri), smiles, inchiKey }, true, fingerprints);
   }
 
   /** Called when a compound is deleted. */
@@ -163,10 +167,10 @@ export class SearchEngine {
     }
   }
 
-  private tryAdd(s: StoredStructure, persist: boolean): boolean {
+  private tryAdd(s: StoredStructure, persist: boolean, computed?: StructureFingerprints): boolean {
     let fps;
     try {
-      fps = fingerprintsOf(s.smiles);
+      fps = computed ?? fingerprintsOf(s.smiles);
     } catch (e) {
       // A structure RDKit cannot read stays findable by nothing but its identity keys.
       if (!(e instanceof ToolkitParseError)) throw e;

@@ -1,5 +1,9 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { initChem, parseStructure } from '../../src/chem/index.ts';
 import { sharedData } from '../helpers/data.ts';
 import { lines, uploadFile, warnings } from '../helpers/datasets.ts';
 
@@ -83,4 +87,55 @@ describe('dataset upload of kazius.csv (about 4,000 structures, as a task)', fun
     expect(entries).to.be.greaterThan(4000);
     expect(await lines(body + '/features')).to.have.length(1);
   });
+
+  // The upload parses in worker threads without writing molfiles for SMILES input: what it
+  // stores must be what parsing each row on its own (the compound route's parse) gives, row
+  // for row, and formulas and weights agree with Debian's RDKit.
+  it('stores for each row the compound and value its own line gives', async () => {
+    await initChem();
+    const input = (parse(readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8')) as string[][]).slice(1);
+    const { status, body } = await uploadFile(app, sharedData('opentox-test', 'kazius.csv'), CSV);
+    expect(status, body).to.equal(200);
+    // "row N" counts file lines: the header is line 1.
+    const skipped = new Set((await warnings(body)).filter((w) => w.endsWith('row skipped')).map((w) => Number(/^row (\d+)/.exec(w)?.[1]) - 2));
+    const kept = input.filter((_, i) => !skipped.has(i));
+    const res = await fetch(body, { headers: { Accept: 'text/csv' } });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^text\/csv/);
+    const [header, ...out] = parse(await res.text()) as string[][];
+    expect(header).to.deep.equal(['Compound', 'SMILES', 'Mutagenicity']);
+    expect(out).to.have.length(kept.length);
+    const stored = new Map((await app.deps.store.select('compound-identities')).map((r) => [r.compound.value, r]));
+    const reference = JSON.parse(execFileSync('/usr/bin/python3', ['-c', RDKIT_FORMULAS], { input: JSON.stringify(kept.map((r) => r[0])), encoding: 'utf8', maxBuffer: 1 << 26 })) as Array<[string, number, number] | null>;
+    let independent = 0;
+    kept.forEach(([smiles, value], i) => {
+      const [compound, outSmiles, outValue] = out[i];
+      const s = parseStructure(smiles, 'smiles');
+      const r = stored.get(compound);
+      expect(r, `row ${i}: ${compound}`).to.not.equal(undefined);
+      expect([r!.smiles.value, r!.inchi.value, r!.inchiKey.value, r!.formula.value, Number(r!.mw.value), r!.file], `row ${i}: ${smiles}`)
+        .to.deep.equal([s.smiles, s.inchi, s.inchiKey, s.formula, s.molecularWeight, undefined]);
+      expect([outSmiles, outValue]).to.deep.equal([s.smiles, value]);
+      const ref = reference[i];
+      if (ref && ref[2] === 0) {
+        expect(s.formula, smiles).to.equal(ref[0]);
+        expect(s.molecularWeight, smiles).to.be.closeTo(ref[1], 0.05);
+        independent++;
+      }
+    });
+    expect(independent).to.be.greaterThan(3900);
+  });
 });
+
+/** Hill formula, average weight and net charge of each SMILES by Debian's RDKit (null when it cannot read one). */
+const RDKIT_FORMULAS = `
+import json, sys
+from rdkit import Chem, RDLogger
+from rdkit.Chem import Descriptors, rdMolDescriptors
+RDLogger.DisableLog('rdApp.*')
+out = []
+for s in json.load(sys.stdin):
+    m = Chem.MolFromSmiles(s)
+    out.append(None if m is None else [rdMolDescriptors.CalcMolFormula(m), Descriptors.MolWt(m), Chem.GetFormalCharge(m)])
+print(json.dumps(out))
+`;

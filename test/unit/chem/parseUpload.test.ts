@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { initChem, parseStructure } from '../../../src/chem/index.ts';
+import { fingerprintsOf, initFingerprints } from '../../../src/chem/fingerprints.ts';
+import { parseStructures } from '../../../src/datasets/parseWorker.ts';
+import { sharedData } from '../../helpers/data.ts';
+
+// Identities are PubChem's (alanine CID 5950, cisplatin CID 5702198), not our own output.
+const ALANINE = { smiles: 'C[C@H](N)C(=O)O', inchiKey: 'QNAYBMKLOCPYGJ-REOHCLBHSA-N', formula: 'C3H7NO2' };
+const CISPLATIN_KEY = 'LXZZYRPGZAFOLE-UHFFFAOYSA-L';
+
+describe('chem: parseStructure for uploads (molfile only with coordinates)', () => {
+  before(() => Promise.all([initChem(), initFingerprints()]));
+
+  it('SMILES: the same identity, formula and weight, and no molfile', () => {
+    const p = parseStructure('OC(=O)[C@@H](N)C', 'smiles', { molfile: 'withCoordinates' });
+    expect(p).to.include(ALANINE);
+    expect(p.molecularWeight).to.be.closeTo(89.094, 0.01);
+    expect(p.molfile).to.equal('');
+    const full = parseStructure('OC(=O)[C@@H](N)C', 'smiles');
+    expect(full.molfile).to.match(/V2000/);
+    expect({ ...p, molfile: '' }).to.deep.equal({ ...full, molfile: '' });
+  });
+
+  it('a dative bond still becomes charges (one JSON for the check and the formula)', () => {
+    const p = parseStructure('Cl[Pt](Cl)([NH3])[NH3]', 'smiles', { molfile: 'withCoordinates' });
+    expect(p.inchiKey).to.equal(CISPLATIN_KEY);
+    expect(p.formula).to.equal('Cl2H6N2Pt');
+    expect(p.molecularWeight).to.be.closeTo(300.05, 0.05);
+  });
+
+  it('an SD file record keeps its molfile: the upload stores it as the structure file', () => {
+    const p = parseStructure(readFileSync(sharedData('opentox-test', 'acetaldehyde.sdf'), 'utf8'), 'sdf', { molfile: 'withCoordinates' });
+    expect(p.hasCoords).to.equal(true);
+    expect(p.molfile).to.match(/V2000/);
+  });
+
+  it('the upload worker function attaches the search fingerprints of the canonical SMILES', async () => {
+    const [ok, bad] = await parseStructures([{ text: 'OC(=O)[C@@H](N)C', format: 'smiles' }, { text: 'C1CC', format: 'smiles' }]);
+    expect(ok).to.include(ALANINE);
+    if ('error' in ok) throw new Error(ok.error);
+    const expected = fingerprintsOf(ALANINE.smiles);
+    expect(ok.fingerprints?.canonicalSmiles).to.equal(expected.canonicalSmiles);
+    expect([...ok.fingerprints!.morgan]).to.deep.equal([...expected.morgan]);
+    expect([...ok.fingerprints!.pattern]).to.deep.equal([...expected.pattern]);
+    expect(bad).to.have.property('error').that.matches(/not a valid structure/);
+  });
+});
