@@ -9,7 +9,10 @@ export { splitSdf, sdfRecord, type SdfRecord } from './sdf.ts';
 export { splitCml, type CmlMolecule } from './cmlSplit.ts';
 export { PARSE_WORKER, type ParseOutcome } from './parseWorker.ts';
 
-/** Loads the WASM toolkits once in this thread (boot.ts and workers call it). */
-export async function initChem(): Promise<void> {
-  await loadToolkits();
+/**
+ * Loads the WASM toolkits once in this thread (boot.ts and workers call it): RDKit always,
+ * Indigo when one of `formats` (input or output formats) needs it.
+ */
+export async function initChem(formats: Iterable<string> = []): Promise<void> {
+  await loadToolkits(formats);
 }

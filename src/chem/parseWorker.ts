@@ -12,7 +12,7 @@ export type ParseOutcome =
   | { ok: false; message: string; details?: string };
 
 export async function parseMany(input: { texts: string[]; format: ChemFormat }): Promise<ParseOutcome[]> {
-  await loadToolkits();
+  await loadToolkits([input.format]);
   return input.texts.map((text) => {
     // Outside the try: a cancelled upload stops here instead of failing every structure.
     checkCancelled();

@@ -19,16 +19,38 @@ export interface IndigoOptions {
 let rdkitModule: RDKitModule | undefined;
 let indigoModule: IndigoModule | undefined;
 let loading: Promise<void> | undefined;
+let indigoLoading: Promise<void> | undefined;
 
-/** Loads RDKit and Indigo once in this thread (and waits for a restart in progress). */
-export async function loadToolkits(): Promise<void> {
+/**
+ * Formats only Indigo reads or writes (InChI, CML and CDXML input; CML and CDXML output).
+ * Indigo's WebAssembly instance takes about 200 MiB in every thread that loads it, RDKit's
+ * about 20 MiB, so Indigo is loaded only in a thread that meets one of these formats.
+ */
+const INDIGO_FORMATS: ReadonlySet<string> = new Set(['inchi', 'cml', 'cdxml']);
+
+/**
+ * Loads RDKit once in this thread (and waits for a restart in progress), and Indigo too when
+ * one of `formats` needs it.
+ */
+export async function loadToolkits(formats: Iterable<string> = []): Promise<void> {
   loading ??= (async () => {
-    const [rd, ind] = await Promise.all([initRDKitModule(), initIndigo() as Promise<IndigoModule>]);
-    rdkitModule = rd;
-    indigoModule = ind;
+    rdkitModule = await initRDKitModule();
   })();
   await loading;
   if (reloading) await reloading;
+  for (const f of formats) {
+    if (INDIGO_FORMATS.has(f)) {
+      await loadIndigo();
+      break;
+    }
+  }
+}
+
+async function loadIndigo(): Promise<void> {
+  indigoLoading ??= (async () => {
+    indigoModule = (await initIndigo()) as IndigoModule;
+  })();
+  await indigoLoading;
 }
 
 export function rdkit(): RDKitModule {
@@ -57,8 +79,15 @@ export function restartRdkit(): void {
   });
 }
 
+/**
+ * Indigo, once loaded in this thread. Callers that may meet its formats load it first
+ * (initChem(formats)); a path that did not is answered 503 while it loads, never a 500.
+ */
 export function indigo(): IndigoModule {
-  if (!indigoModule) throw new Error('chemistry toolkits are not loaded in this thread: await initChem() first');
+  if (!indigoModule) {
+    void loadIndigo();
+    throw new ServiceUnavailable('the InChI/CML toolkit is loading in this process; ask again in a second', { retryAfterSeconds: 1 });
+  }
   return indigoModule;
 }
 

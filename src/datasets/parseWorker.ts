@@ -24,6 +24,7 @@ function withFingerprints(s: ParsedStructure): ParsedStructure {
 
 export async function parseStructures(items: Array<{ text: string; format: StructureFormat }>): Promise<ParseResult[]> {
   await (ready ??= Promise.all([initChem(), initFingerprints()]));
+  await initChem(new Set(items.map((i) => i.format)));
   return items.map(({ text, format }) => {
     // Outside the try: a cancelled upload stops here instead of failing every structure.
     checkCancelled();

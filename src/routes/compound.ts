@@ -9,7 +9,7 @@ import { emptyReply, uriListReply, bodyReply } from '../http/reply.ts';
 import { contentType, readForm, readUpload } from '../http/body.ts';
 import { BadRequest, UnsupportedMediaType } from '../errors.ts';
 import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
-import { formatOfMediaType, INPUT_MEDIA_TYPES, MEDIA, parseStructure, smilesAtomCount, type ParsedStructure } from '../chem/index.ts';
+import { formatOfMediaType, initChem, INPUT_MEDIA_TYPES, MEDIA, parseStructure, smilesAtomCount, type ParsedStructure } from '../chem/index.ts';
 import { checkAtoms, limitsOf } from '../http/limits.ts';
 import { imageSize, depictPng } from '../chem/depict.ts';
 import { ensureCompound, compoundUri } from '../compounds/compounds.ts';
@@ -32,6 +32,7 @@ async function readStructure(ctx: Koa.Context): Promise<ParsedStructure> {
   const upload = await readUpload(ctx);
   const format = formatOfMediaType(upload.type);
   if (!format) throw new UnsupportedMediaType(upload.type, INPUT_MEDIA_TYPES, { code: ERR.UnsupportedFormat });
+  await initChem([format]);
   const parsed = parseStructure(upload.data.toString('utf8'), format);
   const limits = limitsOf(ctx);
   if (limits) checkAtoms(smilesAtomCount(parsed.smiles), limits);

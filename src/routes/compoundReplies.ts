@@ -3,7 +3,7 @@
 // served when Accept names nothing we have).
 import type * as RDF from '@rdfjs/types';
 import { rdfVariants, uriListVariant, type Reply, type Variant } from '../http/reply.ts';
-import { MEDIA } from '../chem/index.ts';
+import { initChem, MEDIA } from '../chem/index.ts';
 import { writeStructure, molfileIs3D, type StructureRecord, type TextOutput } from '../chem/write.ts';
 import { depictPng, depictSvg } from '../chem/depict.ts';
 
@@ -34,6 +34,7 @@ export function structureReply(source: StructureSource, uri: string, quads: () =
   const variants: Variant[] = SINGLE.map((format) => ({
     type: MEDIA[format],
     produce: async () => {
+      await initChem([format]);
       if (FROM_IDENTITY.has(format)) return writeStructure({ ...record, molfile: '' }, format);
       const molfile = await source.molfile();
       if (format === 'xyz' && !molfileIs3D(molfile)) return writeStructure({ ...record, molfile: await source.threeD() }, 'xyz');
@@ -55,7 +56,10 @@ export function imageVariants(structure: () => Promise<string>, size: ImageSize)
 export function structuresReply(records: StructureRecord[], uris: string[], quads: () => RDF.Quad[], headers: Record<string, string>): Reply {
   const variants: Variant[] = MULTI.map((format) => ({
     type: MEDIA[format],
-    produce: () => records.map((r) => writeStructure(r, format)).join(''),
+    produce: async () => {
+      await initChem([format]);
+      return records.map((r) => writeStructure(r, format)).join('');
+    },
   }));
   variants.push(uriListVariant(uris), ...rdfVariants(quads));
   return { status: 200, headers, variants };

@@ -92,7 +92,7 @@ describe('dataset upload of kazius.csv (about 4,000 structures, as a task)', fun
   // stores must be what parsing each row on its own (the compound route's parse) gives, row
   // for row, and formulas and weights agree with Debian's RDKit.
   it('stores for each row the compound and value its own line gives', async () => {
-    await initChem();
+    await initChem(['inchi', 'cml', 'cdxml']);
     const input = (parse(readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8')) as string[][]).slice(1);
     const { status, body } = await uploadFile(app, sharedData('opentox-test', 'kazius.csv'), CSV);
     expect(status, body).to.equal(200);

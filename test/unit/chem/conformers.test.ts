@@ -12,7 +12,7 @@ const NAMES = ['L-alanine', 'D-alanine', 'L-threonine', 'L-proline', '(E)-2-bute
 
 describe('chem: 3D conformers keep specified stereo', function () {
   this.timeout(600_000);
-  before(() => initChem());
+  before(() => initChem(['inchi', 'cml', 'cdxml']));
 
   for (const name of NAMES) {
     it(name, () => {

@@ -17,7 +17,7 @@ const COMPLEXES: Array<[string, string]> = [
 ];
 
 describe('chem: metal complexes', () => {
-  before(() => initChem());
+  before(() => initChem(['inchi', 'cml', 'cdxml']));
 
   it('cisplatin: SMILES without dative bonds, the InChIKey of PubChem', () => {
     const p = parseStructure('Cl[Pt](Cl)([NH3])[NH3]', 'smiles');
@@ -44,7 +44,7 @@ describe('chem: metal complexes', () => {
 });
 
 describe('chem: InChI of a compound stored with a dative bond', () => {
-  before(() => initChem());
+  before(() => initChem(['inchi', 'cml', 'cdxml']));
 
   it('is made from its SMILES when the stored record has none', () => {
     const stored = { smiles: '[NH3]->[Pt](<-[NH3])([Cl])[Cl]', inchi: '', inchiKey: '', molfile: '', formula: 'Cl2H6N2Pt', molecularWeight: 300.05 };

@@ -8,7 +8,7 @@ import { sharedData } from '../../helpers/data.ts';
 const ALANINE_INCHI = 'InChI=1S/C3H7NO2/c1-2(4)3(5)6/h2H,4H2,1H3,(H,5,6)/t2-/m0/s1';
 
 describe('chem: parseStructure', () => {
-  before(() => initChem());
+  before(() => initChem(['inchi', 'cml', 'cdxml']));
 
   it('gives canonical SMILES, standard InChI/InChIKey, formula and weight', () => {
     const p = parseStructure('OC(=O)[C@@H](N)C', 'smiles');
@@ -71,7 +71,7 @@ describe('chem: parseStructure', () => {
 });
 
 describe('chem: toolkit limits and crashes', () => {
-  before(() => initChem());
+  before(() => initChem(['inchi', 'cml', 'cdxml']));
 
   it('refuses structures past MAX_ATOMS before RDKit sees them', () => {
     expect(() => parseStructure('C'.repeat(800), 'smiles')).to.throw(BadRequest, /800 atoms is more than the limit of 500/);
@@ -81,7 +81,7 @@ describe('chem: toolkit limits and crashes', () => {
   it('after a WASM crash RDKit is reloaded; meanwhile parsing answers 503', async () => {
     restartRdkit();
     expect(() => parseStructure('CCO', 'smiles')).to.throw(ServiceUnavailable);
-    await initChem();
+    await initChem(['inchi', 'cml', 'cdxml']);
     expect(parseStructure('CCO', 'smiles').smiles).to.equal('CCO');
   });
 });

@@ -10,7 +10,7 @@ const ALANINE = { smiles: 'C[C@H](N)C(=O)O', inchiKey: 'QNAYBMKLOCPYGJ-REOHCLBHS
 const CISPLATIN_KEY = 'LXZZYRPGZAFOLE-UHFFFAOYSA-L';
 
 describe('chem: parseStructure for uploads (molfile only with coordinates)', () => {
-  before(() => Promise.all([initChem(), initFingerprints()]));
+  before(() => Promise.all([initChem(['inchi', 'cml', 'cdxml']), initFingerprints()]));
 
   it('SMILES: the same identity, formula and weight, and no molfile', () => {
     const p = parseStructure('OC(=O)[C@@H](N)C', 'smiles', { molfile: 'withCoordinates' });
