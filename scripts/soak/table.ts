@@ -3,6 +3,7 @@ import os from 'node:os';
 import type { LoadResult } from './load.ts';
 import type { SlowResult } from './slow.ts';
 import type { KillResult } from './kill.ts';
+import type { DiskFullResult } from './diskFull.ts';
 import type { SoakOptions } from './run.ts';
 import { quantile } from './stats.ts';
 
@@ -11,7 +12,10 @@ export interface SoakResult {
   load: LoadResult;
   slow: SlowResult;
   kills: KillResult[];
+  diskFull: DiskFullResult;
 }
+
+const tally = (counts: Record<string, number>) => Object.entries(counts).map(([k, n]) => `${n} × ${k}`).join(', ') || 'none';
 
 const ms = (x: number) => (Number.isFinite(x) ? `${Math.round(x)} ms` : 'no answer');
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
@@ -50,5 +54,24 @@ export function report(r: SoakResult): string {
   for (const k of r.kills) lines.push(`| ${k.kind === 'upload' ? '10k-row CSV upload' : 'random-forest build'} | ${k.kills} | ${k.acknowledged} | ${k.lost} | ${k.halfWritten} | ${k.strandedRunning} | ${k.uploadsLeft} | ${k.completedAfterRestart} |`);
   const problems = r.kills.flatMap((k) => k.problems);
   if (problems.length) lines.push('', 'Problems:', ...problems.map((p) => `- ${p}`));
+  const f = r.diskFull;
+  lines.push('', `### 4. Disk full: DATA_DIR on a tmpfs filled to the last byte, ${f.cycles} cycles`, '');
+  if (f.skipped) {
+    lines.push(`Skipped: ${f.skipped}.`);
+  } else {
+    const rec = sorted(f.recoverySeconds);
+    lines.push('| measure | value | goal |', '|---|---|---|');
+    lines.push(`| disk-full cycles survived | ${f.survived} of ${f.cycles} | all |`);
+    lines.push(`| writes while full (compound, dataset, descriptor job), by answer | ${tally(f.whileFull)} | 507 or 503 with a report |`);
+    lines.push(`| jobs submitted and writes in flight as the disk filled, by answer | ${tally(f.aroundFull)} | no 500 |`);
+    lines.push(`| how those jobs ended, by the task's answer | ${tally(f.jobsEnded)} | all ended, no 500 |`);
+    lines.push(`| reads while full: failed of made | ${f.readsFailedWhileFull} of ${f.readsWhileFull} | 0 failed |`);
+    lines.push(`| acknowledged writes / lost (checked running and after each restart) | ${f.acknowledged} / ${f.lost} | 0 lost |`);
+    lines.push(`| half-written datasets listed | ${f.halfWritten} | 0 |`);
+    lines.push(`| jobs still unfinished 60 s after the disk had room | ${f.unfinishedJobs} | 0 |`);
+    lines.push(`| first successful write after the filler was removed: median / max | ${rec.length ? `${quantile(rec, 0.5).toFixed(2)} s / ${rec.at(-1)!.toFixed(2)} s` : 'never'} | without a restart |`);
+    lines.push(`| npm run check-store at the end | ${f.checkStore.replace(/^.*: /, '')} | consistent |`);
+    if (f.problems.length) lines.push('', 'Problems:', ...f.problems.map((p) => `- ${p}`));
+  }
   return lines.join('\n');
 }
