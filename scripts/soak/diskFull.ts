@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { kazius, kaziusCsv } from './data.ts';
 import { pool, request, uris, type Answer } from './http.ts';
-import { freePort, sleep, startService, type Service } from './service.ts';
+import { checkStore, freePort, sleep, startService, type Service } from './service.ts';
 
 export interface DiskFullResult {
   cycles: number;
@@ -238,13 +238,9 @@ export async function runDiskFull(options: { cycles: number; writesWhileFull: nu
     }
     await service.kill('SIGTERM');
     service = undefined;
-    try {
-      result.checkStore = execFileSync(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../check-store.ts'), '--data-dir', dataDir], { stdio: 'pipe', encoding: 'utf8' }).trim().split('\n').at(-1) ?? '';
-    } catch (e) {
-      const out = `${(e as { stdout?: string }).stdout ?? ''}`.trim();
-      result.checkStore = `failed: ${out.split('\n').slice(-3).join(' / ')}`;
-      problem(`check-store: ${out}`);
-    }
+    const check = checkStore(dataDir);
+    result.checkStore = check.output.split('\n')[0];
+    if (!check.ok) problem(`check-store: ${check.output}`);
   } finally {
     await service?.kill('SIGKILL');
     agent.destroy();

@@ -8,6 +8,7 @@ import { runLoad } from './load.ts';
 import { runSlow } from './slow.ts';
 import { runKills } from './kill.ts';
 import { runDiskFull } from './diskFull.ts';
+import { runStoreKills } from './killStore.ts';
 import { startService } from './service.ts';
 import { report, type SoakResult } from './table.ts';
 
@@ -52,10 +53,14 @@ export async function soak(options: SoakOptions, log: (line: string) => void = (
     const uploads = await runKills('upload', dir(), { kills: options.kills, windowMs: options.killWindowMs, settleMs: options.settleMs });
     log(`kills during random-forest builds: ${options.kills}`);
     const models = await runKills('model', dir(), { kills: options.kills, windowMs: options.killWindowMs, settleMs: options.settleMs });
+    log(`kills while a snapshot is written: ${options.kills}`);
+    const snapshots = await runStoreKills('snapshot', dir(), { kills: options.kills, windowMs: options.killWindowMs });
+    log(`kills during a journal compaction: ${options.kills}`);
+    const compactions = await runStoreKills('compaction', dir(), { kills: options.kills, windowMs: options.killWindowMs });
     log(`disk full: ${options.diskFullCycles} cycles on a tmpfs`);
     const diskFull = await runDiskFull({ cycles: options.diskFullCycles, writesWhileFull: options.writesWhileFull }, log);
     if (diskFull.skipped) log(`disk full: skipped, ${diskFull.skipped}`);
-    return { options, load, slow, kills: [uploads, models], diskFull };
+    return { options, load, slow, kills: [uploads, models, snapshots, compactions], diskFull };
   } finally {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }

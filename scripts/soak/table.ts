@@ -4,6 +4,7 @@ import type { LoadResult } from './load.ts';
 import type { SlowResult } from './slow.ts';
 import type { KillResult } from './kill.ts';
 import type { DiskFullResult } from './diskFull.ts';
+import type { StoreKillResult } from './killStore.ts';
 import type { SoakOptions } from './run.ts';
 import { quantile } from './stats.ts';
 
@@ -11,9 +12,16 @@ export interface SoakResult {
   options: SoakOptions;
   load: LoadResult;
   slow: SlowResult;
-  kills: KillResult[];
+  kills: Array<KillResult | StoreKillResult>;
   diskFull: DiskFullResult;
 }
+
+const KILLED_DURING: Record<string, string> = {
+  upload: '10k-row CSV upload',
+  model: 'random-forest build',
+  snapshot: 'snapshot being written (SNAPSHOT_EVERY=10, small uploads)',
+  compaction: 'journal compaction: files the new snapshot replaces being deleted',
+};
 
 const tally = (counts: Record<string, number>) => Object.entries(counts).map(([k, n]) => `${n} × ${k}`).join(', ') || 'none';
 
@@ -50,8 +58,11 @@ export function report(r: SoakResult): string {
   lines.push(`| server open files before / after | ${slow.fdsBefore} / ${slow.fdsAfter} | back near the start |`);
   lines.push(`| files left in DATA_DIR/uploads | ${slow.uploadsLeft} | 0 |`, '');
   lines.push('### 3. SIGKILL at random points, then restart on the same data', '');
-  lines.push('| during | kills | acknowledged | lost | half-written visible | left Running/Queued | upload bodies left | completed after restart |', '|---|---|---|---|---|---|---|---|');
-  for (const k of r.kills) lines.push(`| ${k.kind === 'upload' ? '10k-row CSV upload' : 'random-forest build'} | ${k.kills} | ${k.acknowledged} | ${k.lost} | ${k.halfWritten} | ${k.strandedRunning} | ${k.uploadsLeft} | ${k.completedAfterRestart} |`);
+  lines.push('| during | kills | landed in the window aimed at | acknowledged | lost | half-written visible | left Running/Queued | upload bodies left | completed after restart | check-store at the end |', '|---|---|---|---|---|---|---|---|---|---|');
+  for (const k of r.kills) {
+    const store = 'inWindow' in k;
+    lines.push(`| ${KILLED_DURING[k.kind] ?? k.kind} | ${k.kills} | ${store ? k.inWindow : 'n/a'} | ${k.acknowledged} | ${k.lost} | ${k.halfWritten} | ${k.strandedRunning} | ${k.uploadsLeft} | ${store ? 'n/a' : k.completedAfterRestart} | ${store ? (k.checkStoreFailures === 0 ? 'consistent' : 'problems') : 'n/a'} |`);
+  }
   const problems = r.kills.flatMap((k) => k.problems);
   if (problems.length) lines.push('', 'Problems:', ...problems.map((p) => `- ${p}`));
   const f = r.diskFull;

@@ -1,6 +1,6 @@
 // The soak's short mode (npm run soak -- --short) against the real service in a child
-// process: load, slow and broken clients, SIGKILL during uploads and model builds, a full
-// disk. Its goals are asserted loosely (the machine may be busy): no unexpected server
+// process: load, slow and broken clients, SIGKILL during uploads, model builds, snapshots
+// and compactions, a full disk. Its goals are asserted loosely (the machine may be busy): no unexpected server
 // error, no acknowledged write lost, nothing left Running or half-written, open files back
 // near the start.
 import { expect } from 'chai';
@@ -41,7 +41,9 @@ describe('soak (short mode)', function () {
       expect(k.halfWritten, k.kind).to.equal(0);
       expect(k.strandedRunning, k.kind).to.equal(0);
       expect(k.uploadsLeft, k.kind).to.equal(0);
+      if ('checkStoreFailures' in k) expect(k.checkStoreFailures, k.kind).to.equal(0);
     }
+    expect(result.kills.map((k) => k.kind)).to.deep.equal(['upload', 'model', 'snapshot', 'compaction']);
   });
 
   it('survives every disk-full cycle: 507 with a report while full, reads served, nothing lost, writes again once there is room', function () {
