@@ -19,6 +19,9 @@ export interface SoakOptions {
   slow: number;
   broken: number;
   slowSeconds: number;
+  /** Clients that submit a descriptor job and vanish, and the slow phase's JOB_QUOTA. */
+  abandoned: number;
+  jobQuota: number;
   kills: number;
   killWindowMs: number;
   settleMs: number;
@@ -31,8 +34,8 @@ export interface SoakOptions {
 }
 
 export const MODES: Record<'short' | 'full', SoakOptions> = {
-  short: { mode: 'short', connections: 20, loadSeconds: 15, slow: 40, broken: 6, slowSeconds: 12, kills: 2, killWindowMs: 6000, settleMs: 0, requestTimeoutMs: 8000, headersTimeoutMs: 4000, diskFullCycles: 2, writesWhileFull: 16 },
-  full: { mode: 'full', connections: 200, loadSeconds: 180, slow: 500, broken: 40, slowSeconds: 60, kills: 20, killWindowMs: 15_000, settleMs: 60_000, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, diskFullCycles: 10, writesWhileFull: 40 },
+  short: { mode: 'short', connections: 20, loadSeconds: 15, slow: 40, broken: 6, slowSeconds: 12, abandoned: 12, jobQuota: 4, kills: 2, killWindowMs: 6000, settleMs: 0, requestTimeoutMs: 8000, headersTimeoutMs: 4000, diskFullCycles: 2, writesWhileFull: 16 },
+  full: { mode: 'full', connections: 200, loadSeconds: 180, slow: 500, broken: 40, slowSeconds: 60, abandoned: 60, jobQuota: 10, kills: 20, killWindowMs: 15_000, settleMs: 60_000, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, diskFullCycles: 10, writesWhileFull: 40 },
 };
 
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'opentox-soak-'));
@@ -45,9 +48,9 @@ export async function soak(options: SoakOptions, log: (line: string) => void = (
     let service = await startService(dir());
     const load = await runLoad(service, options.connections, options.loadSeconds);
     await service.kill();
-    log(`slow clients: ${options.slow} trickling, ${options.broken} broken uploads and downloads`);
-    service = await startService(dir(), { REQUEST_TIMEOUT_MS: String(options.requestTimeoutMs), HEADERS_TIMEOUT_MS: String(options.headersTimeoutMs) });
-    const slow = await runSlow(service, { slow: options.slow, broken: options.broken, seconds: options.slowSeconds });
+    log(`slow clients: ${options.slow} trickling, ${options.broken} broken uploads and downloads, ${options.abandoned} abandoned jobs`);
+    service = await startService(dir(), { REQUEST_TIMEOUT_MS: String(options.requestTimeoutMs), HEADERS_TIMEOUT_MS: String(options.headersTimeoutMs), JOB_QUOTA: String(options.jobQuota) });
+    const slow = await runSlow(service, { slow: options.slow, broken: options.broken, seconds: options.slowSeconds, abandoned: options.abandoned, jobQuota: options.jobQuota });
     await service.kill();
     log(`kills during uploads: ${options.kills}`);
     const uploads = await runKills('upload', dir(), { kills: options.kills, windowMs: options.killWindowMs, settleMs: options.settleMs });

@@ -55,6 +55,9 @@ export function report(r: SoakResult): string {
   lines.push(`| of these ended by the service within the phase | ${slow.endedByServer} (${slow.answered408} with 408) | all |`);
   lines.push(`| uploads broken off mid-body / downloads broken off mid-answer | ${slow.brokenUploads} / ${slow.brokenDownloads} | |`);
   lines.push(`| probe GET /algorithm meanwhile: p50 / p99 / failed | ${ms(quantile(sp, 0.5))} / ${ms(quantile(sp, 0.99))} / ${sp.filter((x) => !Number.isFinite(x)).length} of ${sp.length} | served, 0 failed |`);
+  lines.push(`| descriptor jobs submitted by clients that hung up at once / tasks created | ${slow.abandoned} / ${slow.abandonedTasks} | |`);
+  lines.push(`| most jobs Queued or Running at once (JOB_QUOTA=${slow.jobQuota}) | ${slow.maxLive} | at most the quota |`);
+  lines.push(`| abandoned jobs still unfinished / seconds until none was | ${slow.unfinished} / ${slow.drainSeconds.toFixed(1)} s | 0 |`);
   lines.push(`| server open files before / after | ${slow.fdsBefore} / ${slow.fdsAfter} | back near the start |`);
   lines.push(`| files left in DATA_DIR/uploads | ${slow.uploadsLeft} | 0 |`, '');
   lines.push('### 3. SIGKILL at random points, then restart on the same data', '');

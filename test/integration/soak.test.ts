@@ -1,8 +1,8 @@
 // The soak's short mode (npm run soak -- --short) against the real service in a child
-// process: load, slow and broken clients, SIGKILL during uploads, model builds, snapshots
-// and compactions, a full disk. Its goals are asserted loosely (the machine may be busy): no unexpected server
-// error, no acknowledged write lost, nothing left Running or half-written, open files back
-// near the start.
+// process: load, slow and broken clients, abandoned jobs, SIGKILL during uploads, model
+// builds, snapshots and compactions, a full disk. Its goals are asserted loosely (the
+// machine may be busy): no unexpected server error, no acknowledged write lost, nothing
+// left Running or half-written, open files back near the start.
 import { expect } from 'chai';
 import { MODES, soak } from '../../scripts/soak/run.ts';
 import { report, type SoakResult } from '../../scripts/soak/table.ts';
@@ -32,6 +32,10 @@ describe('soak (short mode)', function () {
     expect(slow.endedByServer).to.equal(slow.slowHeaders + slow.slowBodies);
     expect(slow.fdsAfter).to.be.at.most(slow.fdsBefore + 5);
     expect(slow.uploadsLeft).to.equal(0);
+    // Jobs whose clients hung up at once: bounded by the quota, and all of them end.
+    expect(slow.abandonedTasks).to.be.within(1, slow.abandoned);
+    expect(slow.maxLive).to.be.at.most(slow.jobQuota);
+    expect(slow.unfinished).to.equal(0);
   });
 
   it('loses no acknowledged write to a SIGKILL and leaves nothing Running or half-written', () => {
