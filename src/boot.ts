@@ -20,6 +20,7 @@ import { bootCompounds } from './compounds/compoundsBoot.ts';
 import { SearchEngine } from './search/engine.ts';
 import { syncSearchIndex } from './search/sync.ts';
 import { createLogger, logSink, type Logger } from './logger.ts';
+import { prepareDataDir } from './dataDir.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;
@@ -52,6 +53,8 @@ export async function openStore(config: Config, logger: Logger): Promise<Store> 
 /** `logger` defaults to JSON lines on standard output at config.logLevel. */
 export async function openDeps(config: Config, logger: Logger = createLogger(config.logLevel), options: EngineOptions = {}): Promise<Running> {
   const closers: Array<() => Promise<void> | void> = [];
+  // Before any file is opened: a DATA_DIR that cannot hold files stops the start-up with the reason.
+  prepareDataDir(config.dataDir);
   // Versioned: every write is recorded, so cached representations know when they are stale.
   const store = versioned(await openStore(config, logger));
   closers.push(() => store.close());

@@ -1,12 +1,15 @@
 // The only file with process effects: reads configuration, opens the store, listens.
 import { loadConfig } from './config.ts';
-import { openDeps } from './boot.ts';
-import { createApp } from './app.ts';
-import { createLogger } from './logger.ts';
-import { createHttpServer } from './http/listen.ts';
+import { prepareDataDir } from './dataDir.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
+  // Checked before the toolkits and the store are loaded (about a second): a DATA_DIR
+  // that cannot hold files is refused at once. openDeps checks it again for other callers.
+  prepareDataDir(config.dataDir);
+  const [{ openDeps }, { createApp }, { createLogger }, { createHttpServer }] = await Promise.all([
+    import('./boot.ts'), import('./app.ts'), import('./logger.ts'), import('./http/listen.ts'),
+  ]);
   const logger = createLogger(config.logLevel);
   const deps = await openDeps(config, logger);
   const app = createApp(deps);

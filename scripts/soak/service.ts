@@ -1,6 +1,6 @@
 // The service under test: `node --import tsx src/main.ts` as a child process on a loopback
 // port and a data directory, with what /proc says about it (RSS, open files).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -95,4 +95,15 @@ export function sampleRss(pid: number): { stop: () => number[] } {
   take();
   const timer = setInterval(take, 1000);
   return { stop: () => { clearInterval(timer); take(); return samples; } };
+}
+
+/** `npm run check-store -- --data-dir DIR` (the service stopped): its last line, and whether it passed. */
+export function checkStore(dataDir: string): { ok: boolean; output: string } {
+  try {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/check-store.ts'), '--data-dir', dataDir], { cwd: ROOT, stdio: 'pipe', encoding: 'utf8' });
+    return { ok: true, output: out.trim() };
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string; message: string };
+    return { ok: false, output: `${err.stdout ?? ''}${err.stderr ?? ''}`.trim() || err.message };
+  }
 }

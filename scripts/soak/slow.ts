@@ -1,7 +1,9 @@
 // Phase 2, slow and broken clients: connections that send their headers or their body one
 // byte a second, and clients that hang up in the middle of an upload or a download. The
 // service must go on answering others (a probe's latency), end the slow requests within
-// its time limits, and give back what they held (open files, saved upload bodies).
+// its time limits, and give back what they held (open files, saved upload bodies). Other
+// clients submit a descriptor job and vanish without reading the answer: their jobs must
+// end by themselves, never more at once than the per-client quota (JOB_QUOTA).
 import net from 'node:net';
 import { kaziusCsv } from './data.ts';
 import { pool, request, uris } from './http.ts';
@@ -21,6 +23,28 @@ export interface SlowResult {
   uploadsLeft: number;
   probeMs: number[];
   seconds: number;
+  /** Descriptor jobs submitted by clients that hung up without reading the answer. */
+  abandoned: number;
+  jobQuota: number;
+  /** Tasks those submissions created (the rest were refused: quota or queue). */
+  abandonedTasks: number;
+  /** Most tasks Queued or Running at once, sampled every 250 ms. */
+  maxLive: number;
+  /** Tasks still Queued or Running when the wait for them ran out. */
+  unfinished: number;
+  /** Seconds from the last abandoned submission until no task was Queued or Running. */
+  drainSeconds: number;
+}
+
+/** Submits a job and hangs up as soon as the request is written, without reading the answer. */
+function abandonedJob(port: number, body: string): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(`POST /algorithm/physchem HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nAccept: text/uri-list\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`, () => socket.destroy());
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve());
+  });
 }
 
 interface Drip { ended: Promise<{ byServer: boolean; answer: string }>; destroy: () => void }
@@ -62,14 +86,19 @@ function brokenDownload(port: number, path: string, accept: string): Promise<voi
   });
 }
 
-export async function runSlow(service: Service, options: { slow: number; broken: number; seconds: number }): Promise<SlowResult> {
+export async function runSlow(service: Service, options: { slow: number; broken: number; seconds: number; abandoned: number; jobQuota: number }): Promise<SlowResult> {
   const port = Number(new URL(service.url).port);
   const agent = pool(4);
+  const small = await request(agent, `${service.url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: kaziusCsv(20, 900) });
+  if (small.status !== 200) throw new Error(`seeding the slow phase: ${small.status} ${small.body.slice(0, 300)}`);
+  const jobBody = `dataset_uri=${encodeURIComponent(uris(small.body)[0])}`;
+  const tasks = async (query = '') => uris((await request(agent, `${service.url}/task${query}`, { headers: { Accept: 'text/uri-list' } })).body);
+  const live = async () => (await tasks('?query=Running')).length + (await tasks('?query=Queued')).length;
+  const tasksBefore = (await tasks()).length;
   // A dataset large enough that its RDF does not fit one chunk, stored inline (< 64 KiB).
   const res = await request(agent, `${service.url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: kaziusCsv(800) });
   if (res.status !== 200) throw new Error(`seeding the slow phase: ${res.status} ${res.body.slice(0, 300)}`);
   const dataset = new URL(uris(res.body)[0]).pathname;
-  agent.destroy();
   await sleep(1000);
   const fdsBefore = openFds(service.pid);
   const latency = probe(`${service.url}/algorithm`);
@@ -84,6 +113,15 @@ export async function runSlow(service: Service, options: { slow: number; broken:
   }
   const big = kaziusCsv(3000);
   const broken: Promise<void>[] = [];
+  for (let i = 0; i < options.abandoned; i++) broken.push(abandonedJob(port, jobBody));
+  let maxLive = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      maxLive = Math.max(maxLive, await live().catch(() => 0));
+      await sleep(250);
+    }
+  })();
   const until = Date.now() + options.seconds * 1000;
   let brokenUploads = 0;
   let brokenDownloads = 0;
@@ -112,10 +150,23 @@ export async function runSlow(service: Service, options: { slow: number; broken:
     d.destroy();
   }
   await Promise.all(drips.map((d) => d.ended));
+  // The abandoned jobs end by themselves (bounded wait), then nothing they held may remain.
+  const drainStart = Date.now();
+  let unfinished = await live();
+  while (unfinished > 0 && Date.now() - drainStart < 120_000) {
+    await sleep(500);
+    unfinished = await live();
+  }
+  const drainSeconds = (Date.now() - drainStart) / 1000;
+  sampling = false;
+  await sampler;
+  const abandonedTasks = (await tasks()).length - tasksBefore;
+  agent.destroy();
   // Let the server notice the closed sockets and finish what the broken clients started.
   await sleep(3000);
   return {
     slowHeaders: half, slowBodies: options.slow - half, endedByServer, answered408, brokenUploads, brokenDownloads,
     fdsBefore, fdsAfter: openFds(service.pid), uploadsLeft: uploadFiles(service.dataDir).length, probeMs, seconds: options.seconds,
+    abandoned: options.abandoned, jobQuota: options.jobQuota, abandonedTasks, maxLive, unfinished, drainSeconds,
   };
 }

@@ -3,6 +3,8 @@ import os from 'node:os';
 import type { LoadResult } from './load.ts';
 import type { SlowResult } from './slow.ts';
 import type { KillResult } from './kill.ts';
+import type { DiskFullResult } from './diskFull.ts';
+import type { StoreKillResult } from './killStore.ts';
 import type { SoakOptions } from './run.ts';
 import { quantile } from './stats.ts';
 
@@ -10,8 +12,18 @@ export interface SoakResult {
   options: SoakOptions;
   load: LoadResult;
   slow: SlowResult;
-  kills: KillResult[];
+  kills: Array<KillResult | StoreKillResult>;
+  diskFull: DiskFullResult;
 }
+
+const KILLED_DURING: Record<string, string> = {
+  upload: '10k-row CSV upload',
+  model: 'random-forest build',
+  snapshot: 'snapshot being written (SNAPSHOT_EVERY=10, small uploads)',
+  compaction: 'journal compaction: files the new snapshot replaces being deleted',
+};
+
+const tally = (counts: Record<string, number>) => Object.entries(counts).map(([k, n]) => `${n} × ${k}`).join(', ') || 'none';
 
 const ms = (x: number) => (Number.isFinite(x) ? `${Math.round(x)} ms` : 'no answer');
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
@@ -43,12 +55,37 @@ export function report(r: SoakResult): string {
   lines.push(`| of these ended by the service within the phase | ${slow.endedByServer} (${slow.answered408} with 408) | all |`);
   lines.push(`| uploads broken off mid-body / downloads broken off mid-answer | ${slow.brokenUploads} / ${slow.brokenDownloads} | |`);
   lines.push(`| probe GET /algorithm meanwhile: p50 / p99 / failed | ${ms(quantile(sp, 0.5))} / ${ms(quantile(sp, 0.99))} / ${sp.filter((x) => !Number.isFinite(x)).length} of ${sp.length} | served, 0 failed |`);
+  lines.push(`| descriptor jobs submitted by clients that hung up at once / tasks created | ${slow.abandoned} / ${slow.abandonedTasks} | |`);
+  lines.push(`| most jobs Queued or Running at once (JOB_QUOTA=${slow.jobQuota}) | ${slow.maxLive} | at most the quota |`);
+  lines.push(`| abandoned jobs still unfinished / seconds until none was | ${slow.unfinished} / ${slow.drainSeconds.toFixed(1)} s | 0 |`);
   lines.push(`| server open files before / after | ${slow.fdsBefore} / ${slow.fdsAfter} | back near the start |`);
   lines.push(`| files left in DATA_DIR/uploads | ${slow.uploadsLeft} | 0 |`, '');
   lines.push('### 3. SIGKILL at random points, then restart on the same data', '');
-  lines.push('| during | kills | acknowledged | lost | half-written visible | left Running/Queued | upload bodies left | completed after restart |', '|---|---|---|---|---|---|---|---|');
-  for (const k of r.kills) lines.push(`| ${k.kind === 'upload' ? '10k-row CSV upload' : 'random-forest build'} | ${k.kills} | ${k.acknowledged} | ${k.lost} | ${k.halfWritten} | ${k.strandedRunning} | ${k.uploadsLeft} | ${k.completedAfterRestart} |`);
+  lines.push('| during | kills | landed in the window aimed at | acknowledged | lost | half-written visible | left Running/Queued | upload bodies left | completed after restart | check-store at the end |', '|---|---|---|---|---|---|---|---|---|---|');
+  for (const k of r.kills) {
+    const store = 'inWindow' in k;
+    lines.push(`| ${KILLED_DURING[k.kind] ?? k.kind} | ${k.kills} | ${store ? k.inWindow : 'n/a'} | ${k.acknowledged} | ${k.lost} | ${k.halfWritten} | ${k.strandedRunning} | ${k.uploadsLeft} | ${store ? 'n/a' : k.completedAfterRestart} | ${store ? (k.checkStoreFailures === 0 ? 'consistent' : 'problems') : 'n/a'} |`);
+  }
   const problems = r.kills.flatMap((k) => k.problems);
   if (problems.length) lines.push('', 'Problems:', ...problems.map((p) => `- ${p}`));
+  const f = r.diskFull;
+  lines.push('', `### 4. Disk full: DATA_DIR on a tmpfs filled to the last byte, ${f.cycles} cycles`, '');
+  if (f.skipped) {
+    lines.push(`Skipped: ${f.skipped}.`);
+  } else {
+    const rec = sorted(f.recoverySeconds);
+    lines.push('| measure | value | goal |', '|---|---|---|');
+    lines.push(`| disk-full cycles survived | ${f.survived} of ${f.cycles} | all |`);
+    lines.push(`| writes while full (compound, dataset, descriptor job), by answer | ${tally(f.whileFull)} | 507 or 503 with a report |`);
+    lines.push(`| jobs submitted and writes in flight as the disk filled, by answer | ${tally(f.aroundFull)} | no 500 |`);
+    lines.push(`| how those jobs ended, by the task's answer | ${tally(f.jobsEnded)} | all ended, no 500 |`);
+    lines.push(`| reads while full: failed of made | ${f.readsFailedWhileFull} of ${f.readsWhileFull} | 0 failed |`);
+    lines.push(`| acknowledged writes / lost (checked running and after each restart) | ${f.acknowledged} / ${f.lost} | 0 lost |`);
+    lines.push(`| half-written datasets listed | ${f.halfWritten} | 0 |`);
+    lines.push(`| jobs still unfinished 60 s after the disk had room | ${f.unfinishedJobs} | 0 |`);
+    lines.push(`| first successful write after the filler was removed: median / max | ${rec.length ? `${quantile(rec, 0.5).toFixed(2)} s / ${rec.at(-1)!.toFixed(2)} s` : 'never'} | without a restart |`);
+    lines.push(`| npm run check-store at the end | ${f.checkStore.replace(/^.*: /, '')} | consistent |`);
+    if (f.problems.length) lines.push('', 'Problems:', ...f.problems.map((p) => `- ${p}`));
+  }
   return lines.join('\n');
 }

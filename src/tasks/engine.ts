@@ -7,7 +7,7 @@
 import os from 'node:os';
 import type { Config } from '../config.ts';
 import { uriOf } from '../deps.ts';
-import { NotFound, ServiceUnavailable } from '../errors.ts';
+import { InsufficientStorage, NotFound, ServiceUnavailable } from '../errors.ts';
 import type { Reply } from '../http/reply.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { Store } from '../store/api.ts';
@@ -43,6 +43,9 @@ const POLL_MS = 100;
 
 /** How long close() lets aborted jobs wind down before the store closes. */
 const CLOSE_GRACE_MS = 2000;
+/** First and longest wait before a final task state refused for lack of room is written again. */
+const WRITE_RETRY_MS = 250;
+const WRITE_RETRY_MAX_MS = 4000;
 /** Retry-After of a submission refused because the queue is full (SPEC §3 Rejected). */
 const RETRY_AFTER_S = 10;
 
@@ -334,8 +337,28 @@ export class JobEngine implements TaskEngine {
   write(job: LiveJob): Promise<void> {
     if (this.closed) return job.writes;
     job.writes = job.writes
-      .then(() => this.deps.store.replaceGraph(job.record.uri, taskQuads(job.record)))
+      .then(() => this.persist(job))
       .catch((e: unknown) => this.deps.logger.error({ err: e, task: job.record.uri }, 'task write failed'));
     return job.writes;
+  }
+
+  /**
+   * One write of the task. A final state refused for lack of room (507) is tried again
+   * until the disk has room: dropped, it would leave the task Running in the store, with
+   * nobody running it, until the next restart (SPEC §3: a task ends). Progress writes are
+   * not retried, a later write carries their state; shutdown stops the retries (the task
+   * stays Running in the store and the next start recovers it).
+   */
+  private async persist(job: LiveJob): Promise<void> {
+    for (let delay = WRITE_RETRY_MS; ; delay = Math.min(2 * delay, WRITE_RETRY_MAX_MS)) {
+      try {
+        await this.deps.store.replaceGraph(job.record.uri, taskQuads(job.record));
+        return;
+      } catch (e) {
+        if (!(e instanceof InsufficientStorage) || !isFinal(job.record.status) || this.stopping) throw e;
+        this.deps.logger.warn({ task: job.record.uri, status: job.record.status, retryInMs: delay }, 'no room to write the final state of a task; trying again');
+        await sleep(delay);
+      }
+    }
   }
 }

@@ -105,4 +105,38 @@ describeEmbedded('disk full', function () {
       expect((await res.text()).trim()).to.equal(smiles);
     }
   });
+
+  it('writes the final state of a job that ends while the disk is full once there is room, so the task does not stay Running', async () => {
+    await app?.close({ keepData: true });
+    const dataDir = path.join(mount, 'jobs');
+    app = await startApp({}, dataDir);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    // Results long enough that the final write needs more than the journal file's last page.
+    const result = Array.from({ length: 200 }, (_, i) => `${app!.url}/dataset/result-of-a-gated-job-number-${i}`);
+    app.deps.tasks.define<Record<string, never>>({ kind: 'test-gated', idempotent: false, run: async () => { await gate; return result; } });
+    const task = (await app.deps.tasks.submit('test-gated', {}, { title: 'gated', creator: `${app.url}/algorithm/x` })).uri;
+    const status = async () => {
+      const res = await fetch(task, { headers: { Accept: 'text/uri-list' } });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    // Running (its start is written) before the disk fills.
+    for (let i = 0; i < 100 && (await app.deps.tasks.get(task))?.status !== 'Running'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await app.deps.tasks.get(task))?.status).to.equal('Running');
+
+    const filler = path.join(mount, 'filler');
+    fill(filler);
+    release();
+    // The job has ended; its final state cannot be written yet.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await status()).to.equal(202);
+
+    rmSync(filler);
+    let answered = 0;
+    for (let i = 0; i < 100 && (answered = await status()) === 202; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(answered, `the task is still Running 10 s after the disk had room; log: ${JSON.stringify(app.logged)}`).to.equal(200);
+    const done = await fetch(task, { headers: { Accept: 'text/uri-list' } });
+    expect((await done.text()).trim().split(/\r?\n/)).to.have.members(result);
+  });
 });
