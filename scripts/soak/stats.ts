@@ -5,7 +5,7 @@ export class Recorder {
   /** Unexpected answers, a few of each kind, for the report. */
   readonly samples: string[] = [];
 
-  /** ok: 2xx; busy: 503 with Retry-After (the service shedding load as SPEC §4.3 allows); bad: any other status; failed: no answer. */
+  /** ok: 2xx; busy: 503 or 429 with Retry-After (the service shedding load as SPEC §4.3 allows, or the client's job quota); bad: any other status; failed: no answer. */
   record(kind: string, ms: number, outcome: 'ok' | 'busy' | 'bad' | 'failed', note?: string): void {
     if (!this.times.has(kind)) {
       this.times.set(kind, []);

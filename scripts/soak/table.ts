@@ -33,7 +33,7 @@ export function report(r: SoakResult): string {
   const lines: string[] = [];
   lines.push(`Soak (${r.options.mode} mode), ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`, '');
   lines.push(`### 1. Load: ${load.connections} connections for ${load.seconds} s`, '');
-  lines.push('| kind | requests | 2xx | 503 + Retry-After | errors | no answer | p50 | p99 | max |', '|---|---|---|---|---|---|---|---|---|');
+  lines.push('| kind | requests | 2xx | 503/429 + Retry-After | errors | no answer | p50 | p99 | max |', '|---|---|---|---|---|---|---|---|---|');
   for (const k of load.recorder.kinds()) {
     const s = load.recorder.summary(k);
     lines.push(`| ${k} | ${s.n} | ${s.ok} | ${s.busy} | ${s.bad} | ${s.failed} | ${ms(s.p50)} | ${ms(s.p99)} | ${ms(s.max)} |`);
@@ -43,7 +43,7 @@ export function report(r: SoakResult): string {
   const rss = load.rss;
   const warm = rss.slice(Math.floor(rss.length / 4));
   const probe = sorted(load.probeMs);
-  lines.push(`- error rate (non-2xx other than 503 with Retry-After, or no answer): ${((100 * (t.bad + t.failed)) / Math.max(1, t.n)).toFixed(2)} % (goal 0)`);
+  lines.push(`- error rate (non-2xx other than 503 or 429 with Retry-After, or no answer): ${((100 * (t.bad + t.failed)) / Math.max(1, t.n)).toFixed(2)} % (goal 0)`);
   lines.push(`- RSS (MiB, sampled every second): start ${rss[0]?.toFixed(0)}, after warm-up ${warm[0]?.toFixed(0)}, peak ${Math.max(...rss).toFixed(0)}, end ${rss.at(-1)?.toFixed(0)}`);
   lines.push(`- cheap GET /algorithm probe meanwhile (event-loop delay stand-in): p50 ${ms(quantile(probe, 0.5))}, p99 ${ms(quantile(probe, 0.99))}, ${probe.length} probes`);
   if (load.recorder.samples.length) lines.push(`- unexpected answers (first ${load.recorder.samples.length}): ${load.recorder.samples.map((s) => '`' + s.replace(/\s+/g, ' ').slice(0, 160) + '`').join('; ')}`);
