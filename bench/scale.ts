@@ -92,8 +92,8 @@ async function measureMode(csv: string, virtuoso?: Virtuoso): Promise<ModeFigure
     const t = performance.now();
     const { result: dataset, task } = await submit(`${service.url}/dataset`, csv, 'text/csv');
     const uploadS = (performance.now() - t) / 1000;
-    const csvS = await download(dataset, 'text/csv');
     const xmlS = await download(dataset, 'application/rdf+xml');
+    const csvS = await download(dataset, 'text/csv');
     const { rss: endKiB, peak: peakKiB } = memory(service.process.pid!);
     const workerPeakKiB = worker ? memory(worker.child.pid!).peak : undefined;
     const get = { compound: 0, task: 0, algorithm: 0 };
