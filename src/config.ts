@@ -90,7 +90,7 @@ const int = (raw: string): number => {
 const bool = (raw: string): boolean => /^(1|true|yes|on)$/i.test(raw);
 const str = (raw: string): string => raw;
 
-/** Every option, its variable and its meaning: the README's configuration table mirrors this. */
+/** Every option, its variable and its meaning: docs/configuration.md mirrors this (test/unit/readme.test.ts). */
 export const OPTIONS: Option<keyof Config>[] = [
   { key: 'port', env: 'PORT', parse: int, describe: 'TCP port (default 8080)' },
   { key: 'host', env: 'HOST', parse: str, describe: 'interface to listen on (default 127.0.0.1)' },
