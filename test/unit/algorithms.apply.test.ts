@@ -182,8 +182,8 @@ describe('applying algorithms to in-memory datasets', () => {
   });
 });
 
-describe('model-building failures', () => {
-  it('answer 500 with the reason', async () => {
+describe('model-building refusals', () => {
+  it('a single class is the data\'s fault: 400 InvalidParameter with the reason, not a 500 building failure', async () => {
     const single = { ...csvTable('hamster_carcinogenicity.csv', 10), datasetUri: 'http://example.org/dataset/one-class' };
     single.values = single.values.map(() => ['true']);
     const io = memoryIO([single]);
@@ -192,7 +192,8 @@ describe('model-building failures', () => {
       await applyAlgorithm(io, def, { algorithmUri: 'http://example.org/algorithm/random-forest', values: withDefaults(def.params, {}), datasetUri: single.datasetUri, predictionFeature: single.columns[0]!.uri });
       expect.fail('expected an error');
     } catch (e) {
-      expect((e as HttpError).status).to.equal(500);
+      expect((e as HttpError).status).to.equal(400);
+      expect((e as HttpError).code.value).to.match(/InvalidParameter$/);
       expect((e as HttpError).message).to.contain('single class');
     }
   });
