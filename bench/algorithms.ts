@@ -28,10 +28,10 @@ function epafhm(): Table {
   const keep = t.values.flatMap((r, i) => (typeof r[0] === 'number' && r[0] > 0 ? [i] : []));
   return {
     ...t,
-    compounds: keep.map((i) => t.compounds[i]),
-    smiles: keep.map((i) => t.smiles[i]),
-    columns: [{ ...t.columns[0], title: 'log10 LC50 (mmol)' }],
-    values: keep.map((i) => [Math.log10(t.values[i][0] as number)]),
+    compounds: keep.map((i) => t.compounds[i]!),
+    smiles: keep.map((i) => t.smiles[i]!),
+    columns: [{ ...t.columns[0]!, title: 'log10 LC50 (mmol)' }],
+    values: keep.map((i) => [Math.log10(t.values[i]![0] as number)]),
   };
 }
 

@@ -32,7 +32,7 @@ async function login(app: TestApp): Promise<string> {
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ username: 'bench', password: 'bench-password' }),
   });
-  return /token\.id=(.+)/.exec(await res.text())![1];
+  return /token\.id=(.+)/.exec(await res.text())![1]!;
 }
 
 const fmt = (n: number): string => `${Math.round(n).toLocaleString('en')} req/s`;

@@ -16,7 +16,7 @@ function smilesList(): string[] {
   const lines = readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8').split(/\r?\n/).slice(1);
   const valid: string[] = [];
   for (const line of lines) {
-    const smiles = line.split(',')[0];
+    const smiles = line.split(',')[0]!;
     try {
       parseStructure(smiles, 'smiles');
       valid.push(smiles);
@@ -50,7 +50,7 @@ const row = (bench: string, figure: number, baseline: number, unit = '/s'): Benc
 
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
 async function run(): Promise<BenchRow[]> {
@@ -59,18 +59,18 @@ async function run(): Promise<BenchRow[]> {
     const smiles = smilesList();
     const post = (s: string) => fetch(`${app.url}/compound`, { method: 'POST', headers: { 'Content-Type': 'chemical/x-daylight-smiles' }, body: s }).then((r) => r.text());
     const rows: BenchRow[] = [];
-    const rawParse = await timed(N, (i) => parseStructure(smiles[i], 'smiles'));
-    rows.push(row('POST /compound from SMILES, sequential (raw: parseStructure)', await timed(N, (i) => post(smiles[i])), rawParse));
-    rows.push(row('POST /compound from SMILES, 16 concurrent (raw: parseStructure)', await concurrent(N, 16, (i) => post(smiles[N + i])), rawParse));
+    const rawParse = await timed(N, (i) => parseStructure(smiles[i]!, 'smiles'));
+    rows.push(row('POST /compound from SMILES, sequential (raw: parseStructure)', await timed(N, (i) => post(smiles[i]!)), rawParse));
+    rows.push(row('POST /compound from SMILES, 16 concurrent (raw: parseStructure)', await concurrent(N, 16, (i) => post(smiles[N + i]!)), rawParse));
 
     const uris = (await (await fetch(`${app.url}/compound?pagesize=${N}`, { headers: { Accept: 'text/uri-list' } })).text()).trim().split(/\r\n/);
-    const get = (i: number, type: string) => fetch(uris[i % uris.length], { headers: { Accept: type } }).then((r) => r.arrayBuffer());
+    const get = (i: number, type: string) => fetch(uris[i % uris.length]!, { headers: { Accept: type } }).then((r) => r.arrayBuffer());
     const parsed = smiles.slice(0, N).map((s) => parseStructure(s, 'smiles'));
     // SMILES is written from the in-memory identity, so its baseline is HTTP itself: the same GET as a URI list.
     rows.push(row('GET compound as SMILES (baseline: same GET as text/uri-list)', await timed(N, (i) => get(i, 'chemical/x-daylight-smiles')), await timed(N, (i) => get(i, 'text/uri-list'))));
-    rows.push(row('GET compound as molfile (raw: 2D molfile from SMILES)', await timed(N, (i) => get(i, 'chemical/x-mdl-molfile')), await timed(N, (i) => molfileOfSmiles(parsed[i].smiles))));
+    rows.push(row('GET compound as molfile (raw: 2D molfile from SMILES)', await timed(N, (i) => get(i, 'chemical/x-mdl-molfile')), await timed(N, (i) => molfileOfSmiles(parsed[i]!.smiles))));
     const images = 50;
-    rows.push(row('GET compound as PNG 300x300 (raw: RDKit SVG + resvg)', await timed(images, (i) => get(i, 'image/png')), await timed(images, (i) => depictPng(parsed[i].smiles))));
+    rows.push(row('GET compound as PNG 300x300 (raw: RDKit SVG + resvg)', await timed(images, (i) => get(i, 'image/png')), await timed(images, (i) => depictPng(parsed[i]!.smiles))));
 
     const service: number[] = [];
     const raw: number[] = [];

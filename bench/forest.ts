@@ -36,9 +36,9 @@ const bench: BenchModule = {
       const test = y.map((_, i) => i % 5 === 4);
       const train = y.flatMap((_, i) => (test[i] ? [] : [i]));
       const held = y.flatMap((_, i) => (test[i] ? [i] : []));
-      const forest = await fitForestThreads(train.map((i) => X[i]), train.map((i) => y[i]), OPTIONS, undefined, 2);
-      const p = held.map((i) => predictForest(forest, X[i]));
-      const ba = classificationStats(held.map((i) => y[i]), p.map((q) => (q[1] > q[0] ? 1 : 0)), p.map((q) => q[1]), 2).balancedAccuracy;
+      const forest = await fitForestThreads(train.map((i) => X[i]!), train.map((i) => y[i]!), OPTIONS, undefined, 2);
+      const p = held.map((i) => predictForest(forest, X[i]!));
+      const ba = classificationStats(held.map((i) => y[i]!), p.map((q) => (q[1]! > q[0]! ? 1 : 0)), p.map((q) => q[1]!), 2).balancedAccuracy;
       return [
         { bench: `fit 100 trees on ${sk.rows} x 2048 fingerprints, 2 threads (best of 2)`, figure: `${best.toFixed(1)} s`, baseline: `scikit-learn n_jobs=2 ${sk.fit_seconds.toFixed(1)} s`, ratio: `${(best / sk.fit_seconds).toFixed(2)} (goal <= 2)` },
         { bench: 'holdout balanced accuracy (every fifth row held out)', figure: ba.toFixed(3), baseline: `scikit-learn ${sk.holdout_ba.toFixed(3)}` },

@@ -29,7 +29,7 @@ const CONFIGS: Array<[string, string, ParamValues]> = [
 function epafhm(): Table {
   const t = csvTable('EPAFHM.csv');
   const keep = t.values.flatMap((r, i) => (typeof r[0] === 'number' && r[0] > 0 ? [i] : []));
-  return { ...t, compounds: keep.map((i) => t.compounds[i]), smiles: keep.map((i) => t.smiles[i]), columns: [{ ...t.columns[0], title: 'log10 LC50 (mmol)' }], values: keep.map((i) => [Math.log10(t.values[i][0] as number)]) };
+  return { ...t, compounds: keep.map((i) => t.compounds[i]!), smiles: keep.map((i) => t.smiles[i]!), columns: [{ ...t.columns[0]!, title: 'log10 LC50 (mmol)' }], values: keep.map((i) => [Math.log10(t.values[i]![0] as number)]) };
 }
 
 const f3 = (v: number) => v.toFixed(3);
@@ -46,7 +46,7 @@ const bench: BenchModule = {
       for (const [name, table, regression] of sets) {
         const vecs = await vectors(table, { kind: 'morgan', radius: 2, bits: 2048 });
         const used = table.values.flatMap((r, i) => (vecs[i] && r[0] !== null && r[0] !== '' ? [i] : []));
-        const labels = used.map((i) => table.values[i][0]);
+        const labels = used.map((i) => table.values[i]![0]);
         const classes = regression ? [] : [...new Set(labels.map(String))].sort();
         const y = labels.map((v) => (regression ? Number(v) : classes.indexOf(String(v))));
         const file = path.join(dir, 'folds.json');

@@ -4,7 +4,9 @@ import { TripleStore } from '../src/store/store.ts';
 
 const started = performance.now();
 const cpu = process.cpuUsage();
-const store = await TripleStore.open(process.argv[2]);
+const dir = process.argv[2];
+if (dir === undefined) throw new Error('usage: restartProbe.ts <store directory>');
+const store = await TripleStore.open(dir);
 const ms = performance.now() - started;
 const cpuMs = process.cpuUsage(cpu).user / 1000;
 const mem = process.memoryUsage();

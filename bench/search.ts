@@ -28,11 +28,11 @@ const PREFIXES = ['', 'C', 'CC', 'Cl', 'F', 'Br', 'O', 'N', 'OC', 'CCC', 'FC(F)(
 const PATTERNS: Array<[string, string]> = [['benzene ring', 'c1ccccc1'], ['carboxylic acid', 'C(=O)[OH]'], ['nitro group', '[N+](=O)[O-]']];
 
 function baseSmiles(): string[] {
-  const dir = DATA.find((d) => { try { readFileSync(path.join(d, FILES[0])); return true; } catch { return false; } }) ?? DATA[1];
+  const dir = DATA.find((d) => { try { readFileSync(path.join(d, FILES[0]!)); return true; } catch { return false; } }) ?? DATA[1]!;
   const out = new Set<string>();
   for (const f of FILES) {
     for (const line of readFileSync(path.join(dir, f), 'utf8').split(/\r?\n/).slice(1)) {
-      const s = line.split(',')[0].replace(/^["']|["']$/g, '').trim();
+      const s = line.split(',')[0]!.replace(/^["']|["']$/g, '').trim();
       if (s) out.add(s);
     }
   }
@@ -102,19 +102,19 @@ async function run(): Promise<BenchRow[]> {
   const N = engine.index.size;
   const rows: BenchRow[] = [{ bench: `index of ${N.toLocaleString('en')} compounds`, figure: `${(engine.index.memoryBytes() / 2 ** 20).toFixed(1)} MiB (${Math.round(engine.index.memoryBytes() / N)} B/compound)`, baseline: built ? `built ${built.toLocaleString('en')} in ${(buildMs / 1000).toFixed(0)} s` : `loaded from cache in ${(buildMs / 1000).toFixed(1)} s` }];
 
-  const sample = Array.from({ length: 1000 }, (_, i) => smiles[(i * 7919) % smiles.length]);
+  const sample = Array.from({ length: 1000 }, (_, i) => smiles[(i * 7919) % smiles.length]!);
   const queries = sample.slice(0, 50);
   const rd = searchToolkit();
   const opts = JSON.stringify({ radius: 2, nBits: 2048 });
   let hits = 0;
-  const sim = await timed(async (i) => { hits += await get('similarity=' + encodeURIComponent(queries[i % queries.length]) + '&threshold=0.7'); }, 3000, 10);
-  const q = rd.get_mol(queries[0])!;
+  const sim = await timed(async (i) => { hits += await get('similarity=' + encodeURIComponent(queries[i % queries.length]!) + '&threshold=0.7'); }, 3000, 10);
+  const q = rd.get_mol(queries[0]!)!;
   const qfp: Uint8Array = q.get_morgan_fp_as_uint8array(opts);
   q.delete();
   const simCost = rawCost(sample, (mol) => {
     const fp: Uint8Array = mol.get_morgan_fp_as_uint8array(opts);
     let c = 0, a = 0, b = 0;
-    for (let k = 0; k < fp.length; k++) { c += popcount32(fp[k] & qfp[k]); a += popcount32(qfp[k]); b += popcount32(fp[k]); }
+    for (let k = 0; k < fp.length; k++) { c += popcount32(fp[k]! & qfp[k]!); a += popcount32(qfp[k]!); b += popcount32(fp[k]!); }
     void (c / (a + b - c));
   });
   const simRaw = 1000 / (simCost * N);

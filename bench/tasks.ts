@@ -23,7 +23,7 @@ async function load(url: string, ms: number, concurrency: number, accept = 'text
   return { rps: lat.length / (ms / 1000), lat };
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 async function noopThroughput(app: TestApp, n: number): Promise<number> {
   const meta = { title: 'bench', creator: `${app.url}/algorithm/bench` };

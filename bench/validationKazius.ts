@@ -26,7 +26,7 @@ try {
   let folds: number[] = [];
   for (const spec of (process.argv[2] ?? 'knn,random-forest').split(',')) {
     const [id, query] = spec.split(':');
-    const def = algorithmById(id)!;
+    const def = algorithmById(id!)!;
     const given = new URLSearchParams((query ?? '').replaceAll(';', '&'));
     const algorithm = query ? await ensureParameterised(app.deps, def, withDefaults(def.params, readParams(def.params, (n) => given.getAll(n)))) : `${app.url}/algorithm/${id}`;
     const started = Date.now();
@@ -48,10 +48,11 @@ try {
     for (const t of triples.split('\n')) {
       const m = /^<([^>]*#prediction-\d+)> <([^>]*)> "(\d+)"/.exec(t);
       if (!m) continue;
-      const e = byNode.get(m[1]) ?? {};
-      if (m[2].endsWith('/identifier')) e.row = Number(m[3]);
-      if (m[2].endsWith('#crossvalidationFold')) e.fold = Number(m[3]);
-      byNode.set(m[1], e);
+      // The pattern's three groups take part in every match.
+      const e = byNode.get(m[1]!) ?? {};
+      if (m[2]!.endsWith('/identifier')) e.row = Number(m[3]);
+      if (m[2]!.endsWith('#crossvalidationFold')) e.fold = Number(m[3]);
+      byNode.set(m[1]!, e);
     }
     folds = [];
     for (const e of byNode.values()) folds[e.row! - 1] = e.fold! - 1;

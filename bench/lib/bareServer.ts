@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 
 const [file, type] = process.argv.slice(2);
+if (file === undefined || type === undefined) throw new Error('usage: bareServer.ts <body file> <media type>');
 const body = readFileSync(file);
 const app = new Koa();
 app.use((ctx) => {

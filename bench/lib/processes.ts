@@ -45,7 +45,7 @@ function startNode(args: string[], env: Record<string, string>, cleanup: () => v
       if (done) return;
       out += d.toString();
       const m = /LISTENING (\d+)|OpenTox service at (\S+)/.exec(out);
-      if (m) ready(m[1] ? `http://127.0.0.1:${m[1]}` : m[2]);
+      if (m) ready(m[1] ? `http://127.0.0.1:${m[1]}` : m[2]!); // one of the two alternatives matched
     });
     if (readyUrl) {
       const poll = () => {

@@ -43,5 +43,5 @@ export async function wrk(url: string, options: WrkOptions = {}): Promise<WrkRes
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout);
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
   const errors = Number(non2xx?.[1] ?? 0) + (socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
-  return { requestsPerSecond: Number(rps[1]), p50: ms(p50[1]), p99: ms(p99[1]), errors };
+  return { requestsPerSecond: Number(rps[1]), p50: ms(p50[1]!), p99: ms(p99[1]!), errors };
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 // Beside the repository, as test/helpers/data.ts looks for it.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const candidates = [path.resolve(root, '../shared/data'), path.resolve(root, '../../shared/data'), '/work/shared/data'];
-const KAZIUS = path.join(candidates.find((c) => existsSync(c)) ?? candidates[0], 'opentox-test', 'kazius.csv');
+const KAZIUS = path.join(candidates.find((c) => existsSync(c)) ?? candidates[0]!, 'opentox-test', 'kazius.csv');
 
 export interface Row { smiles: string; label: string }
 
@@ -16,6 +16,8 @@ let rows: Row[] | undefined;
 export function kazius(file = process.env.SOAK_KAZIUS ?? KAZIUS): Row[] {
   rows ??= readFileSync(file, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((line) => {
     const [smiles, label] = line.split(',');
+    // A line without both fields is a broken data file, not a row to send.
+    if (smiles === undefined || label === undefined) throw new Error(`${file}: not a SMILES,Mutagenicity line: ${line}`);
     return { smiles, label };
   });
   return rows;
@@ -26,7 +28,7 @@ export function kaziusCsv(n: number, start = 0): string {
   const all = kazius();
   const lines = ['SMILES,Mutagenicity,Row'];
   for (let i = 0; i < n; i++) {
-    const r = all[(start + i) % all.length];
+    const r = all[(start + i) % all.length]!;
     lines.push(`${r.smiles},${r.label},${i + 1}`);
   }
   return lines.join('\n') + '\n';

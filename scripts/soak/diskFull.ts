@@ -60,7 +60,7 @@ export function fill(file: string): void {
 
 interface Acked { uri: string; kind: 'compound' | 'dataset'; expect: string }
 
-const smilesOf = (body: string) => body.trim().split(/\s+/)[0];
+const smilesOf = (body: string) => body.trim().split(/\s+/)[0]!; // split answers one part or more
 
 type Write = 'compound' | 'dataset' | 'descriptors';
 
@@ -92,7 +92,7 @@ export async function runDiskFull(options: { cycles: number; writesWhileFull: nu
   const write = async (kind: Write, seedDataset: string): Promise<Answer> => {
     const n = next++;
     if (kind === 'compound') {
-      return request(agent, `${service!.url}/compound`, { method: 'POST', headers: { 'Content-Type': 'chemical/x-daylight-smiles', Accept: 'text/uri-list' }, body: rows[n % rows.length].smiles, timeoutMs: 60_000 });
+      return request(agent, `${service!.url}/compound`, { method: 'POST', headers: { 'Content-Type': 'chemical/x-daylight-smiles', Accept: 'text/uri-list' }, body: rows[n % rows.length]!.smiles, timeoutMs: 60_000 });
     }
     if (kind === 'dataset') {
       return request(agent, `${service!.url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: kaziusCsv(ROWS, n * ROWS), timeoutMs: 60_000 });
@@ -102,8 +102,8 @@ export async function runDiskFull(options: { cycles: number; writesWhileFull: nu
   /** Records a 2xx write as acknowledged; answers whether it was one. */
   const record = (kind: Write, res: Answer, n: number): boolean => {
     if (res.status < 200 || res.status >= 300) return false;
-    const uri = uris(res.body)[0];
-    if (kind === 'compound') acked.push({ uri, kind, expect: rows[n % rows.length].smiles });
+    const uri = uris(res.body)[0]!; // a 2xx write answers its URI
+    if (kind === 'compound') acked.push({ uri, kind, expect: rows[n % rows.length]!.smiles });
     else if (kind === 'dataset') acked.push({ uri, kind, expect: String(ROWS) });
     else if (res.status === 202) jobs.push(uri);
     return true;
@@ -168,7 +168,7 @@ export async function runDiskFull(options: { cycles: number; writesWhileFull: nu
     service = await startService(dataDir, {}, port);
     const seed = await write('dataset', '');
     if (seed.status !== 200) throw new Error(`seed dataset: ${seed.status} ${seed.body.slice(0, 200)}`);
-    const seedDataset = uris(seed.body)[0];
+    const seedDataset = uris(seed.body)[0]!; // a 200 upload answers its URI
     acked.push({ uri: seedDataset, kind: 'dataset', expect: String(ROWS) });
     const kinds: Write[] = ['compound', 'compound', 'dataset', 'descriptors'];
     for (let cycle = 1; cycle <= options.cycles; cycle++) {
@@ -179,13 +179,13 @@ export async function runDiskFull(options: { cycles: number; writesWhileFull: nu
         result.aroundFull[res.status] = (result.aroundFull[res.status] ?? 0) + 1;
       }
       // ... and writes are still in flight when it does.
-      const inFlight = Array.from({ length: 8 }, (_, i) => writeAndRecord(kinds[i % kinds.length], seedDataset).then((res) => { result.aroundFull[res.status] = (result.aroundFull[res.status] ?? 0) + 1; }).catch((e: Error) => problem(`cycle ${cycle}: write before full got no answer: ${e.message}`)));
+      const inFlight = Array.from({ length: 8 }, (_, i) => writeAndRecord(kinds[i % kinds.length]!, seedDataset).then((res) => { result.aroundFull[res.status] = (result.aroundFull[res.status] ?? 0) + 1; }).catch((e: Error) => problem(`cycle ${cycle}: write before full got no answer: ${e.message}`)));
       await sleep(50);
       fill(filler);
       await Promise.all(inFlight);
       // While full: writes of each kind, and reads of what was acknowledged.
       await Promise.all(Array.from({ length: options.writesWhileFull }, async (_, i) => {
-        const kind = kinds[i % kinds.length];
+        const kind = kinds[i % kinds.length]!;
         const n = next;
         let res: Answer;
         try {
@@ -239,7 +239,7 @@ export async function runDiskFull(options: { cycles: number; writesWhileFull: nu
     await service.kill('SIGTERM');
     service = undefined;
     const check = checkStore(dataDir);
-    result.checkStore = check.output.split('\n')[0];
+    result.checkStore = check.output.split('\n')[0]!;
     if (!check.ok) problem(`check-store: ${check.output}`);
   } finally {
     await service?.kill('SIGKILL');

@@ -82,8 +82,8 @@ export async function runKills(kind: 'upload' | 'model', dataDir: string, option
   if (kind === 'model') {
     const res = await request(agent, `${service.url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: kaziusCsv(TRAINING_ROWS).replace(/,\d+\n/g, '\n').replace('SMILES,Mutagenicity,Row', 'SMILES,Mutagenicity') });
     if (res.status !== 200) throw new Error(`training set: ${res.status} ${res.body.slice(0, 300)}`);
-    training = uris(res.body)[0];
-    target = uris((await request(agent, `${training}/features`, { headers: { Accept: 'text/uri-list' } })).body)[0];
+    training = uris(res.body)[0]!;
+    target = uris((await request(agent, `${training}/features`, { headers: { Accept: 'text/uri-list' } })).body)[0]!;
   }
   const csv = kaziusCsv(UPLOAD_ROWS);
   for (let round = 0; round < options.kills; round++) {
@@ -93,7 +93,7 @@ export async function runKills(kind: 'upload' | 'model', dataDir: string, option
       const res = kind === 'upload'
         ? await request(agent, `${service.url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: csv })
         : await request(agent, `${service.url}/algorithm/random-forest`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/uri-list' }, body: form({ dataset_uri: training, prediction_feature: target, trees: '30' }) });
-      if (res.status === 202 || res.status === 201) acked.push({ task: uris(res.body)[0], kind });
+      if (res.status === 202 || res.status === 201) acked.push({ task: uris(res.body)[0]!, kind });
       else if (res.status !== 200 && res.status !== 503) problems.push(`submission answered ${res.status}: ${res.body.slice(0, 200)}`);
     } catch { /* killed before answering: not acknowledged */ }
     await killer;

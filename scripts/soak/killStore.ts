@@ -71,7 +71,7 @@ export async function runStoreKills(kind: 'snapshot' | 'compaction', dataDir: st
       while (!stop) {
         try {
           const res = await request(agent, `${live.url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: kaziusCsv(ROWS, (next++ * ROWS) % 4000) });
-          if (res.status === 200 || res.status === 201) acked.push(uris(res.body)[0]);
+          if (res.status === 200 || res.status === 201) acked.push(uris(res.body)[0]!);
           else if (res.status !== 503) problem(`round ${round}: upload answered ${res.status}: ${res.body.slice(0, 200)}`);
         } catch { /* killed: not acknowledged */ }
       }

@@ -28,12 +28,12 @@ async function seed(agent: Agent, url: string): Promise<{ compounds: string[]; d
   const compounds: string[] = [];
   for (const row of kazius().slice(0, 20)) {
     const res = await request(agent, `${url}/compound`, { method: 'POST', headers: { 'Content-Type': 'chemical/x-daylight-smiles', Accept: 'text/uri-list' }, body: row.smiles });
-    if (res.status === 200) compounds.push(uris(res.body)[0]);
+    if (res.status === 200) compounds.push(uris(res.body)[0]!);
   }
   const datasets: string[] = [];
   for (let i = 0; i < 3; i++) {
     const res = await request(agent, `${url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: kaziusCsv(20, i * 20) });
-    if (res.status === 200) datasets.push(uris(res.body)[0]);
+    if (res.status === 200) datasets.push(uris(res.body)[0]!);
   }
   if (compounds.length === 0 || datasets.length === 0) throw new Error('could not seed compounds and datasets');
   return { compounds, datasets };
@@ -71,9 +71,9 @@ export async function runLoad(service: Service, connections: number, seconds: nu
   const choose = (): Op => {
     let r = Math.random() * total;
     for (const o of mix) if ((r -= o.weight) < 0) return o;
-    return mix[0];
+    return mix[0]!;
   };
-  const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)];
+  const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
   const recorder = new Recorder();
   const rss = sampleRss(service.pid);
   const latency = probe(`${service.url}/algorithm`);

@@ -55,7 +55,7 @@ function dripper(port: number, head: string, drip: string): Drip {
   let answer = '';
   let i = 0;
   let mine = false;
-  const timer = setInterval(() => { if (!socket.destroyed) socket.write(drip[i++ % drip.length]); }, 1000);
+  const timer = setInterval(() => { if (!socket.destroyed) socket.write(drip[i++ % drip.length]!); }, 1000);
   socket.on('data', (d: Buffer) => { answer += d.toString('latin1'); });
   socket.on('error', () => undefined);
   socket.write(head);
@@ -91,14 +91,14 @@ export async function runSlow(service: Service, options: { slow: number; broken:
   const agent = pool(4);
   const small = await request(agent, `${service.url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: kaziusCsv(20, 900) });
   if (small.status !== 200) throw new Error(`seeding the slow phase: ${small.status} ${small.body.slice(0, 300)}`);
-  const jobBody = `dataset_uri=${encodeURIComponent(uris(small.body)[0])}`;
+  const jobBody = `dataset_uri=${encodeURIComponent(uris(small.body)[0]!)}`;
   const tasks = async (query = '') => uris((await request(agent, `${service.url}/task${query}`, { headers: { Accept: 'text/uri-list' } })).body);
   const live = async () => (await tasks('?query=Running')).length + (await tasks('?query=Queued')).length;
   const tasksBefore = (await tasks()).length;
   // A dataset large enough that its RDF does not fit one chunk, stored inline (< 64 KiB).
   const res = await request(agent, `${service.url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: kaziusCsv(800) });
   if (res.status !== 200) throw new Error(`seeding the slow phase: ${res.status} ${res.body.slice(0, 300)}`);
-  const dataset = new URL(uris(res.body)[0]).pathname;
+  const dataset = new URL(uris(res.body)[0]!).pathname;
   await sleep(1000);
   const fdsBefore = openFds(service.pid);
   const latency = probe(`${service.url}/algorithm`);

@@ -38,7 +38,7 @@ export class Recorder {
 /** The q-quantile of sorted values (nearest rank). */
 export function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
 /** Times a cheap GET every `everyMs` until stopped: the delay others see while something goes on. */

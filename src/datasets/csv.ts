@@ -38,7 +38,7 @@ const DELIMITERS: Delimiter[] = [',', '\t', ';'];
 
 /** The delimiter the header line uses most, outside quotes; a comma when it uses none. */
 export function detectDelimiter(text: string): Delimiter {
-  const header = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0].replace(/"[^"]*"/g, '');
+  const header = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]!.replace(/"[^"]*"/g, '');
   const count = (d: string) => header.split(d).length - 1;
   let best: Delimiter = ',';
   for (const d of DELIMITERS) if (count(d) > count(best)) best = d;
@@ -54,7 +54,7 @@ export function readCsv(text: string, delimiter: Delimiter = detectDelimiter(tex
     throw new BadRequest(`malformed CSV${err.lines ? ` at line ${err.lines}` : ''}: ${err.message}`, { code: ERR.BadRequest });
   }
   if (records.length === 0) throw new BadRequest('empty CSV: expected a header line and rows', { code: ERR.NoStructureColumn });
-  const header = records[0].record;
+  const header = records[0]!.record; // records is not empty (checked above)
   if (records.length === 1) throw new BadRequest('no rows: the CSV has a header line and nothing else', { code: ERR.BadRequest });
   const key = keyColumn(header, records[1]?.record);
   // The service's own CSV (GET /dataset/{id} as text/csv) is "Compound,SMILES,...": the

@@ -7,6 +7,7 @@ import { uriOf } from '../deps.ts';
 import { parseStructure, sdfRecord } from '../chem/index.ts';
 import type * as RDF from '@rdfjs/types';
 import { SVC } from '../rdf/vocab.ts';
+import { bound } from '../store/api.ts';
 import { readStructureFile } from '../compounds/compoundFiles.ts';
 import { storedSmiles } from '../compounds/compoundQuads.ts';
 import { rowsOf, type DatasetView } from './datasetView.ts';
@@ -29,11 +30,11 @@ async function smilesOf(deps: Deps, compounds: readonly string[]): Promise<Array
   for (const c of compounds) if (c.startsWith(local)) unique.add(c);
   const found = new Map<string, string>();
   if (unique.size > 0) {
-    for (const row of await deps.store.select('compound-smiles', { compounds: { iris: [...unique] } })) found.set(row.c.value, row.smiles.value);
+    for (const row of await deps.store.select('compound-smiles', { compounds: { iris: [...unique] } })) found.set(bound(row, 'c'), bound(row, 'smiles'));
   }
   // A plain loop, not map(): see datasetCsv in datasetOutput.ts.
   const out = new Array<string | undefined>(compounds.length);
-  for (let i = 0; i < compounds.length; i++) out[i] = found.get(compounds[i]);
+  for (let i = 0; i < compounds.length; i++) out[i] = found.get(compounds[i]!);
   return out;
 }
 
@@ -56,7 +57,7 @@ export async function* datasetSdf(deps: Deps, view: DatasetView): AsyncGenerator
     if (!molfile) continue;
     const fields: Record<string, string> = { [COMPOUND_FIELD]: row.compound };
     row.values.forEach((v, j) => {
-      if (v !== undefined) fields[titles[j]] = v.value;
+      if (v !== undefined) fields[titles[j]!] = v.value; // one title per feature of the view, as values
     });
     out += sdfRecord(molfile, fields);
     if (out.length > 64 * 1024) {

@@ -7,6 +7,7 @@ import { uriOf } from '../deps.ts';
 import type { InputRow } from './table.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
+import { entryAt } from '../algorithms/table.ts';
 import { structuresToCompounds } from './datasetStructures.ts';
 
 const { namedNode } = DataFactory;
@@ -39,9 +40,9 @@ export async function resolveCompounds(deps: Deps, rows: readonly InputRow[], si
     else out[i] = uri;
   }
   if (structured.length > 0) {
-    const resolved = await structuresToCompounds(deps, structured.map((i) => rows[i].structure!), signal, progress);
+    const resolved = await structuresToCompounds(deps, structured.map((i) => rows[i]!.structure!), signal, progress);
     structured.forEach((rowIndex, k) => {
-      out[rowIndex] = resolved[k];
+      out[rowIndex] = entryAt(resolved, k, 'resolved structure'); // one answer per structure
     });
   }
   return out;

@@ -8,6 +8,7 @@ import { uriOf } from '../deps.ts';
 import { isNumeric, type InputTable } from './table.ts';
 import { resolveCompounds, type RowCompound } from './datasetCompounds.ts';
 import { BadRequest } from '../errors.ts';
+import { entryAt } from '../algorithms/table.ts';
 import { ensureFeatures, readFeature, readFeatures } from '../features/features.ts';
 import type { FeatureSpec } from '../features/featureModel.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta, type EntryData } from './datasetWrite.ts';
@@ -37,7 +38,8 @@ async function featuresOfTable(deps: Deps, table: InputTable, dataset: string): 
   });
   const minted = await ensureFeatures(deps, specs);
   let k = 0;
-  return reused.map((u) => u ?? minted[k++]);
+  // ensureFeatures mints one feature per spec: one per column not reused, in order.
+  return reused.map((u) => u ?? entryAt(minted, k++, 'minted feature'));
 }
 
 const warningText = (w: { row: number; column?: number; message: string }): string =>
@@ -53,11 +55,11 @@ const columnNumber = (table: InputTable, i: number): number => table.columns[i]?
 function refuseEmpty(table: InputTable, compounds: ReadonlyArray<RowCompound>, warnings: Array<{ row: number; message: string }>): void {
   const problems = [...warnings];
   table.rows.forEach((row, r) => {
-    const c = compounds[r];
+    const c = entryAt(compounds, r, 'row compound'); // resolveCompounds answers one per row
     if (typeof c !== 'string') problems.push({ row: row.row, message: c.error });
   });
   if (problems.length === 0) return;
-  const first = problems.sort((a, b) => a.row - b.row)[0];
+  const first = problems.sort((a, b) => a.row - b.row)[0]!; // problems is not empty (checked above)
   throw new BadRequest(`no row loaded: row ${first.row}: ${first.message}`, {
     details: `${problems.length} row(s) could not be read; nothing was stored.`,
   });
@@ -73,7 +75,7 @@ export async function importTable(deps: Deps, table: InputTable, options: Import
   const firstRow = new Map<string, number>();
   const entries: EntryData[] = [];
   table.rows.forEach((row, r) => {
-    const compound = compounds[r];
+    const compound = entryAt(compounds, r, 'row compound'); // resolveCompounds answers one per row
     if (typeof compound !== 'string') {
       warnings.push({ row: row.row, message: `${compound.error}; row skipped` });
       return;
@@ -85,7 +87,7 @@ export async function importTable(deps: Deps, table: InputTable, options: Import
       if (v === undefined) return undefined;
       if (!numeric[i]) return stringLiteral(v);
       if (isNumeric(v)) return numberLiteral(Number(v));
-      warnings.push({ row: row.row, column: columnNumber(table, i), message: `(${JSON.stringify(table.columns[i].title)}): value ${JSON.stringify(v)} is not a number; cell left empty` });
+      warnings.push({ row: row.row, column: columnNumber(table, i), message: `(${JSON.stringify(entryAt(table.columns, i, 'column').title)}): value ${JSON.stringify(v)} is not a number; cell left empty` });
       return undefined;
     });
     entries.push({ compound, values });

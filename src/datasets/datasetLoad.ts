@@ -53,7 +53,7 @@ export async function loadDataset(deps: Deps, datasetUri: string, options: LoadO
 
 async function loadLocal(deps: Deps, uri: string, featureUris: readonly string[]): Promise<LoadedDataset> {
   const view = await viewOf(deps, uri, { featureUris });
-  const features = (await readFeatures(deps, view.features)).map((info, i) => info ?? { uri: view.features[i], title: view.features[i], type: 'string' as const });
+  const features = (await readFeatures(deps, view.features)).map((info, i) => info ?? { uri: view.features[i]!, title: view.features[i]!, type: 'string' as const }); // one info per feature
   const compounds: string[] = [];
   const values: LoadedDataset['values'] = [];
   for await (const row of rowsOf(deps, view)) {
@@ -83,10 +83,11 @@ async function loadRemote(deps: Deps, datasetUri: string, featureUris: readonly 
   return {
     uri: datasetUri,
     compounds: table.rows.map((r) => r.compoundUri ?? ''),
-    features: keep.map((j) => features[j]),
+    // keep holds positions of features: every feature_uris[] entry was found above.
+    features: keep.map((j) => features[j]!),
     values: table.rows.map((r) => keep.map((j) => {
       const v = r.values[j];
-      return v !== undefined && features[j].type === 'numeric' && isNumeric(v) ? Number(v) : v;
+      return v !== undefined && features[j]!.type === 'numeric' && isNumeric(v) ? Number(v) : v;
     })),
   };
 }

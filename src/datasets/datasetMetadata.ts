@@ -22,7 +22,7 @@ function subjectOf(dataset: string, body: readonly RDF.Quad[]): string {
   if (body.some((q) => q.subject.value === dataset)) return dataset;
   const typed = [...new Set(body.filter((q) => q.predicate.equals(RDFNS.type) && q.object.equals(OT.Dataset)).map((q) => q.subject.value))];
   if (typed.length !== 1) throw new BadRequest(`the RDF says nothing about ${dataset} (and holds no single ot:Dataset)`, { code: ERR.NotADatasetRepresentation });
-  return typed[0];
+  return typed[0]!;
 }
 
 export async function replaceMetadata(deps: Deps, dataset: string, body: readonly RDF.Quad[]): Promise<void> {

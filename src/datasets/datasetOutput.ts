@@ -53,7 +53,7 @@ export async function* datasetQuadChunks(deps: Pick<Deps, 'store'>, view: Datase
       const v = row.values[j];
       if (v === undefined) continue;
       const fv = blankNode(`v${n}_${j}`);
-      chunk.push(quad(row.entry, OT.values, fv), quad(fv, RDFNS.type, OT.FeatureValue), quad(fv, OT.feature, predicates[j]), quad(fv, OT.value, v));
+      chunk.push(quad(row.entry, OT.values, fv), quad(fv, RDFNS.type, OT.FeatureValue), quad(fv, OT.feature, predicates[j]!), quad(fv, OT.value, v));
     }
     if (++rows % ROWS_PER_CHUNK === 0) {
       yield chunk;
@@ -80,7 +80,7 @@ export async function* datasetCsv(deps: Pick<Deps, 'store'>, view: DatasetView, 
     // its deoptimizer (a fatal error, not an exception) on this hot path of a 100,000-row
     // stream unless started with --no-turbo-inline-array-builtins.
     const compounds = new Array<string>(rows.length);
-    for (let i = 0; i < rows.length; i++) compounds[i] = rows[i].compound;
+    for (let i = 0; i < rows.length; i++) compounds[i] = rows[i]!.compound;
     const extra: Array<ReadonlyArray<string | undefined>> = [];
     for (const column of extraColumns) extra.push(await column.values(compounds));
     const text = csvLines(rows, extra);
@@ -101,7 +101,7 @@ export async function* datasetCsv(deps: Pick<Deps, 'store'>, view: DatasetView, 
 function csvLines(rows: readonly EntryRow[], extra: ReadonlyArray<ReadonlyArray<string | undefined>>): string {
   let text = '';
   for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
+    const row = rows[i]!;
     let line = csvField(row.compound);
     for (const column of extra) line += ',' + csvField(column[i] ?? '');
     for (const v of row.values) line += ',' + (v === undefined ? '' : csvField(v.value));

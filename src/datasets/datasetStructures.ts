@@ -8,6 +8,7 @@ import type { ParsedStructure } from '../chem/index.ts';
 import type { InputRow } from './table.ts';
 import type { ParseResult } from './parseWorker.ts';
 import { ensureCompounds } from '../compounds/compounds.ts';
+import { entryAt } from '../algorithms/table.ts';
 
 const WORKER = new URL('./parseWorker.ts', import.meta.url);
 /** Structures per worker call and per commit: large enough to amortise both, small enough to overlap them. */
@@ -29,7 +30,7 @@ export async function structuresToCompounds(deps: Deps, structures: readonly Str
     const good = parsed.filter((p): p is ParsedStructure => !('error' in p));
     const uris = await ensureCompounds(deps, good, owner);
     let k = 0;
-    for (const p of parsed) out.push('error' in p ? { error: p.error } : uris[k++]);
+    for (const p of parsed) out.push('error' in p ? { error: p.error } : entryAt(uris, k++, 'compound')); // one URI per good structure
     progress?.((100 * out.length) / structures.length);
   }
   return out;

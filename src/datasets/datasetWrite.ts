@@ -69,10 +69,10 @@ export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number>
     const quads: RDF.Quad[] = [];
     for (let i = start; i < Math.min(start + size, plan.entries.length); i++) {
       const e = namedNode(entryUri(dataset, first + i));
-      const { compound, values } = plan.entries[i];
+      const { compound, values } = plan.entries[i]!;
       quads.push(quad(e, OT.compound, namedNode(compound)));
       values.forEach((v, j) => {
-        if (v !== undefined) quads.push(quad(e, predicates[j], v));
+        if (v !== undefined) quads.push(quad(e, predicates[j]!, v)); // one predicate per feature, as values
       });
       links.push(quad(namedNode(dataset), OT.dataEntry, e));
     }

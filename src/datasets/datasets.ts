@@ -8,6 +8,7 @@ import { importTable, type ImportResult } from './datasetImport.ts';
 import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta } from './datasetWrite.ts';
 import { readFeatures } from '../features/features.ts';
 import { mintUri } from '../ids/mint.ts';
+import { bound } from '../store/api.ts';
 import { datasetReferrers, refuseIfReferenced } from '../integrity/referrers.ts';
 import type { Paging as Page } from '../http/paging.ts';
 
@@ -74,7 +75,7 @@ export async function createDataset(deps: Deps, input: NewDataset): Promise<stri
 
 export async function listDatasets(deps: Deps, page: Page): Promise<{ uris: string[]; more: boolean }> {
   const rows = await deps.store.select('dataset-list', { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } });
-  const uris = rows.map((r) => r.d.value);
+  const uris = rows.map((r) => bound(r, 'd'));
   return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
 }
 

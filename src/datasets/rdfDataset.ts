@@ -15,7 +15,7 @@ function inchiOf(uri: string): string | undefined {
   const m = /\/compound\/(InChI=[^?#]+)$/.exec(uri);
   if (!m) return undefined;
   try {
-    return decodeURIComponent(m[1]);
+    return decodeURIComponent(m[1]!);
   } catch {
     return undefined;
   }
@@ -35,7 +35,7 @@ export function readRdfDataset(quads: readonly RDF.Quad[], options: { keepUris?:
   if (datasets.length === 0) {
     throw new BadRequest('the RDF holds no ot:Dataset and no ot:dataEntry', { code: ERR.NotADatasetRepresentation });
   }
-  const dataset = datasets[0];
+  const dataset = datasets[0]!; // datasets is not empty (checked above)
   const table: InputTable = { columns: [], rows: [], warnings: [], title: objects(dataset, DC.title)[0]?.value };
   const columnOf = new Map<string, number>();
   const datatypes: Array<Set<string>> = [];
@@ -70,14 +70,14 @@ export function readRdfDataset(quads: readonly RDF.Quad[], options: { keepUris?:
       if (!feature || !value || value.termType !== 'Literal') continue;
       const i = columnFor(feature);
       if (row.values[i] === undefined) row.values[i] = value.value;
-      datatypes[i].add(value.datatype.value);
+      datatypes[i]!.add(value.datatype.value); // one datatype set per column
     }
     table.rows.push(row);
   });
   for (const row of table.rows) for (let i = 0; i < table.columns.length; i++) row.values[i] ??= undefined;
   table.columns.forEach((c, i) => {
     if (c.type) return;
-    const types = [...datatypes[i]];
+    const types = [...datatypes[i]!];
     c.type = types.length > 0 && types.every((t) => NUMERIC_TYPES.has(t)) ? 'numeric' : inferType(table.rows.map((r) => r.values[i]));
   });
   return table;

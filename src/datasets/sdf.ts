@@ -23,7 +23,7 @@ export function* sdfRecords(text: string): Generator<SdfRecord | { index: number
   let start = 0;
   let index = 0;
   for (let i = 0; i <= lines.length; i++) {
-    if (i < lines.length && !lines[i].startsWith('$$$$')) continue;
+    if (i < lines.length && !lines[i]!.startsWith('$$$$')) continue;
     const block = lines.slice(start, i);
     start = i + 1;
     if (block.every((l) => l.trim() === '')) continue;
@@ -40,11 +40,12 @@ export function* sdfRecords(text: string): Generator<SdfRecord | { index: number
 function dataFields(lines: string[]): Map<string, string> {
   const fields = new Map<string, string>();
   for (let i = 0; i < lines.length; i++) {
-    const m = FIELD_HEADER.exec(lines[i]);
+    const m = FIELD_HEADER.exec(lines[i]!);
     if (!m) continue;
     const value: string[] = [];
-    while (i + 1 < lines.length && lines[i + 1].trim() !== '') value.push(lines[++i]);
-    fields.set(m[1].trim(), value.join('\n').trim());
+    while (i + 1 < lines.length && lines[i + 1]!.trim() !== '') value.push(lines[++i]!);
+    // FIELD_HEADER's one group takes part in every match.
+    fields.set(m[1]!.trim(), value.join('\n').trim());
   }
   return fields;
 }

@@ -36,7 +36,7 @@ describe('dataset upload of multi-structure chemical files', function () {
     const { status, body } = await uploadDataset(app, 'CCO ethanol\nc1ccccc1 benzene\n\nCC(=O)O acetic acid\n', 'chemical/x-daylight-smiles');
     expect(status, body).to.equal(200);
     const csv = await lines(body, 'text/csv');
-    expect(csv).to.deep.equal(['Compound,SMILES,name', ...['CCO,ethanol', 'c1ccccc1,benzene', 'CC(=O)O,acetic acid'].map((r, i) => `${csv[i + 1].split(',')[0]},${r}`)]);
+    expect(csv).to.deep.equal(['Compound,SMILES,name', ...['CCO,ethanol', 'c1ccccc1,benzene', 'CC(=O)O,acetic acid'].map((r, i) => `${csv[i + 1]!.split(',')[0]},${r}`)]);
   });
 
   it('chemical/x-inchi: one InChI per line', async () => {

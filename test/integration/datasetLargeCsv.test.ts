@@ -35,8 +35,8 @@ describe('dataset streamed back as CSV: 5,000 rows × 20 features', function () 
       expect(rows).to.have.length(ROWS);
       for (const i of [0, 1, 2499, ROWS - 1]) {
         // Another service's compound: no SMILES here; values as written (4 decimals).
-        expect(rows[i].slice(0, 2)).to.deep.equal([`http://compounds.example.org/compound/${i + 1}`, '']);
-        expect(rows[i].slice(2).map(Number)).to.deep.equal(Array.from({ length: FEATURES }, (_, j) => Number(value(i, j))));
+        expect(rows[i]!.slice(0, 2)).to.deep.equal([`http://compounds.example.org/compound/${i + 1}`, '']);
+        expect(rows[i]!.slice(2).map(Number)).to.deep.equal(Array.from({ length: FEATURES }, (_, j) => Number(value(i, j))));
       }
     }
   });

@@ -40,8 +40,8 @@ describe('datasets on another service (remote dataset_uri, dataset_service)', ()
   it('restricts a remote dataset by feature_uris[] in its query string', async () => {
     const remote = await upload(b, readFileSync(sharedData('ambit', 'import_dataset2.rdf'), 'utf8'), 'application/rdf+xml');
     const all = await loadDataset(a.deps, remote);
-    const one = await loadDataset(a.deps, `${remote}?feature_uris[]=${encodeURIComponent(all.features[1].uri)}`);
-    expect(one.features.map((f) => f.uri)).to.deep.equal([all.features[1].uri]);
+    const one = await loadDataset(a.deps, `${remote}?feature_uris[]=${encodeURIComponent(all.features[1]!.uri)}`);
+    expect(one.features.map((f) => f.uri)).to.deep.equal([all.features[1]!.uri]);
   });
 
   it('publishes a local dataset to another dataset service', async () => {

@@ -64,7 +64,7 @@ describe('/dataset resource', function () {
     const compounds = await lines(multi + '/compounds');
     const features = await lines(multi + '/features');
     expect(compounds).to.have.length(4);
-    const url = `${multi}?compound_uris[]=${encodeURIComponent(compounds[2])}&feature_uris[]=${encodeURIComponent(features[5])}&feature_uris[]=${encodeURIComponent(features[0])}`;
+    const url = `${multi}?compound_uris[]=${encodeURIComponent(compounds[2]!)}&feature_uris[]=${encodeURIComponent(features[5]!)}&feature_uris[]=${encodeURIComponent(features[0]!)}`;
     const csv = await lines(url, 'text/csv');
     expect(csv[0]).to.equal('Compound,SMILES,regression,Hamster Carcinogenicity');
     expect(csv.slice(1).map((l) => l.split(',').slice(2).join(','))).to.deep.equal(['3578.239,1', '1,1']);
@@ -108,7 +108,7 @@ describe('/dataset resource', function () {
     const compounds = await lines(multi + '/compounds');
     expect((await fetch(multi, { method: 'DELETE' })).status).to.equal(200);
     expect((await fetch(multi)).status).to.equal(404);
-    expect(await app.deps.store.hasGraph(compounds[0])).to.equal(true);
+    expect(await app.deps.store.hasGraph(compounds[0]!)).to.equal(true);
     expect(await lines(app.url + '/dataset')).to.not.include(multi);
   });
 });

@@ -105,15 +105,15 @@ describe('dataset upload of kazius.csv (about 4,000 structures, as a task)', fun
     const [header, ...out] = parse(await res.text()) as string[][];
     expect(header).to.deep.equal(['Compound', 'SMILES', 'Mutagenicity']);
     expect(out).to.have.length(kept.length);
-    const stored = new Map((await app.deps.store.select('compound-identities')).map((r) => [r.compound.value, r]));
+    const stored = new Map((await app.deps.store.select('compound-identities')).map((r) => [r.compound!.value, r]));
     const reference = JSON.parse(execFileSync('/usr/bin/python3', ['-c', RDKIT_FORMULAS], { input: JSON.stringify(kept.map((r) => r[0])), encoding: 'utf8', maxBuffer: 1 << 26 })) as Array<[string, number, number] | null>;
     let independent = 0;
     kept.forEach(([smiles, value], i) => {
-      const [compound, outSmiles, outValue] = out[i];
-      const s = parseStructure(smiles, 'smiles');
-      const r = stored.get(compound);
+      const [compound, outSmiles, outValue] = out[i]!; // out has one line per kept row (checked above)
+      const s = parseStructure(smiles!, 'smiles');
+      const r = stored.get(compound!);
       expect(r, `row ${i}: ${compound}`).to.not.equal(undefined);
-      expect([r!.smiles.value, r!.inchi.value, r!.inchiKey.value, r!.formula.value, Number(r!.mw.value), r!.file], `row ${i}: ${smiles}`)
+      expect([r!.smiles!.value, r!.inchi!.value, r!.inchiKey!.value, r!.formula!.value, Number(r!.mw!.value), r!.file], `row ${i}: ${smiles}`)
         .to.deep.equal([s.smiles, s.inchi, s.inchiKey, s.formula, s.molecularWeight, undefined]);
       expect([outSmiles, outValue]).to.deep.equal([s.smiles, value]);
       const ref = reference[i];

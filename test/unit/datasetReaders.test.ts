@@ -38,8 +38,8 @@ describe('dataset upload readers', () => {
   it('multicolumn.csv: types inferred per column, padding trimmed', async () => {
     const table = await readTable('csv', readFileSync(sharedData('opentox-test', 'multicolumn.csv')), 'http://x/');
     expect(table.columns.map((c) => c.type)).to.deep.equal(['numeric', 'numeric', 'nominal', 'nominal', 'nominal', 'numeric']);
-    expect(table.rows[0].structure).to.deep.equal({ text: 'c1ccccc1NN', format: 'smiles' });
-    expect(table.rows[6].values).to.deep.equal(['1', undefined, 'false', undefined, undefined, '1.0']);
+    expect(table.rows[0]!.structure).to.deep.equal({ text: 'c1ccccc1NN', format: 'smiles' });
+    expect(table.rows[6]!.values).to.deep.equal(['1', undefined, 'false', undefined, undefined, '1.0']);
   });
 
   it('SDF with a broken record in the middle: a warning naming it, the others read', async () => {

@@ -38,7 +38,7 @@ describe('chem: parseStructure for uploads (molfile only with coordinates)', () 
   it('the upload worker function attaches the search fingerprints of the canonical SMILES', async () => {
     const [ok, bad] = await parseStructures([{ text: 'OC(=O)[C@@H](N)C', format: 'smiles' }, { text: 'C1CC', format: 'smiles' }]);
     expect(ok).to.include(ALANINE);
-    if ('error' in ok) throw new Error(ok.error);
+    if (ok === undefined || 'error' in ok) throw new Error(`alanine not parsed: ${JSON.stringify(ok)}`);
     const expected = fingerprintsOf(ALANINE.smiles);
     expect(ok.fingerprints?.canonicalSmiles).to.equal(expected.canonicalSmiles);
     expect([...ok.fingerprints!.morgan]).to.deep.equal([...expected.morgan]);
