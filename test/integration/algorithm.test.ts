@@ -204,12 +204,12 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
     expect(xyz.status).to.equal(200);
   });
 
-  it('a model-building failure ends the task in Error with 500 and the reason', async () => {
+  it('a training set the learner cannot use (one class) ends the task in Error with 400 and the reason', async () => {
     const one = (await uploadDataset(app, 'SMILES,active\nCCO,1\nCCCO,1\nCCCCO,1\n', 'text/csv')).body;
     const feature = (await nt(one)).split('\n').find((l) => l.includes('#NumericFeature>'))!;
     const res = await apply(app.url + '/algorithm/random-forest', { dataset_uri: one, prediction_feature: feature.slice(1, feature.indexOf('>')) });
-    expect(res.status).to.equal(500);
+    expect(res.status).to.equal(400);
     const report = await (await fetch(res.body, { headers: { Accept: 'text/turtle' } })).text();
-    expect(report).to.contain('Error').and.contain('single class');
+    expect(report).to.contain('Error').and.contain('single class').and.contain('InvalidParameter');
   });
 });
