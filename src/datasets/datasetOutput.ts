@@ -76,9 +76,9 @@ export async function* datasetCsv(deps: Pick<Deps, 'store'>, view: DatasetView, 
   yield ['Compound', ...extraColumns.map((c) => c.title), ...titles].map(csvField).join(',') + '\r\n';
   let rows: EntryRow[] = [];
   const flush = async (): Promise<string> => {
-    // Plain loops instead of map() and Promise.all() over the chunk: V8 on Node 20 crashed in
-    // its deoptimizer (a fatal error, not an exception) on this hot path of a 100,000-row
-    // stream unless started with --no-turbo-inline-array-builtins.
+    // Plain loops instead of map() and Promise.all() over the chunk. (They did not prevent
+    // the V8 deoptimizer crash of Node 20 on a 100,000-row stream; what did is reading the
+    // embedded store without Oxigraph's arrays of WASM terms: src/store/store.ts.)
     const compounds = new Array<string>(rows.length);
     for (let i = 0; i < rows.length; i++) compounds[i] = rows[i]!.compound;
     const extra: Array<ReadonlyArray<string | undefined>> = [];

@@ -88,7 +88,7 @@ export async function* rowsOf(deps: Pick<Deps, 'store'>, view: DatasetView): Asy
     // Filled by a loop, not fill(): see datasetCsv in datasetOutput.ts.
     const values: Array<RDF.Literal | undefined> = [];
     for (let i = 0; i < view.features.length; i++) values.push(undefined);
-    // Store terms are WASM objects: every property read crosses into WASM, so each is read once.
+    // Each term property is read once (cheap on the plain terms both stores now answer).
     for (const q of quads) {
       const p = q.predicate.value;
       if (p === COMPOUND) {

@@ -9,7 +9,8 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
 import { Journal, isSpaceError } from './journal.ts';
 import { QueryFiles } from './queries.ts';
-import type { Bindable } from './binder.ts';
+import { termToSparql, type Bindable } from './binder.ts';
+import { rowsOf, type JsonResults } from './sparql/results.ts';
 import { currentPlan, snapshotTemp, type ReplayPlan } from './layout.ts';
 import { applyRecord, checkGraph, encodeOps, replay, type JournalRecord, type WriteOp } from './records.ts';
 import { Compactor } from './compactor.ts';
@@ -23,6 +24,9 @@ export type { WriteOp } from './records.ts';
 export { toNTriples } from './records.ts';
 
 export type Row = Record<string, RDF.Term>;
+
+/** Subjects per describe() query. */
+const SUBJECTS_PER_READ = 500;
 
 export interface StoreOptions {
   queries?: QueryFiles;
@@ -185,17 +189,61 @@ export class TripleStore {
     return this.ask('graph-exists', { graph: DataFactory.namedNode(checkGraph(graph)) });
   }
 
+  // Reads come out of Oxigraph as SPARQL JSON results text, parsed into plain n3 terms,
+  // never as arrays of Oxigraph's WASM-backed term objects. Such arrays are built by
+  // wasm-bindgen's glue (getArrayJsValueFromWasm0), which V8 on Node 20 optimised and
+  // deoptimised again and again on a dataset's CSV stream (one entry list of 100,000 links,
+  // then one read per 500 entries): after a 100,000-row upload the process died in V8's
+  // deoptimizer (fatal "unreachable code" in Deoptimizer::DoComputeBuiltinContinuation),
+  // with or without --no-turbo-inline-array-builtins. The WASM objects also need finalizers,
+  // so collecting millions of them took about half the CPU time of a large stream
+  // (docs/performance.md). Text crosses the boundary once per read, as in graph() above.
+
   /** Triples matching a pattern in one graph (or all graphs when graph is null). */
   match(s: RDF.Term | null, p: RDF.Term | null, o: RDF.Term | null, graph: string | null): RDF.Quad[] {
-    const t = (x: RDF.Term | null) => (x === null ? null : (ox.fromTerm(x) as ox.Term));
-    return this.ox.match(t(s), t(p), t(o), graph === null ? null : ox.namedNode(checkGraph(graph))) as unknown as RDF.Quad[];
+    if (s?.termType === 'BlankNode' || o?.termType === 'BlankNode') {
+      // SPARQL has no syntax for a stored blank node (SPARQL 1.1 Query §4.1.4): such a
+      // pattern (never a large read) is matched by Oxigraph directly.
+      const t = (x: RDF.Term | null) => (x === null ? null : (ox.fromTerm(x) as ox.Term));
+      return this.ox.match(t(s), t(p), t(o), graph === null ? null : ox.namedNode(checkGraph(graph))) as unknown as RDF.Quad[];
+    }
+    const g = graph === null ? null : DataFactory.namedNode(checkGraph(graph));
+    const term = (x: RDF.Term | null, name: string) => (x === null ? `?${name}` : termToSparql(x as RDF.NamedNode | RDF.Literal));
+    const projected = [s ? '' : '?s', p ? '' : '?p', o ? '' : '?o', g ? '' : '?g'].filter(Boolean).join(' ') || '(1 AS ?one)';
+    const rows = this.rows(`SELECT ${projected} WHERE { GRAPH ${term(g, 'g')} { ${term(s, 's')} ${term(p, 'p')} ${term(o, 'o')} } }`);
+    const out = new Array<RDF.Quad>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      out[i] = DataFactory.quad((s ?? r.s) as RDF.Quad_Subject, (p ?? r.p) as RDF.Quad_Predicate, (o ?? r.o) as RDF.Quad_Object, (g ?? r.g) as RDF.Quad_Graph);
+    }
+    return out;
+  }
+
+  /** Every triple of graph `graph` whose subject is one of `subjects`, in one query. */
+  describe(graph: string, subjects: readonly RDF.NamedNode[]): RDF.Quad[] {
+    const g = DataFactory.namedNode(checkGraph(graph));
+    const out: RDF.Quad[] = [];
+    for (let i = 0; i < subjects.length; i += SUBJECTS_PER_READ) {
+      let values = '';
+      for (let j = i; j < Math.min(i + SUBJECTS_PER_READ, subjects.length); j++) values += termToSparql(subjects[j]!) + ' ';
+      const rows = this.rows(`SELECT ?s ?p ?o WHERE { GRAPH <${graph}> { VALUES ?s { ${values}} ?s ?p ?o } }`);
+      for (const r of rows) out.push(DataFactory.quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
+    }
+    return out;
   }
 
   /** Runs SELECT query file `name` with `values` bound. */
   select(name: string, values: Record<string, Bindable> = {}, options: { union?: boolean } = {}): Row[] {
-    const result = this.ox.query(this.queries.text(name, values), { use_default_graph_as_union: options.union ?? false });
-    if (!Array.isArray(result)) throw new Error(`${name} is not a SELECT query`);
-    return (result as Map<string, RDF.Term>[]).map((m) => Object.fromEntries(m) as Row);
+    return this.rows(this.queries.text(name, values), options.union ?? false, name);
+  }
+
+  /** A SELECT answered as SPARQL 1.1 Query Results JSON, read into plain JS terms. */
+  private rows(query: string, union = false, name = 'query'): Row[] {
+    const text = this.ox.query(query, { use_default_graph_as_union: union, results_format: 'application/sparql-results+json' });
+    if (typeof text !== 'string') throw new Error(`${name} is not a SELECT query`);
+    const json = JSON.parse(text) as JsonResults;
+    if (json.results === undefined) throw new Error(`${name} is not a SELECT query`);
+    return rowsOf(json);
   }
 
   ask(name: string, values: Record<string, Bindable> = {}): boolean {

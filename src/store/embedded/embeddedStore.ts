@@ -49,15 +49,7 @@ export class EmbeddedStore implements Store {
   }
 
   async describe(graph: string, subjects: readonly RDF.NamedNode[]): Promise<RDF.Quad[]> {
-    // Plain loops: a dataset's CSV stream calls this for every 500 entries, and V8 on Node 20
-    // could crash (a fatal error in its deoptimizer) on the array builtins of this hot path
-    // once optimised, which --no-turbo-inline-array-builtins avoided.
-    const out: RDF.Quad[] = [];
-    for (const s of subjects) {
-      const quads = this.engine.match(s, null, null, graph);
-      for (let i = 0; i < quads.length; i++) out.push(quads[i]);
-    }
-    return out;
+    return this.engine.describe(graph, subjects);
   }
 
   async select(name: string, values: Record<string, Bindable> = {}, options: SelectOptions = {}): Promise<Row[]> {
