@@ -12,6 +12,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
+import { bound } from '../store/api.ts';
 import { NotFound } from '../errors.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 
@@ -41,17 +42,17 @@ export async function entriesOf(deps: Pick<Deps, 'store'>, dataset: string): Pro
   }
   keyed.sort((a, b) => a.n - b.n);
   const out = new Array<RDF.NamedNode>(keyed.length);
-  for (let i = 0; i < keyed.length; i++) out[i] = keyed[i].entry;
+  for (let i = 0; i < keyed.length; i++) out[i] = keyed[i]!.entry;
   return out;
 }
 
 /** Number of entry nodes written so far (including an interrupted upload's), to number new ones. */
 export async function writtenEntries(deps: Pick<Deps, 'store'>, dataset: string): Promise<number> {
   const row = (await deps.store.select('dataset-entry-count', { dataset: namedNode(dataset) }))[0];
-  return row ? Number(row.n.value) : 0;
+  return row ? Number(bound(row, 'n')) : 0;
 }
 
 /** Feature URIs of a dataset, in id order. */
 export async function featuresOf(deps: Pick<Deps, 'store'>, dataset: string): Promise<string[]> {
-  return (await deps.store.select('dataset-features', { dataset: namedNode(dataset) })).map((r) => r.f.value);
+  return (await deps.store.select('dataset-features', { dataset: namedNode(dataset) })).map((r) => bound(r, 'f'));
 }

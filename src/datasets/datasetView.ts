@@ -82,7 +82,7 @@ async function* entryTriples(deps: Pick<Deps, 'store'>, view: DatasetView): Asyn
 /** The rows of a view, read from the store a chunk of entries at a time. */
 export async function* rowsOf(deps: Pick<Deps, 'store'>, view: DatasetView): AsyncGenerator<EntryRow> {
   const column = new Map<string, number>();
-  for (let i = 0; i < view.features.length; i++) column.set(view.features[i], i);
+  for (const [i, f] of view.features.entries()) column.set(f, i);
   for await (const { entry, quads } of entryTriples(deps, view)) {
     let compound = '';
     // Filled by a loop, not fill(): see datasetCsv in datasetOutput.ts.
