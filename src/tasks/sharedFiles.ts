@@ -2,8 +2,10 @@
 // job built and a later prediction loads. Embedded, they are files under DATA_DIR. In the
 // remote mode API processes and workers share no disk (docs/engines.md: nothing shared but
 // the engines), so each file is a graph of the store instead, named by its path under a
-// service URN, holding its bytes as one base64 literal; a graph replace is atomic, so a
-// reader sees the whole file or none.
+// service URN, holding its bytes as base64 literals of PART_BYTES each and, written last,
+// the number of parts: a reader sees the whole file or none. Parts, because Virtuoso refuses
+// an update request longer than 10 MB ("string session is longer than 10Mb"): a 20 MB
+// upload goes as several requests (docs/engines.md).
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { DataFactory } from 'n3';
@@ -13,11 +15,24 @@ import { NotFound } from '../errors.ts';
 import { SVC } from '../rdf/vocab.ts';
 
 const { namedNode, quad, literal } = DataFactory;
+const XSD_INTEGER = namedNode('http://www.w3.org/2001/XMLSchema#integer');
 
 type FileDeps = { config: Config; store: Store };
 
 const PREFIX = `${SVC.ns}file/`;
+/** One literal of the whole file: how files were kept before they were split into parts. */
 const BYTES = SVC.term('fileBytes');
+/** `"<index> <base64>"`, one per part. */
+const PART = SVC.term('filePart');
+/** The number of parts, written after every part: its absence means the file is incomplete. */
+const PARTS = SVC.term('fileParts');
+/**
+ * Raw bytes per part (256 KiB of base64) and parts per update request (4 MiB of base64, far
+ * below 10 MB). Virtuoso parses a long literal slowly: 12 MiB as 4 MiB literals took 60 s
+ * to write here, as 256 KiB ones 4.4 s.
+ */
+const PART_BYTES = 192 * 1024;
+const PARTS_PER_REQUEST = 16;
 
 const inStore = (deps: FileDeps) => deps.store.kind === 'sparql';
 const graphOf = (rel: string) => PREFIX + rel.split('/').map(encodeURIComponent).join('/');
@@ -27,8 +42,17 @@ export const localPath = (deps: FileDeps, rel: string) => path.join(deps.config.
 export async function writeShared(deps: FileDeps, rel: string, data: Buffer | string): Promise<void> {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
   if (inStore(deps)) {
-    const g = graphOf(rel);
-    await deps.store.replaceGraph(g, [quad(namedNode(g), BYTES, literal(bytes.toString('base64')))]);
+    const g = namedNode(graphOf(rel));
+    const parts = Math.max(1, Math.ceil(bytes.length / PART_BYTES));
+    await deps.store.dropGraph(g.value);
+    for (let first = 0; first < parts; first += PARTS_PER_REQUEST) {
+      const quads = [];
+      for (let i = first; i < Math.min(parts, first + PARTS_PER_REQUEST); i++) {
+        quads.push(quad(g, PART, literal(`${i} ${bytes.subarray(i * PART_BYTES, (i + 1) * PART_BYTES).toString('base64')}`)));
+      }
+      await deps.store.addToGraph(g.value, quads);
+    }
+    await deps.store.addToGraph(g.value, [quad(g, PARTS, literal(String(parts), XSD_INTEGER))]);
     return;
   }
   const file = localPath(deps, rel);
@@ -46,9 +70,20 @@ export async function writeShared(deps: FileDeps, rel: string, data: Buffer | st
 export async function readShared(deps: FileDeps, rel: string): Promise<Buffer> {
   if (!inStore(deps)) return fsp.readFile(localPath(deps, rel));
   const g = graphOf(rel);
-  const found = (await deps.store.match(namedNode(g), BYTES, null, g))[0];
-  if (!found) throw new NotFound(`file ${rel} is missing from the store`);
-  return Buffer.from(found.object.value, 'base64');
+  const triples = await deps.store.match(namedNode(g), null, null, g);
+  const whole = triples.find((q) => q.predicate.equals(BYTES));
+  if (whole) return Buffer.from(whole.object.value, 'base64');
+  const count = triples.find((q) => q.predicate.equals(PARTS));
+  if (!count) throw new NotFound(`file ${rel} is missing from the store, or not yet written whole`);
+  const parts = new Array<Buffer | undefined>(Number(count.object.value));
+  for (const q of triples) {
+    if (!q.predicate.equals(PART)) continue;
+    const space = q.object.value.indexOf(' ');
+    parts[Number(q.object.value.slice(0, space))] = Buffer.from(q.object.value.slice(space + 1), 'base64');
+  }
+  const missing = parts.findIndex((p) => p === undefined);
+  if (missing >= 0) throw new NotFound(`file ${rel} in the store lacks part ${missing} of ${parts.length}`);
+  return Buffer.concat(parts as Buffer[]);
 }
 
 /** A local file holding `rel`, for code that reads a path (the upload readers in worker threads). */

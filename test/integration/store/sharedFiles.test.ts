@@ -1,0 +1,51 @@
+// Files handed between processes (src/tasks/sharedFiles.ts): on a remote store they are
+// graphs of base64 parts, because Virtuoso refuses an update request over 10 MB.
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { loadConfig } from '../../../src/config.ts';
+import { SparqlStore } from '../../../src/store/sparql/store.ts';
+import { readShared, removeShared, writeShared } from '../../../src/tasks/sharedFiles.ts';
+import { startVirtuoso, type Virtuoso } from '../../../scripts/engines/virtuoso.ts';
+import { tempDir } from '../../helpers/app.ts';
+
+describe('shared files on a remote store (Virtuoso)', function () {
+  this.timeout(120_000);
+  let virtuoso: Virtuoso;
+  const dirs = [tempDir('opentox-virtuoso-'), tempDir('opentox-shared-')];
+  let deps: { config: ReturnType<typeof loadConfig>; store: SparqlStore };
+
+  before(async () => {
+    virtuoso = await startVirtuoso({ dir: dirs[0]! });
+    deps = { config: loadConfig([], {}, { dataDir: dirs[1]! }), store: new SparqlStore({ queryUrl: virtuoso.endpoint }) };
+  });
+  after(async () => {
+    await virtuoso?.stop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('keeps a 12 MB upload whole (over Virtuoso\'s 10 MB request limit), byte for byte', async () => {
+    const bytes = randomBytes(12 * 1024 * 1024 + 17);
+    let t = performance.now();
+    await writeShared(deps, 'uploads/big.csv', bytes);
+    const written = performance.now() - t;
+    t = performance.now();
+    expect((await readShared(deps, 'uploads/big.csv')).equals(bytes)).to.equal(true);
+    if (process.env.SHARED_FILES_TIMES) console.log(`write ${written.toFixed(0)} ms, read ${(performance.now() - t).toFixed(0)} ms`);
+  });
+
+  it('keeps an empty file and a small one, and a rewrite replaces the old parts', async () => {
+    await writeShared(deps, 'uploads/empty.csv', Buffer.alloc(0));
+    expect((await readShared(deps, 'uploads/empty.csv')).length).to.equal(0);
+    await writeShared(deps, 'models/1.json', randomBytes(4 * 1024 * 1024));
+    await writeShared(deps, 'models/1.json', '{"small":true}');
+    expect((await readShared(deps, 'models/1.json')).toString()).to.equal('{"small":true}');
+  });
+
+  it('a file not written whole (no part count yet) reads as missing, and removed files are gone', async () => {
+    await removeShared(deps, 'uploads/big.csv');
+    let status = 0;
+    await readShared(deps, 'uploads/big.csv').catch((e: { status: number }) => { status = e.status; });
+    expect(status).to.equal(404);
+  });
+});
