@@ -96,6 +96,32 @@ function operations(ops: readonly JournalOp[]): string[] {
   return out;
 }
 
+/**
+ * Characters per update request. Virtuoso refuses a request longer than 10 MB ("The
+ * requested string session is longer than 10Mb"), which the entry links of a 100,000-row
+ * dataset exceed; a longer commit goes as several requests, in order. Virtuoso keeps the
+ * operations of a request as it runs them anyway (docs/engines.md, Writes), so this splits
+ * nothing that was atomic.
+ */
+const REQUEST_CHARS = 8_000_000;
+
+function requestsOf(ops: readonly string[]): string[] {
+  const out: string[] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const op of ops) {
+    if (current.length > 0 && size + op.length > REQUEST_CHARS) {
+      out.push(current.join(' ;\n'));
+      current = [];
+      size = 0;
+    }
+    current.push(op);
+    size += op.length + 3;
+  }
+  if (current.length > 0) out.push(current.join(' ;\n'));
+  return out;
+}
+
 const term = (t: RDF.Term | null, name: string): string => (t === null ? `?${name}` : termToSparql(toStored(t) as RDF.NamedNode | RDF.Literal));
 
 export class SparqlStore implements Store {
@@ -120,9 +146,11 @@ export class SparqlStore implements Store {
    */
   commit(ops: readonly WriteOp[]): Promise<void> {
     const stored = ops.map((o) => (o.op === 'drop' ? o : { ...o, quads: o.quads.map(storedQuad) }));
-    const text = operations(encodeOps(stored)).join(' ;\n');
-    if (!text) return this.lastWrite;
-    const write = this.lastWrite.then(() => this.protocol.update(text));
+    const requests = requestsOf(operations(encodeOps(stored)));
+    if (requests.length === 0) return this.lastWrite;
+    const write = this.lastWrite.then(async () => {
+      for (const text of requests) await this.protocol.update(text);
+    });
     this.lastWrite = write.catch(() => undefined);
     return write;
   }
