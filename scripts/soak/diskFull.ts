@@ -6,10 +6,9 @@
 // restart and every job submitted meanwhile ends; after a restart (the journal replayed),
 // everything acknowledged is still there. Mounting needs root (CAP_SYS_ADMIN): without it
 // the phase is skipped and says why.
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmdirSync, rmSync, writeSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { fill, mountTmpfs, unmountTmpfs } from '../engines/tmpfs.ts';
 import { kazius, kaziusCsv } from './data.ts';
 import { pool, request, uris, type Answer } from './http.ts';
 import { checkStore, freePort, sleep, startService, type Service } from './service.ts';
@@ -41,23 +40,6 @@ export interface DiskFullResult {
 const TMPFS_SIZE = '64m';
 const ROWS = 5;
 
-/** Fills the file system holding `file` to its last byte. */
-export function fill(file: string): void {
-  const fd = openSync(file, 'w');
-  try {
-    for (const size of [1 << 20, 1 << 16, 1 << 12, 1 << 8, 1]) {
-      const chunk = Buffer.alloc(size, 1);
-      try {
-        for (;;) writeSync(fd, chunk);
-      } catch (e) {
-        if ((e as { code?: string }).code !== 'ENOSPC') throw e;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
 interface Acked { uri: string; kind: 'compound' | 'dataset'; expect: string }
 
 const smilesOf = (body: string) => body.trim().split(/\s+/)[0]!; // split answers one part or more
@@ -69,13 +51,11 @@ export async function runDiskFull(options: { cycles: number; writesWhileFull: nu
     cycles: options.cycles, survived: 0, whileFull: {}, aroundFull: {}, readsWhileFull: 0, readsFailedWhileFull: 0,
     acknowledged: 0, lost: 0, halfWritten: 0, jobsEnded: {}, unfinishedJobs: 0, recoverySeconds: [], checkStore: 'not run', problems: [],
   };
-  const mount = mkdtempSync(path.join(os.tmpdir(), 'opentox-soak-full-'));
+  let mount: string;
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${TMPFS_SIZE}`, 'tmpfs', mount], { stdio: 'pipe' });
+    mount = mountTmpfs(TMPFS_SIZE, 'opentox-soak-full-');
   } catch (e) {
-    rmdirSync(mount);
-    const why = ((e as { stderr?: Buffer }).stderr?.toString() || (e as Error).message).trim().split('\n')[0];
-    return { ...result, skipped: `cannot mount a tmpfs (needs root or CAP_SYS_ADMIN): ${why}` };
+    return { ...result, skipped: (e as Error).message };
   }
   const dataDir = path.join(mount, 'data');
   const filler = path.join(mount, 'filler');
@@ -245,8 +225,7 @@ export async function runDiskFull(options: { cycles: number; writesWhileFull: nu
     await service?.kill('SIGKILL');
     agent.destroy();
     rmSync(filler, { force: true });
-    try { execFileSync('umount', [mount], { stdio: 'pipe' }); } catch { /* busy or gone */ }
-    rmSync(mount, { recursive: true, force: true });
+    unmountTmpfs(mount);
   }
   result.acknowledged = acked.length;
   return result;

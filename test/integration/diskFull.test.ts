@@ -2,29 +2,11 @@
 // report, reads go on, nothing acknowledged is lost, and writes work again by themselves
 // once there is room. Needs root to mount the tmpfs (CI runs as root).
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, openSync, rmSync, writeSync, closeSync, rmdirSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { fill, mountTmpfs, unmountTmpfs } from '../../scripts/engines/tmpfs.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { describeEmbedded } from '../helpers/engines.ts';
-
-/** Fills the file system holding `file` to the last byte. */
-function fill(file: string): void {
-  const fd = openSync(file, 'w');
-  try {
-    for (const size of [1 << 20, 1 << 16, 1 << 12, 1 << 8, 1]) {
-      const chunk = Buffer.alloc(size, 1);
-      try {
-        for (;;) writeSync(fd, chunk);
-      } catch (e) {
-        if ((e as { code?: string }).code !== 'ENOSPC') throw e;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
 
 // Acetaldehyde with 2D coordinates: stored as a structure file.
 const MOLFILE = '\n  test\n\n  3  2  0  0  0  0  0  0  0  0999 V2000\n    2.3030   -0.6656    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0\n    1.1515    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0\n    0.0000   -0.6656    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0\n  1  2  1  0  0  0  0\n  2  3  2  0  0  0  0\nM  END\n';
@@ -42,19 +24,16 @@ describeEmbedded('disk full', function () {
   let app: TestApp | undefined;
 
   before(function () {
-    mount = mkdtempSync(path.join(os.tmpdir(), 'opentox-full-'));
     try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', mount], { stdio: 'pipe' });
+      mount = mountTmpfs('24m', 'opentox-full-');
     } catch (e) {
-      rmdirSync(mount);
       if (process.env.CI) throw new Error(`cannot mount a tmpfs for the disk-full test: ${(e as Error).message}`, { cause: e });
       this.skip();
     }
   });
   after(async () => {
     await app?.close({ keepData: true });
-    try { execFileSync('umount', [mount]); } catch { /* not mounted */ }
-    rmSync(mount, { recursive: true, force: true });
+    if (mount) unmountTmpfs(mount);
   });
 
   const post = (smiles: string) => fetch(app!.url + '/compound', {
