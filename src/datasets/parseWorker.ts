@@ -8,7 +8,7 @@ import { fingerprintsOf, initFingerprints, ToolkitParseError } from '../chem/fin
 import type { StructureFormat } from './table.ts';
 import { checkCancelled } from '../tasks/cancellation.ts';
 
-let ready: Promise<unknown> | undefined;
+let fingerprintsReady: Promise<unknown> | undefined;
 
 export type ParseResult = ParsedStructure | { error: string };
 
@@ -23,8 +23,8 @@ function withFingerprints(s: ParsedStructure): ParsedStructure {
 }
 
 export async function parseStructures(items: Array<{ text: string; format: StructureFormat }>): Promise<ParseResult[]> {
-  await (ready ??= Promise.all([initChem(), initFingerprints()]));
-  await initChem(new Set(items.map((i) => i.format)));
+  // initChem loads each toolkit once per thread: Indigo only for a batch whose formats need it.
+  await Promise.all([(fingerprintsReady ??= initFingerprints()), initChem(new Set(items.map((i) => i.format)))]);
   return items.map(({ text, format }) => {
     // Outside the try: a cancelled upload stops here instead of failing every structure.
     checkCancelled();
