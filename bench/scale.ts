@@ -109,12 +109,20 @@ async function measureMode(csv: string, virtuoso?: Virtuoso): Promise<ModeFigure
   }
 }
 
-interface Worker { child: ChildProcess; dir: string }
+/** A worker process, and the last lines it logged (warn and above), to explain a failed job. */
+interface Worker { child: ChildProcess; dir: string; logged: string[] }
 
 function launchWorker(env: Record<string, string>): Worker {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'opentox-bench-worker-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env, DATA_DIR: dir }, stdio: 'ignore' });
-  return { child, dir };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env, DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logged: string[] = [];
+  const keep = (d: Buffer) => {
+    logged.push(...d.toString().split('\n').filter(Boolean));
+    logged.splice(0, Math.max(0, logged.length - 20));
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return { child, dir, logged };
 }
 
 async function stopWorker({ child, dir }: Worker): Promise<void> {
@@ -139,7 +147,9 @@ async function jobsWith(workers: number, virtuoso: Virtuoso): Promise<number> {
       datasets.push((await submit(`${api.url}/dataset`, [kazius[0], ...rows].join('\n') + '\n', 'text/csv')).result);
     }
     const t = performance.now();
-    await Promise.all(datasets.map((d) => submit(`${api.url}/algorithm/physchem`, new URLSearchParams({ dataset_uri: d }))));
+    await Promise.all(datasets.map((d) => submit(`${api.url}/algorithm/physchem`, new URLSearchParams({ dataset_uri: d })))).catch((e: Error) => {
+      throw new Error(`${e.message}\nwhat the workers logged:\n${started.flatMap((w) => w.logged).join('\n')}`);
+    });
     return (performance.now() - t) / 1000;
   } finally {
     for (const w of started) await stopWorker(w);
@@ -169,7 +179,7 @@ const bench: BenchModule = {
       const loadedVirtuoso = memory(virtuoso.process.pid!).rss;
       const dbBytes = statSync(path.join(vdir, 'virtuoso.db')).size;
       // A failed job run is reported in its row, so the figures taken before it are not lost.
-      const timed = (workers: number) => jobsWith(workers, virtuoso).catch((e: Error) => e);
+      const timed = (workers: number) => jobsWith(workers, virtuoso).catch((e: Error) => { console.error(e.message); return e; });
       const one = await timed(1);
       const two = await timed(2);
       const rows: BenchRow[] = [

@@ -1,7 +1,5 @@
 // Starts the real app over HTTP on a temp data directory (STYLE §10).
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -9,6 +7,7 @@ import { createApp } from '../../src/app.ts';
 import { openDeps, type Running } from '../../src/boot.ts';
 import { createLogger } from '../../src/logger.ts';
 import { releaseVirtuoso, storeConfig } from './engines.ts';
+import { tempDir } from './tempDirs.ts';
 
 export interface TestApp {
   url: string;
@@ -21,9 +20,7 @@ export interface TestApp {
   close: (options?: { keepData?: boolean }) => Promise<void>;
 }
 
-export function tempDir(prefix = 'opentox-test-'): string {
-  return mkdtempSync(path.join(os.tmpdir(), prefix));
-}
+export { tempDir } from './tempDirs.ts';
 
 export async function startApp(overrides: Partial<Config> = {}, dataDir = tempDir()): Promise<TestApp> {
   // Tests stay quiet: the log goes to `logged`, at warn unless a test asks for more.

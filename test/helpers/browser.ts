@@ -1,8 +1,7 @@
 // Debian's chromium driven by playwright-core, headless and cut off from every host but
 // the service under test (no background networking, updates, sync or QUIC).
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
+import { tempDir } from './tempDirs.ts';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -18,7 +17,7 @@ export interface TestBrowser {
 }
 
 export async function startBrowser(): Promise<TestBrowser> {
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'opentox-chromium-'));
+  const profile = tempDir('opentox-chromium-');
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
   const errors: string[] = [];
   return {

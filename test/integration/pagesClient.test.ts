@@ -1,8 +1,7 @@
 // The command-line client (bin/opentox.mjs) end to end: spawned as a child process against
 // the real service, as a user runs it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -35,7 +34,7 @@ describe('opentox command-line client', function () {
   let env: Record<string, string>;
   before(async () => {
     app = await startApp();
-    config = mkdtempSync(path.join(os.tmpdir(), 'opentox-client-'));
+    config = tempDir('opentox-client-');
     env = { OPENTOX_SERVICE: app.url, XDG_CONFIG_HOME: config };
   });
   after(async () => {
@@ -120,7 +119,7 @@ describe('opentox login and tokens', function () {
     const dataDir = tempDir();
     await addUsers(dataDir);
     app = await startApp({ authMode: 'local' }, dataDir);
-    config = mkdtempSync(path.join(os.tmpdir(), 'opentox-client-'));
+    config = tempDir('opentox-client-');
   });
   after(async () => {
     await app.close();

@@ -21,8 +21,8 @@
 // - The documents run at the same time, each in its own session against its own server.
 // - EXAMPLES_LOG=dir keeps each document's stdout and stderr (with block start times) there.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tempDir } from '../helpers/tempDirs.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -101,7 +101,7 @@ interface DocumentRun { result: Run; cleanup: () => Promise<void> }
 async function runDocument(doc: string): Promise<DocumentRun> {
   const text = readFileSync(path.join(ROOT, doc), 'utf8');
   const app: TestApp = await startApp(serverConfig(text));
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'opentox-examples-'));
+  const dir = tempDir('opentox-examples-');
   const cleanup = async () => {
     await app.close();
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });

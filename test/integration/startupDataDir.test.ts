@@ -3,8 +3,8 @@
 // without the check the service hung there.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tempDir } from '../helpers/tempDirs.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,7 +29,7 @@ function start(dataDir: string, limitMs = 15_000): Promise<{ code: string; stder
 describe('start-up with a DATA_DIR that cannot hold files', function () {
   this.timeout(60_000);
   let dir: string;
-  before(() => { dir = mkdtempSync(path.join(os.tmpdir(), 'opentox-start-')); });
+  before(() => { dir = tempDir('opentox-start-'); });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('refuses a DATA_DIR under /proc with exit code 1 and the reason, instead of hanging', async () => {

@@ -4,8 +4,8 @@
 // files other programs read (SPEC §2.2).
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tempDir } from '../../helpers/tempDirs.ts';
 import path from 'node:path';
 import { initChem, parseStructure, type ParsedStructure } from '../../../src/chem/index.ts';
 import { writeStructure, type StructureRecord, type TextOutput } from '../../../src/chem/write.ts';
@@ -18,7 +18,7 @@ type Rec = ParsedStructure & { title: string; name: string };
  * title to each key). From a file: from standard input its CML reader stops after one molecule.
  */
 function keysByTitle(format: string, text: string): Map<string, string> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'obabel-'));
+  const dir = tempDir('obabel-');
   const file = path.join(dir, `input.${format}`);
   writeFileSync(file, text);
   let out: string;

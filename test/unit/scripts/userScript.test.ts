@@ -1,7 +1,7 @@
 // `npm run user`: a data directory without a user file is said so, not listed as empty.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
+import { tempDir } from '../../helpers/tempDirs.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -13,7 +13,7 @@ const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx
 describe('npm run user', function () {
   this.timeout(30_000);
   let dir: string;
-  before(() => { dir = mkdtempSync(path.join(os.tmpdir(), 'user-script-')); });
+  before(() => { dir = tempDir('user-script-'); });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('list on a directory that does not exist says there is no user file and exits non-zero', () => {

@@ -1,0 +1,17 @@
+// Temp directories of a test run: each one made here is removed once every suite has run
+// (rootHooks.ts), whether its test cleaned up or failed half-way, so a run leaves none behind.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const made: string[] = [];
+
+export function tempDir(prefix = 'opentox-test-'): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
