@@ -75,15 +75,24 @@ export interface StructureFingerprints {
 export function fingerprintsOf(structure: string): StructureFingerprints {
   const mol = parseWith('SMILES', structure, (rd) => rd.get_mol(structure));
   try {
-    return {
-      canonicalSmiles: mol.get_smiles(),
-      morgan: words(mol.get_morgan_fp_as_uint8array(MORGAN)),
-      pattern: words(mol.get_pattern_fp_as_uint8array(PATTERN)),
-      pickle: new Uint8Array(mol.get_as_uint8array()),
-    };
+    return fingerprintsOfMol(mol, mol.get_smiles());
   } finally {
     mol.delete();
   }
+}
+
+/**
+ * The same of a molecule already parsed (by any RDKit instance: only the molecule's own
+ * methods are called), whose canonical SMILES is `canonicalSmiles`. Morgan and pattern bits
+ * depend on the molecular graph, not on the atom order, so they equal fingerprintsOf's.
+ */
+export function fingerprintsOfMol(mol: Mol, canonicalSmiles: string): StructureFingerprints {
+  return {
+    canonicalSmiles,
+    morgan: words(mol.get_morgan_fp_as_uint8array(MORGAN)),
+    pattern: words(mol.get_pattern_fp_as_uint8array(PATTERN)),
+    pickle: new Uint8Array(mol.get_as_uint8array()),
+  };
 }
 
 /** Canonical SMILES and standard InChIKey of a SMILES or InChI query (exact search). */

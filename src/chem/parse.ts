@@ -11,7 +11,7 @@ import { splitSdf } from './sdf.ts';
 import { mol2ToMolfile } from './mol2.ts';
 import { symbolOf, weightOf } from './elements.ts';
 import { withoutDativeBonds } from './dative.ts';
-import type { StructureFingerprints } from './fingerprints.ts';
+import { fingerprintsOfMol, type StructureFingerprints } from './fingerprints.ts';
 
 export interface ParsedStructure {
   /** Canonical SMILES (RDKit), stereo kept. */
@@ -30,7 +30,7 @@ export interface ParsedStructure {
   is3D?: boolean;
   /** True when the molfile keeps the input's own coordinates (molfile, SD file, mol2). */
   hasCoords?: boolean;
-  /** Search fingerprints of `smiles` (fingerprintsOf), when a worker thread computed them. */
+  /** Search fingerprints of `smiles` (as fingerprintsOf computes them), when asked for. */
   fingerprints?: StructureFingerprints;
 }
 
@@ -56,6 +56,17 @@ export interface ParseOptions {
    * writing the molblock costs as much as the InChI.
    */
   molfile?: 'always' | 'withCoordinates';
+  /**
+   * Compute the search fingerprints too, from the molecule the SMILES is written from (no
+   * second parse): an upload's parse worker does, so the event loop never computes them.
+   */
+  fingerprints?: boolean;
+}
+
+/** What describe() writes besides the identity. */
+interface Wanted {
+  molfile: boolean;
+  fingerprints: boolean;
 }
 
 /** Parses one structure; throws BadRequest naming the format and what failed. */
@@ -63,7 +74,7 @@ export function parseStructure(text: string, format: ChemFormat, options: ParseO
   if (!text || !text.trim()) throw fail(format, 'empty input: expected one structure');
   if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text)) throw fail(format, 'input is binary data, not text');
   try {
-    return parseText(text, format, options.molfile !== 'withCoordinates');
+    return parseText(text, format, { molfile: options.molfile !== 'withCoordinates', fingerprints: options.fingerprints === true });
   } catch (e) {
     // A C++ exception thrown inside a toolkit (a failed precondition on odd input) is a
     // refusal of this input; the toolkit itself stays usable.
@@ -89,21 +100,21 @@ const molfileAtomCount = (molfile: string): number => {
   return Number(v3 ? v3.split(/\s+/)[3] : (lines[3] ?? '').slice(0, 3)) || 0;
 };
 
-function parseText(text: string, format: ChemFormat, molfile: boolean): ParsedStructure {
+function parseText(text: string, format: ChemFormat, want: Wanted): ParsedStructure {
   switch (format) {
-    case 'smiles': return fromSmiles(text, molfile);
-    case 'inchi': return fromIndigo(text.trim(), 'inchi', /^InChI=/, molfile);
-    case 'cml': return fromIndigo(text.trim(), 'cml', /^</, molfile);
-    case 'cdxml': return fromIndigo(text.trim(), 'cdxml', /^</, molfile);
-    case 'molfile': return fromMolfileText(text, 'molfile');
-    case 'sdf': return fromMolfileText(text, 'sdf');
-    case 'mol2': return fromMolfile(mol2ToMolfile(text), 'mol2');
+    case 'smiles': return fromSmiles(text, want);
+    case 'inchi': return fromIndigo(text.trim(), 'inchi', /^InChI=/, want);
+    case 'cml': return fromIndigo(text.trim(), 'cml', /^</, want);
+    case 'cdxml': return fromIndigo(text.trim(), 'cdxml', /^</, want);
+    case 'molfile': return fromMolfileText(text, 'molfile', want);
+    case 'sdf': return fromMolfileText(text, 'sdf', want);
+    case 'mol2': return fromMolfile(mol2ToMolfile(text), 'mol2', want);
     case 'xyz':
       throw fail('xyz', 'XYZ carries no bonds or charges, so it cannot define a structure; send a molfile instead (a 3D molfile makes a conformer)');
   }
 }
 
-function fromSmiles(text: string, molfile: boolean): ParsedStructure {
+function fromSmiles(text: string, want: Wanted): ParsedStructure {
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
   if (lines.length > 1) throw fail('smiles', `${lines.length} lines: expected one SMILES (post several structures to /dataset)`);
   // parseStructure refused empty text, so there is a first line with a first word.
@@ -112,18 +123,18 @@ function fromSmiles(text: string, molfile: boolean): ParsedStructure {
   checkSize('smiles', smilesAtomCount(smiles));
   const { mol, log } = rdkitMol(smiles);
   if (!mol) throw fail('smiles', `"${abbreviate(smiles)}" is not a valid structure${log ? `: ${log}` : ''}`);
-  return describe(mol, 'smiles', false, molfile);
+  return describe(mol, 'smiles', false, want);
 }
 
-function fromMolfileText(text: string, format: 'molfile' | 'sdf'): ParsedStructure {
+function fromMolfileText(text: string, format: 'molfile' | 'sdf', want: Wanted): ParsedStructure {
   const records = splitSdf(text);
   if (records.length > 1) {
     throw fail(format, `${records.length} records: expected one structure (post multi-record SD files to /dataset)`);
   }
-  return fromMolfile(records[0]?.molfile ?? text, format);
+  return fromMolfile(records[0]?.molfile ?? text, format, want);
 }
 
-function fromMolfile(molfile: string, format: ChemFormat): ParsedStructure {
+function fromMolfile(molfile: string, format: ChemFormat, want: Wanted): ParsedStructure {
   try {
     checkMolfile(molfile);
   } catch (e) {
@@ -136,11 +147,11 @@ function fromMolfile(molfile: string, format: ChemFormat): ParsedStructure {
   const is3D = coords === 3;
   // 3D input keeps its hydrogens (a conformer needs them); 2D input is drawn without.
   if (!is3D) mol.remove_hs_in_place('{}');
-  return { ...describe(mol, format, is3D, true), hasCoords: coords > 0 };
+  return { ...describe(mol, format, is3D, { ...want, molfile: true }), hasCoords: coords > 0 };
 }
 
 /** InChI, CML and CDXML: Indigo reads them, RDKit checks and canonicalises the result. */
-function fromIndigo(input: string, format: ChemFormat, looksRight: RegExp, molfile: boolean): ParsedStructure {
+function fromIndigo(input: string, format: ChemFormat, looksRight: RegExp, want: Wanted): ParsedStructure {
   let text = input;
   if (!looksRight.test(text)) {
     throw fail(format, format === 'inchi' ? 'does not start with "InChI="' : `not XML: expected "<" at the start, got "${abbreviate(text, 20)}"`);
@@ -161,7 +172,7 @@ function fromIndigo(input: string, format: ChemFormat, looksRight: RegExp, molfi
   checkSize(format, smilesAtomCount(smiles));
   const { mol, log } = rdkitMol(smiles.trim());
   if (!mol) throw fail(format, `read as "${abbreviate(smiles)}", which is not a valid structure${log ? `: ${log}` : ''}`);
-  return describe(mol, format, false, molfile);
+  return describe(mol, format, false, want);
 }
 
 /** CML as CDK writes it: one molecule, atom references without padding (Indigo needs that). */
@@ -176,7 +187,7 @@ function tidyCml(text: string): string {
  * molecule; frees it. RDKit's JSON of the molecule is written once, for both the dative
  * bond check and the formula.
  */
-function describe(parsed: Mol, format: ChemFormat, is3D: boolean, withMolfile: boolean): ParsedStructure {
+function describe(parsed: Mol, format: ChemFormat, is3D: boolean, want: Wanted): ParsedStructure {
   const parsedJson = parsed.get_json();
   const mol = withoutDativeBonds(parsed, is3D, parsedJson);
   const json = mol === parsed ? parsedJson : mol.get_json();
@@ -184,13 +195,17 @@ function describe(parsed: Mol, format: ChemFormat, is3D: boolean, withMolfile: b
   return withMol(mol, (m) => {
     if (m.get_num_atoms() === 0) throw fail(format, 'no atoms');
     const rd = rdkit();
-    const noH = is3D ? m.remove_hs('{}') : '';
-    const smiles = is3D ? withMol(rd.get_mol(noH)!, (h) => h.get_smiles()) : m.get_smiles();
+    // The SMILES (and the fingerprints) are written from the molecule without hydrogens.
+    const written = (h: Mol) => {
+      const smiles = h.get_smiles();
+      return { smiles, fingerprints: want.fingerprints ? fingerprintsOfMol(h, smiles) : undefined };
+    };
+    const { smiles, fingerprints } = is3D ? withMol(rd.get_mol(m.remove_hs('{}'))!, written) : written(m);
     const inchi = m.get_inchi();
     const inchiKey = inchi ? rd.get_inchikey_for_inchi(inchi) : '';
-    const molfile = withMolfile ? setChiralFlag(m.get_molblock(), smiles.includes('@')) : '';
+    const molfile = want.molfile ? setChiralFlag(m.get_molblock(), smiles.includes('@')) : '';
     const { formula, weight } = formulaOf(json);
-    return { smiles, inchi, inchiKey, molfile, formula, molecularWeight: weight, is3D };
+    return { smiles, inchi, inchiKey, molfile, formula, molecularWeight: weight, is3D, ...(fingerprints && { fingerprints }) };
   });
 }
 

@@ -4,36 +4,21 @@
 // file), and the search fingerprints are computed here, not on the event loop when the
 // compound is indexed.
 import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
-import { fingerprintsOf, initFingerprints, ToolkitParseError } from '../chem/fingerprints.ts';
 import type { StructureFormat } from './table.ts';
 import { checkCancelled } from '../tasks/cancellation.ts';
 
-let fingerprintsReady: Promise<unknown> | undefined;
-
 export type ParseResult = ParsedStructure | { error: string };
-
-function withFingerprints(s: ParsedStructure): ParsedStructure {
-  try {
-    return { ...s, fingerprints: fingerprintsOf(s.smiles) };
-  } catch (e) {
-    // The search index reports such a structure itself when it is indexed.
-    if (e instanceof ToolkitParseError) return s;
-    throw e;
-  }
-}
 
 export async function parseStructures(items: Array<{ text: string; format: StructureFormat }>): Promise<ParseResult[]> {
   // initChem loads each toolkit once per thread: Indigo only for a batch whose formats need it.
-  await Promise.all([(fingerprintsReady ??= initFingerprints()), initChem(new Set(items.map((i) => i.format)))]);
+  await initChem(new Set(items.map((i) => i.format)));
   return items.map(({ text, format }) => {
     // Outside the try: a cancelled upload stops here instead of failing every structure.
     checkCancelled();
-    let parsed: ParsedStructure;
     try {
-      parsed = parseStructure(text, format, { molfile: 'withCoordinates' });
+      return parseStructure(text, format, { molfile: 'withCoordinates', fingerprints: true });
     } catch (e) {
       return { error: (e as Error).message };
     }
-    return withFingerprints(parsed);
   });
 }

@@ -4,6 +4,7 @@ import { initChem, parseStructure } from '../../../src/chem/index.ts';
 import { fingerprintsOf, initFingerprints } from '../../../src/chem/fingerprints.ts';
 import { parseStructures } from '../../../src/datasets/parseWorker.ts';
 import { sharedData } from '../../helpers/data.ts';
+import { splitSdf } from '../../../src/chem/sdf.ts';
 
 // Identities are PubChem's (alanine CID 5950, cisplatin CID 5702198), not our own output.
 const ALANINE = { smiles: 'C[C@H](N)C(=O)O', inchiKey: 'QNAYBMKLOCPYGJ-REOHCLBHSA-N', formula: 'C3H7NO2' };
@@ -44,5 +45,30 @@ describe('chem: parseStructure for uploads (molfile only with coordinates)', () 
     expect([...ok.fingerprints!.morgan]).to.deep.equal([...expected.morgan]);
     expect([...ok.fingerprints!.pattern]).to.deep.equal([...expected.pattern]);
     expect(bad).to.have.property('error').that.matches(/not a valid structure/);
+  });
+
+  it('fingerprints taken during the parse equal those of the canonical SMILES parsed again (kazius, two SD files)', () => {
+    // The search index compares them with fingerprints of query and POSTed structures, which
+    // come from a SMILES: one differing bit would hide a hit.
+    const kazius = readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8').trim().split(/\r?\n/).slice(1).filter((_l, i) => i % 4 === 0).map((l) => l.split(',')[0]!);
+    const sdf = ['CPDBAS_v5c_1547_29Apr2008part.sdf', 'hamster_carcinogenicity.sdf'].flatMap((f) => splitSdf(readFileSync(sharedData('opentox-test', f), 'utf8')).map((r) => r.molfile));
+    const differing: string[] = [];
+    let compared = 0;
+    for (const [texts, format] of [[kazius, 'smiles'], [sdf, 'sdf']] as const) {
+      for (const text of texts) {
+        let p;
+        try {
+          p = parseStructure(text, format, { molfile: 'withCoordinates', fingerprints: true });
+        } catch {
+          continue; // refused structures are tested elsewhere
+        }
+        const again = fingerprintsOf(p.smiles);
+        compared++;
+        const same = p.fingerprints?.canonicalSmiles === again.canonicalSmiles && p.fingerprints.morgan.every((w, i) => w === again.morgan[i]) && p.fingerprints.pattern.every((w, i) => w === again.pattern[i]);
+        if (!same) differing.push(p.smiles);
+      }
+    }
+    expect(compared).to.be.greaterThan(1000);
+    expect(differing).to.deep.equal([]);
   });
 });
