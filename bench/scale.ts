@@ -33,7 +33,7 @@ function memory(pid: number): { rss: number; peak: number } {
   return { rss: field('VmRSS'), peak: field('VmHWM') };
 }
 
-function generatedCsv(): string {
+export function generatedCsv(): string {
   const header = ['compound', ...Array.from({ length: FEATURES }, (_, j) => `descriptor ${j + 1}`)].join(',');
   const lines = [header];
   for (let i = 0; i < ROWS; i++) {
@@ -44,7 +44,7 @@ function generatedCsv(): string {
 }
 
 /** POSTs and follows the task to its end; the result URI. */
-async function submit(url: string, body: string | URLSearchParams, type?: string): Promise<{ result: string; task?: string }> {
+export async function submit(url: string, body: string | URLSearchParams, type?: string): Promise<{ result: string; task?: string }> {
   const headers: Record<string, string> = { Accept: 'text/uri-list' };
   if (type) headers['Content-Type'] = type;
   const res = await fetch(url, { method: 'POST', headers, body });
@@ -134,7 +134,7 @@ async function stopWorker({ child, dir }: Worker): Promise<void> {
 }
 
 /** Seconds for JOBS descriptor jobs (physchem over SLICE kazius rows each) with `workers` worker processes. */
-async function jobsWith(workers: number, virtuoso: Virtuoso): Promise<number> {
+export async function jobsWith(workers: number, virtuoso: Virtuoso): Promise<number> {
   const redis = await startRedis(mkdtempSync(path.join(os.tmpdir(), 'opentox-bench-redis-')));
   const env = { SPARQL_ENDPOINT: virtuoso.endpoint, REDIS_URL: redis.url, WORKERS: '1' };
   const api = await startService({ ...env, WORKERS: '0', JOB_QUOTA: '0' });
@@ -148,7 +148,7 @@ async function jobsWith(workers: number, virtuoso: Virtuoso): Promise<number> {
     }
     const t = performance.now();
     await Promise.all(datasets.map((d) => submit(`${api.url}/algorithm/physchem`, new URLSearchParams({ dataset_uri: d })))).catch((e: Error) => {
-      throw new Error(`${e.message}\nwhat the workers logged:\n${started.flatMap((w) => w.logged).join('\n')}`);
+      throw new Error(`${e.message}\nwhat the API process logged:\n${api.logged.join('\n')}\nwhat the workers logged:\n${started.flatMap((w) => w.logged).join('\n')}`);
     });
     return (performance.now() - t) / 1000;
   } finally {

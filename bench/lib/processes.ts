@@ -12,6 +12,8 @@ export interface Running {
   url: string;
   process: ChildProcess;
   stop: () => Promise<void>;
+  /** The last lines the process wrote (its log at LOG_LEVEL), to explain a failure. */
+  logged: string[];
 }
 
 /**
@@ -21,7 +23,13 @@ export interface Running {
 function startNode(args: string[], env: Record<string, string>, cleanup: () => void = () => {}, readyUrl?: string): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  const logged: string[] = [];
+  const keep = (d: Buffer) => {
+    logged.push(...d.toString().split('\n').filter(Boolean));
+    logged.splice(0, Math.max(0, logged.length - 50));
+  };
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); keep(d); });
+  child.stdout!.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     let out = '';
@@ -32,6 +40,7 @@ function startNode(args: string[], env: Record<string, string>, cleanup: () => v
       resolve({
         url,
         process: child,
+        logged,
         stop: async () => {
           child.kill('SIGTERM');
           const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
