@@ -82,7 +82,7 @@ interface ModeFigures {
  * One mode's figures. Embedded: one process. Remote: the API process runs no jobs
  * (WORKERS=0) and one worker process takes them from Redis, as a deployment at scale runs.
  */
-async function measureMode(csv: string, virtuoso?: Virtuoso): Promise<ModeFigures> {
+export async function measureMode(csv: string, virtuoso?: Virtuoso): Promise<ModeFigures> {
   const redis = virtuoso ? await startRedis(mkdtempSync(path.join(os.tmpdir(), 'opentox-bench-redis-'))) : undefined;
   const remote: Record<string, string> = virtuoso && redis ? { SPARQL_ENDPOINT: virtuoso.endpoint, REDIS_URL: redis.url } : {};
   const service = await startService({ BODY_LIMIT: String(1 << 30), WORKERS: virtuoso ? '0' : '2', ...remote });
@@ -136,7 +136,8 @@ async function stopWorker({ child, dir }: Worker): Promise<void> {
 /** Seconds for JOBS descriptor jobs (physchem over SLICE kazius rows each) with `workers` worker processes. */
 export async function jobsWith(workers: number, virtuoso: Virtuoso): Promise<number> {
   const redis = await startRedis(mkdtempSync(path.join(os.tmpdir(), 'opentox-bench-redis-')));
-  const env = { SPARQL_ENDPOINT: virtuoso.endpoint, REDIS_URL: redis.url, WORKERS: '1' };
+  // DEBUG_ERRORS: a failed job's report carries the stack, wherever it was thrown.
+  const env = { SPARQL_ENDPOINT: virtuoso.endpoint, REDIS_URL: redis.url, WORKERS: '1', DEBUG_ERRORS: 'true' };
   const api = await startService({ ...env, WORKERS: '0', JOB_QUOTA: '0' });
   const started = Array.from({ length: workers }, () => launchWorker({ ...env, BASE_URL: api.url }));
   try {

@@ -4,12 +4,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type ProxyMode = 'pass' | 'hang' | 'error' | 'down';
+/**
+ * 'holes': SELECT answers lose their ?o bindings, as Virtuoso 7.2 answered rows while the
+ * graph read was being rewritten; `holes` answers are spoilt, then queries pass again.
+ */
+export type ProxyMode = 'pass' | 'hang' | 'error' | 'down' | 'holes';
 
 export interface FaultyProxy {
   /** The proxied endpoint: same path as the target's. */
   url: string;
   mode: ProxyMode;
+  /** In mode 'holes': how many more SELECT answers lose their ?o bindings. */
+  holes: number;
   /** Update requests (form field `update`) passed on to the store. */
   updates: string[];
   close: () => Promise<void>;
@@ -23,7 +29,7 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
 
 export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
   const sockets = new Set<Socket>();
-  const proxy: FaultyProxy = { url: '', mode: 'pass', updates: [], close: async () => undefined };
+  const proxy: FaultyProxy = { url: '', mode: 'pass', holes: 0, updates: [], close: async () => undefined };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (proxy.mode === 'down') return req.socket.destroy();
     if (proxy.mode === 'hang') return;
@@ -33,7 +39,15 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
     if (update !== null) proxy.updates.push(update);
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
     const answer = await fetch(new URL(req.url ?? '/', target), { method: req.method, headers, body: req.method === 'POST' ? new Uint8Array(body) : undefined });
-    const out = Buffer.from(await answer.arrayBuffer());
+    let out = Buffer.from(await answer.arrayBuffer());
+    if (proxy.mode === 'holes' && proxy.holes > 0 && update === null && /json/.test(answer.headers.get('content-type') ?? '')) {
+      const json = JSON.parse(out.toString('utf8')) as { results?: { bindings: Array<Record<string, unknown>> } };
+      if (json.results?.bindings.some((b) => 'o' in b)) {
+        proxy.holes--;
+        for (const b of json.results.bindings) delete b.o;
+        out = Buffer.from(JSON.stringify(json));
+      }
+    }
     res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => !['content-length', 'transfer-encoding', 'connection', 'content-encoding'].includes(k))));
     res.end(out);
   };

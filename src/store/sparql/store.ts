@@ -26,6 +26,8 @@ const { namedNode, quad } = DataFactory;
  * 5,000 triples in one operation; several operations in one request are fine.
  */
 const TRIPLES_PER_OPERATION = 2000;
+/** Answers with rows missing a variable that a triple-pattern read accepts before it gives up. */
+const INCOMPLETE_ATTEMPTS = 3;
 /** Subjects per describe() read. */
 const SUBJECTS_PER_READ = 500;
 
@@ -176,7 +178,7 @@ export class SparqlStore implements Store {
 
   async graph(graph: string): Promise<RDF.Quad[]> {
     const g = namedNode(graph);
-    const rows = await this.rows(`SELECT ?s ?p ?o WHERE { GRAPH ${term(g, 'g')} { ?s ?p ?o } }`);
+    const rows = await this.completeRows(`SELECT ?s ?p ?o WHERE { GRAPH ${term(g, 'g')} { ?s ?p ?o } }`, ['s', 'p', 'o']);
     return rows.map((r) => quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
   }
 
@@ -187,7 +189,8 @@ export class SparqlStore implements Store {
   async match(s: RDF.Term | null, p: RDF.Term | null, o: RDF.Term | null, graph: string | null): Promise<RDF.Quad[]> {
     const g = graph === null ? null : namedNode(graph);
     const projected = [s ? '' : '?s', p ? '' : '?p', o ? '' : '?o', g ? '' : '?g'].filter(Boolean).join(' ') || '(1 AS ?one)';
-    const rows = await this.rows(`SELECT ${projected} WHERE { GRAPH ${term(g, 'g')} { ${term(s, 's')} ${term(p, 'p')} ${term(o, 'o')} } }`);
+    const unbound = (['s', 'p', 'o', 'g'] as const).filter((_v, i) => [s, p, o, g][i] === null);
+    const rows = await this.completeRows(`SELECT ${projected} WHERE { GRAPH ${term(g, 'g')} { ${term(s, 's')} ${term(p, 'p')} ${term(o, 'o')} } }`, unbound);
     return rows.map((r) => quad(
       (s ?? r.s) as RDF.Quad_Subject, (p ?? r.p) as RDF.Quad_Predicate, (o ?? r.o) as RDF.Quad_Object, (g ?? r.g) as RDF.Quad_Graph,
     ));
@@ -198,7 +201,7 @@ export class SparqlStore implements Store {
     const out: RDF.Quad[] = [];
     for (let i = 0; i < subjects.length; i += SUBJECTS_PER_READ) {
       const values = subjects.slice(i, i + SUBJECTS_PER_READ).map((s) => term(s, 's')).join(' ');
-      const rows = await this.rows(`SELECT ?s ?p ?o WHERE { GRAPH ${term(g, 'g')} { VALUES ?s { ${values} } ?s ?p ?o } }`);
+      const rows = await this.completeRows(`SELECT ?s ?p ?o WHERE { GRAPH ${term(g, 'g')} { VALUES ?s { ${values} } ?s ?p ?o } }`, ['s', 'p', 'o']);
       for (const r of rows) out.push(quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
     }
     return out;
@@ -215,6 +218,28 @@ export class SparqlStore implements Store {
   /** A SELECT whose literals come back as they were written, graphs enumerated (quirks.ts). */
   private async rows(query: string): Promise<Row[]> {
     return (await this.protocol.select(withLexicalForms(withGraphEnumeration(query)))).map(lexicalRow);
+  }
+
+  /**
+   * The rows of a triple-pattern SELECT, each binding every one of `vars`, as SPARQL 1.1
+   * (§18.5) requires of a basic graph pattern's solutions. Virtuoso 7.2 has answered rows
+   * without ?p and ?o when the graph was being written to at the same moment (a task polled
+   * while its job wrote its progress, on a store of two million triples); such an answer is
+   * asked again, and after three such answers the request is refused with a 503 rather than
+   * read as a graph with holes.
+   */
+  private async completeRows(query: string, vars: readonly string[]): Promise<Row[]> {
+    for (let attempt = 1; ; attempt++) {
+      const rows = await this.rows(query);
+      if (rows.every((r) => vars.every((v) => r[v] !== undefined))) return rows;
+      if (attempt === INCOMPLETE_ATTEMPTS) {
+        throw new ServiceUnavailable(`the SPARQL store at ${this.protocol.url} answered rows with unbound variables ${attempt} times`, {
+          retryAfterSeconds: 1,
+          details: 'The store was probably writing the same graph; asking again shortly should succeed.',
+        });
+      }
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
   }
 
   ask(name: string, values: Record<string, Bindable> = {}): Promise<boolean> {

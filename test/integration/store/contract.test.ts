@@ -17,12 +17,20 @@ const XSD_DOUBLE = namedNode('http://www.w3.org/2001/XMLSchema#double');
 const ex = (s: string) => namedNode(`http://example.org/${s}`);
 const sorted = (quads: readonly RDF.Quad[]) => quads.map((q) => `${q.subject.value} ${q.predicate.value} ${q.object.value}`).sort();
 
-export function storeContract(name: string, open: () => Promise<{ store: Store; close: () => Promise<void> }>): void {
+/** An opened store; `reader`: a second client of the same data, as another process would be. */
+interface Opened {
+  store: Store;
+  reader?: Store;
+  close: () => Promise<void>;
+}
+
+export function storeContract(name: string, open: () => Promise<Opened>): void {
   describe(`Store contract: ${name}`, function () {
     this.timeout(90_000);
     let store: Store;
+    let reader: Store | undefined;
     let close: () => Promise<void>;
-    before(async () => ({ store, close } = await open()));
+    before(async () => ({ store, reader, close } = await open()));
     after(async () => close?.());
 
     it('replaces a graph whole, reads it back, and knows it exists', async () => {
@@ -130,6 +138,31 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
       expect(await store.ask('graph-exists', { graph: ex('none') })).to.equal(false);
     });
 
+    it('a reader never sees a small graph half-replaced: old or new, whole, while another client rewrites it', async () => {
+      // A task polled through one process while its job, in another, writes its progress.
+      const g = ex('g-polled').value;
+      const version = (n: number) => Array.from({ length: 30 }, (_, i) => quad(ex('task'), ex(`p${i}`), literal(`{"step":${n},"field":${i},"text":"${'x'.repeat(40 + i)}"}`)));
+      await store.replaceGraph(g, version(0));
+      let writing = true;
+      const writer = (async () => {
+        for (let n = 1; n <= 150; n++) await store.replaceGraph(g, version(n));
+        writing = false;
+      })();
+      const seen: string[] = [];
+      let reads = 0;
+      while (writing) {
+        const quads = await (reader ?? store).graph(g);
+        reads++;
+        const steps = new Set(quads.map((q) => (JSON.parse(q.object.value) as { step: number }).step));
+        if (quads.length !== 30 || steps.size !== 1) seen.push(`${quads.length} triples of versions ${[...steps].join(',')}`);
+        // The embedded store may answer without I/O: let the writer's journal writes run.
+        await new Promise((r) => setImmediate(r));
+      }
+      await writer;
+      expect(reads).to.be.greaterThan(10);
+      expect(seen).to.deep.equal([]);
+    });
+
     it('answers public SELECT queries over the union of graphs', async () => {
       const q = parseSparqlQuery('SELECT ?o WHERE { <http://example.org/x> <http://example.org/p> ?o } ORDER BY ?o', 'http://example.org/');
       const json = JSON.parse(await store.sparql(q, { resultsFormat: 'application/sparql-results+json' })) as { results: { bindings: Array<{ o: { value: string } }> } };
@@ -161,6 +194,7 @@ storeContract('SPARQL 1.1 Protocol (Virtuoso)', async () => {
   }
   return {
     store: new SparqlStore({ queryUrl: virtuoso.endpoint }),
+    reader: new SparqlStore({ queryUrl: virtuoso.endpoint }),
     close: async () => {
       await virtuoso?.stop();
       rmSync(dir, { recursive: true, force: true });

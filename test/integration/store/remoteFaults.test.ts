@@ -26,7 +26,10 @@ describe('remote store faults', function () {
     await proxy?.close();
     await releaseVirtuoso('remote store faults');
   });
-  afterEach(() => { proxy.mode = 'pass'; });
+  afterEach(() => {
+    proxy.mode = 'pass';
+    proxy.holes = 0;
+  });
 
   const get = (path: string) => fetch(app.url + path, { headers: { Accept: 'text/plain' }, signal: AbortSignal.timeout(20_000) });
   const postFeature = (title: string) => fetch(app.url + '/feature', {
@@ -84,5 +87,18 @@ describe('remote store faults', function () {
     proxy.mode = 'pass';
     const kept = await (await fetch(uri, { headers: { Accept: 'application/n-triples' } })).text();
     expect(kept).to.contain('"LC50 twice"').and.not.contain('"LC50 lost"');
+  });
+
+  it('rows with unbound variables: read again, and after three such answers 503, never a graph with holes', async () => {
+    // Each feature is read for the first time here, so no cached representation answers.
+    const [whole, holed] = await Promise.all(['LC50 whole', 'LC50 holed'].map(async (t) => (await (await postFeature(t)).text()).trim()));
+    proxy.mode = 'holes';
+    proxy.holes = 2;
+    const again = await fetch(whole!, { headers: { Accept: 'application/n-triples' } });
+    expect(again.status).to.equal(200);
+    expect(await again.text()).to.contain('"LC50 whole"').and.contain('"mg/L"');
+    expect(proxy.holes).to.equal(0);
+    proxy.holes = 3;
+    await expectStoreReport(await fetch(holed!, { headers: { Accept: 'text/plain' } }), /answered rows with unbound variables 3 times/);
   });
 });
