@@ -106,6 +106,9 @@ export async function measureMode(csv: string, virtuoso?: Virtuoso): Promise<Mod
       get[name] = (await wrk(url, { connections: 16, seconds: 5, headers: { Accept: 'application/rdf+xml' } })).requestsPerSecond;
     }
     return { uploadS, peakKiB, workerPeakKiB, csvS, xmlS, endKiB, get };
+  } catch (e) {
+    const exited = service.process.exitCode ?? service.process.signalCode;
+    throw new Error(`${(e as Error).message}${exited === null ? '' : ` (the service exited: ${exited})`}\nwhat it logged last:\n${service.logged.slice(-8).join('\n')}`);
   } finally {
     if (worker) await stopWorker(worker);
     await service.stop();

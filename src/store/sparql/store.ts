@@ -29,7 +29,7 @@ const TRIPLES_PER_OPERATION = 2000;
 /** Answers with rows missing a variable that a triple-pattern read accepts before it gives up. */
 const INCOMPLETE_ATTEMPTS = 3;
 /** Subjects per describe() read. */
-const SUBJECTS_PER_READ = 500;
+const SUBJECTS_PER_READ = 100;
 
 export interface SparqlStoreOptions extends SparqlEndpoint {
   queries?: QueryFiles;
