@@ -6,7 +6,8 @@ import path from 'node:path';
 import { DataFactory } from 'n3';
 import { tempDir } from '../helpers/app.ts';
 import { TripleStore } from '../../src/store/store.ts';
-import { scan } from '../../src/store/layout.ts';
+import { currentPlan, scan } from '../../src/store/layout.ts';
+import { compact } from '../../src/store/snapshotMerge.ts';
 import { Journal } from '../../src/store/journal.ts';
 import { encodeOps } from '../../src/store/records.ts';
 import { DC, OT, RDF } from '../../src/rdf/vocab.ts';
@@ -100,6 +101,28 @@ describe('store snapshots', () => {
     expect(store.graph(g(3)).map((q) => q.object.value)).to.deep.equal(['new']);
     await store.close();
   });
+
+  for (const readChunk of [16, 100, 4096]) {
+    it(`merges a snapshot read ${readChunk} bytes at a time: lines across reads, long lines, a remove after a replace`, async () => {
+      const dir = tempDir();
+      let store = await TripleStore.open(dir);
+      for (let i = 0; i < 6; i++) await store.replaceGraph(g(i), [...title(i, `é${'ü'.repeat(i * 40)}😀 ${i}`), quad(namedNode(g(i)), DC.description, literal(`d${i}`))]);
+      await store.snapshot();
+      await store.replaceGraph(g(1), [...title(1, 'new'), quad(namedNode(g(1)), DC.description, literal('d1'))]);
+      await store.removeFromGraph(g(1), [quad(namedNode(g(1)), DC.description, literal('d1'))]);
+      await store.removeFromGraph(g(2), [quad(namedNode(g(2)), DC.description, literal('d2'))]);
+      await store.dropGraph(g(3));
+      await store.addToGraph(g(4), title(4, 'more'));
+      const live = canonical(store);
+      await store.close();
+      // Snapshot 2 from snapshot 1 and segment 1, merged here with a small read buffer.
+      compact({ plan: currentPlan(dir), target: 2, readChunk });
+      store = await TripleStore.open(dir);
+      expect(canonical(store)).to.deep.equal(live);
+      expect(store.graph(g(1)).map((q) => q.object.value)).to.deep.equal(['new']);
+      await store.close();
+    });
+  }
 
   it('snapshot() writes a snapshot on demand; the store reopens from it alone', async () => {
     const dir = tempDir();
