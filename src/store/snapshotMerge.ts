@@ -50,6 +50,9 @@ interface GraphFate {
   removes: boolean;
 }
 
+/** Releases a store's WASM memory now rather than when the finalizer runs (wasm-bindgen's free()). */
+const free = (store: ox.Store): void => (store as unknown as { free(): void }).free();
+
 /** Appends text to a file, tracking its length. */
 class Appender {
   length = 0;
@@ -85,7 +88,6 @@ function readSegments(plan: ReplayPlan, ops: Appender): Map<string, GraphFate> {
     if (!f) fates.set(graph, (f = { reset: false, steps: [], removes: false }));
     return f;
   };
-  const scratch = new ox.Store();
   plan.segments.forEach((seg, i) => {
     const last = i === plan.segments.length - 1;
     const read = readJournal(segmentFile(plan.dir, seg), last ? plan.lastLength : undefined);
@@ -93,13 +95,13 @@ function readSegments(plan: ReplayPlan, ops: Appender): Map<string, GraphFate> {
     for (const payload of read.records) {
       for (const op of decodeRecord(payload)) {
         // A failing op stops its record here, as applyRecord's throw does on replay.
-        if (!applyOp(scratch, op)) break;
+        if (!applyOp(op)) break;
       }
     }
   });
   return fates;
 
-  function applyOp(store: ox.Store, op: JournalOp): boolean {
+  function applyOp(op: JournalOp): boolean {
     let ok = true;
     try {
       const g = ox.namedNode(op.graph);
@@ -115,14 +117,19 @@ function readSegments(plan: ReplayPlan, ops: Appender): Map<string, GraphFate> {
         f.removes = true;
       }
       if ((op.op === 'replace' || op.op === 'add') && op.nt) {
+        // A store per op, freed at once, so the next op reuses its memory.
+        const store = new ox.Store();
         try {
-          store.load(op.nt, { format: NT, to_graph_name: g, no_transaction: true });
-        } catch {
-          ok = false;
+          try {
+            store.load(op.nt, { format: NT, to_graph_name: g });
+          } catch {
+            ok = false;
+          }
+          // As in applyRecord: one transaction, so a refused load adds nothing.
+          if (store.size > 0) fate(op.graph).steps.push({ add: ops.write(store.dump({ format: NQ })) });
+        } finally {
+          free(store);
         }
-        // What a refused load added before failing stays, live and on replay alike.
-        if (store.size > 0) fate(op.graph).steps.push({ add: ops.write(store.dump({ format: NQ })) });
-        store.update('CLEAR ALL');
       }
     } catch {
       ok = false;
@@ -216,13 +223,13 @@ export function compact({ plan, target, readChunk = READ_CHUNK }: CompactJob): v
       }
       const store = new ox.Store();
       const lines = kept.get(graph);
-      if (lines) store.load(lines.join('\n'), { format: NQ, no_transaction: true, lenient: true });
+      if (lines) store.load(lines.join('\n'), { format: NQ, lenient: true });
       for (const step of f.steps) {
-        if ('add' in step) store.load(readRange(opsFd, step.add).toString('utf8'), { format: NQ, no_transaction: true, lenient: true });
+        if ('add' in step) store.load(readRange(opsFd, step.add).toString('utf8'), { format: NQ, lenient: true });
         else applyRecord(store, [{ op: 'remove', graph, nt: step.remove }]);
       }
       out.write(store.dump({ format: NQ }));
-      (store as unknown as { free(): void }).free();
+      free(store);
     }
     fsyncSync(fd);
   } finally {
