@@ -65,6 +65,7 @@ function refuseEmpty(table: InputTable, compounds: ReadonlyArray<RowCompound>, w
   });
 }
 
+/** Stores `table` as (or appends it to) a dataset. The table is consumed: its rows are emptied. */
 export async function importTable(deps: Deps, table: InputTable, options: ImportOptions): Promise<ImportResult> {
   const { dataset } = options;
   const warnings: Array<{ row: number; column?: number; message: string }> = table.warnings.map((w) => ({ ...w }));
@@ -75,7 +76,7 @@ export async function importTable(deps: Deps, table: InputTable, options: Import
   const firstRow = new Map<string, number>();
   // Rows to store and their compounds; their values become literals only when written, a
   // chunk at a time (a 100,000 × 20 upload would otherwise hold 2 million literals at once).
-  const kept: Array<{ row: InputTable['rows'][number]; compound: string }> = [];
+  const kept: Array<{ row: InputTable['rows'][number]; compound: string } | undefined> = [];
   table.rows.forEach((row, r) => {
     const compound = entryAt(compounds, r, 'row compound'); // resolveCompounds answers one per row
     if (typeof compound !== 'string') {
@@ -96,10 +97,14 @@ export async function importTable(deps: Deps, table: InputTable, options: Import
     if (!numeric[i]) return stringLiteral(v);
     return isNumeric(v) ? numberLiteral(Number(v)) : undefined; // a warning says so (above)
   };
+  // The rows are let go as they are written: the table's own list now, each kept row once
+  // writeEntries has read it (once, in order).
+  table.rows = [];
   const entries: EntrySource = {
     length: kept.length,
     at: (k) => {
       const e = kept[k];
+      kept[k] = undefined;
       return e && { compound: e.compound, values: e.row.values.map(literalOf) };
     },
   };

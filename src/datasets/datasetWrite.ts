@@ -30,8 +30,8 @@ export interface DatasetMeta {
 }
 
 /**
- * The entries to write, read one at a time: an array, or entries made on demand so that a
- * large upload never holds every value as a literal at once (datasetImport.ts).
+ * The entries to write, each read once, in order: an array, or entries made on demand so
+ * that a large upload never holds every value as a literal at once (datasetImport.ts).
  */
 export interface EntrySource {
   readonly length: number;
