@@ -11,7 +11,7 @@ import { BadRequest } from '../errors.ts';
 import { entryAt } from '../algorithms/table.ts';
 import { ensureFeatures, readFeature, readFeatures } from '../features/features.ts';
 import type { FeatureSpec } from '../features/featureModel.ts';
-import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta, type EntryData } from './datasetWrite.ts';
+import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta, type EntrySource } from './datasetWrite.ts';
 
 export interface ImportOptions {
   dataset: string;
@@ -65,6 +65,7 @@ function refuseEmpty(table: InputTable, compounds: ReadonlyArray<RowCompound>, w
   });
 }
 
+/** Stores `table` as (or appends it to) a dataset. The table is consumed: its rows are emptied. */
 export async function importTable(deps: Deps, table: InputTable, options: ImportOptions): Promise<ImportResult> {
   const { dataset } = options;
   const warnings: Array<{ row: number; column?: number; message: string }> = table.warnings.map((w) => ({ ...w }));
@@ -73,7 +74,9 @@ export async function importTable(deps: Deps, table: InputTable, options: Import
   const features = await featuresOfTable(deps, table, dataset);
   const numeric = (await readFeatures(deps, features)).map((f) => f?.type === 'numeric');
   const firstRow = new Map<string, number>();
-  const entries: EntryData[] = [];
+  // Rows to store and their compounds; their values become literals only when written, a
+  // chunk at a time (a 100,000 × 20 upload would otherwise hold 2 million literals at once).
+  const kept: Array<{ row: InputTable['rows'][number]; compound: string } | undefined> = [];
   table.rows.forEach((row, r) => {
     const compound = entryAt(compounds, r, 'row compound'); // resolveCompounds answers one per row
     if (typeof compound !== 'string') {
@@ -83,15 +86,28 @@ export async function importTable(deps: Deps, table: InputTable, options: Import
     const seen = firstRow.get(compound);
     if (seen !== undefined) warnings.push({ row: row.row, message: `duplicate structure: same compound as row ${seen} (${compound}); both kept` });
     else firstRow.set(compound, row.row);
-    const values = row.values.map((v, i): RDF.Literal | undefined => {
-      if (v === undefined) return undefined;
-      if (!numeric[i]) return stringLiteral(v);
-      if (isNumeric(v)) return numberLiteral(Number(v));
+    row.values.forEach((v, i) => {
+      if (v === undefined || !numeric[i] || isNumeric(v)) return;
       warnings.push({ row: row.row, column: columnNumber(table, i), message: `(${JSON.stringify(entryAt(table.columns, i, 'column').title)}): value ${JSON.stringify(v)} is not a number; cell left empty` });
-      return undefined;
     });
-    entries.push({ compound, values });
+    kept.push({ row, compound });
   });
+  const literalOf = (v: string | undefined, i: number): RDF.Literal | undefined => {
+    if (v === undefined) return undefined;
+    if (!numeric[i]) return stringLiteral(v);
+    return isNumeric(v) ? numberLiteral(Number(v)) : undefined; // a warning says so (above)
+  };
+  // The rows are let go as they are written: the table's own list now, each kept row once
+  // writeEntries has read it (once, in order).
+  table.rows = [];
+  const entries: EntrySource = {
+    length: kept.length,
+    at: (k) => {
+      const e = kept[k];
+      kept[k] = undefined;
+      return e && { compound: e.compound, values: e.row.values.map(literalOf) };
+    },
+  };
   const texts = warnings.sort((a, b) => a.row - b.row).map(warningText);
   const added = await writeEntries(deps, { dataset, features, entries, warnings: texts, meta: options.meta, signal: options.signal, progress: options.progress });
   return { entries: added, warnings: texts };

@@ -29,10 +29,19 @@ export interface DatasetMeta {
   date?: string;
 }
 
+/**
+ * The entries to write, each read once, in order: an array, or entries made on demand so
+ * that a large upload never holds every value as a literal at once (datasetImport.ts).
+ */
+export interface EntrySource {
+  readonly length: number;
+  at(i: number): EntryData | undefined;
+}
+
 export interface WritePlan {
   dataset: string;
   features: string[];
-  entries: EntryData[];
+  entries: EntrySource;
   warnings: string[];
   /** Metadata of a new dataset; ignored when appending to an existing one. */
   meta: DatasetMeta;
@@ -69,7 +78,7 @@ export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number>
     const quads: RDF.Quad[] = [];
     for (let i = start; i < Math.min(start + size, plan.entries.length); i++) {
       const e = namedNode(entryUri(dataset, first + i));
-      const { compound, values } = plan.entries[i]!;
+      const { compound, values } = plan.entries.at(i)!; // i < length
       quads.push(quad(e, OT.compound, namedNode(compound)));
       values.forEach((v, j) => {
         if (v !== undefined) quads.push(quad(e, predicates[j]!, v)); // one predicate per feature, as values

@@ -1,12 +1,15 @@
 // Files of a store directory. journal.N.log are the journal segments in order;
 // snapshot.N.nq holds the state after every segment below N (so replay starts at segment
-// N). snapshot.tmp is a snapshot being written: it only counts once renamed.
+// N). snapshot.tmp is a snapshot being written: it only counts once renamed;
+// snapshot.ops.tmp is scratch space of the compaction writing it.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 export const segmentFile = (dir: string, n: number): string => path.join(dir, `journal.${n}.log`);
 export const snapshotFile = (dir: string, n: number): string => path.join(dir, `snapshot.${n}.nq`);
 export const snapshotTemp = (dir: string): string => path.join(dir, 'snapshot.tmp');
+/** Scratch file of a compaction: the segments' writes, in Oxigraph's form (compactWorker.ts). */
+export const snapshotOpsTemp = (dir: string): string => path.join(dir, 'snapshot.ops.tmp');
 
 export interface Layout {
   /** Snapshot indices, ascending. */

@@ -60,6 +60,12 @@ export function encodeOps(ops: readonly WriteOp[]): JournalRecord {
   });
 }
 
+/**
+ * Applies a record op by op; a failing op throws and the ops after it are not applied.
+ * Loads go through Oxigraph's bulk loader (no_transaction): about 160 MB of buffers in
+ * WASM memory, taken once and reused, for half the time of a transaction per chunk on a
+ * 100,000-row upload. What a failing load read before the error stays, live and on replay.
+ */
 export function applyRecord(store: ox.Store, record: JournalRecord): void {
   for (const op of record) {
     const g = ox.namedNode(op.graph);

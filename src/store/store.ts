@@ -11,7 +11,7 @@ import { Journal, isSpaceError } from './journal.ts';
 import { QueryFiles } from './queries.ts';
 import { termToSparql, type Bindable } from './binder.ts';
 import { rowsOf, type JsonResults } from './sparql/results.ts';
-import { currentPlan, snapshotTemp, type ReplayPlan } from './layout.ts';
+import { currentPlan, snapshotOpsTemp, snapshotTemp, type ReplayPlan } from './layout.ts';
 import { applyRecord, checkGraph, encodeOps, replay, type JournalRecord, type WriteOp } from './records.ts';
 import { Compactor } from './compactor.ts';
 import { GraphCache } from './graphCache.ts';
@@ -76,6 +76,7 @@ export class TripleStore {
   static async open(dir: string, options: StoreOptions = {}): Promise<TripleStore> {
     mkdirSync(dir, { recursive: true });
     rmSync(snapshotTemp(dir), { force: true });
+    rmSync(snapshotOpsTemp(dir), { force: true });
     const store = new TripleStore(dir, options);
     const plan = currentPlan(dir);
     const read = replay(store.ox, plan);

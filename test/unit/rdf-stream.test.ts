@@ -33,6 +33,23 @@ describe('streaming RDF serialisation', () => {
     });
   }
 
+  it('rdfxml: blank node labels that differ only in characters an XML name cannot hold stay distinct nodes', async () => {
+    const s = nn('http://e.org/s');
+    const labels = ['a-b', 'a_b', 'a.b', 'a_2d_b', 'aéb', 'a😀b'];
+    async function* groups(): AsyncGenerator<SubjectGroup> {
+      yield { subject: s, triples: labels.map((l) => quad(s, OT.values, blankNode(l))) };
+      for (const [i, l] of labels.entries()) yield { subject: blankNode(l), triples: [quad(blankNode(l), OT.value, literal(String(i), XSD.integer))] };
+    }
+    let text = '';
+    for await (const chunk of rdfStream(groups(), 'rdfxml')) text += chunk;
+    const parsed = await parseRdfXmlStrict(text);
+    expect(parsed).to.have.length(labels.length * 2);
+    // Each value hangs off its own node: one node per label, each linked from s.
+    const valueOf = new Map(parsed.filter((q) => q.predicate.equals(OT.value)).map((q) => [q.subject.value, q.object.value]));
+    const linked = parsed.filter((q) => q.predicate.equals(OT.values)).map((q) => valueOf.get(q.object.value));
+    expect(linked.sort()).to.deep.equal(labels.map((_, i) => String(i)).sort());
+  });
+
   it('JSON-LD does not stream', () => {
     expect(() => rdfStream(rows(1), 'jsonld')).to.throw(/cannot stream/);
   });
