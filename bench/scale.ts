@@ -23,7 +23,7 @@ const FEATURES = 20;
 const JOBS = 8;
 const SLICE = 250;
 /** V8 heap limit of the remote mode's API process (MiB): docs/engines.md, Memory. */
-const API_HEAP_MIB = 256;
+const API_HEAP_MIB = 192;
 
 const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const mib = (kib: number) => `${fmt(kib / 1024, 0)} MiB`;
