@@ -12,7 +12,7 @@ import { termToSparql, type Bindable } from '../binder.ts';
 import { encodeOps, type JournalOp } from '../records.ts';
 import { datasetOf, type SparqlQuery } from '../sparqlQuery.ts';
 import { SparqlProtocol, type SparqlEndpoint } from './protocol.ts';
-import { isLexicalColumn, lexicalRow, storedQuad, toStored, withGraphEnumeration, withLexicalForms, writtenQuad } from './quirks.ts';
+import { isLexicalColumn, lexicalRow, pageOfSelect, storedQuad, toStored, withGraphEnumeration, withLexicalForms, writtenQuad } from './quirks.ts';
 import { booleanOf, rowsOf, type JsonResults } from './results.ts';
 import { writeResults, type Answer } from './resultsWriter.ts';
 import { serialize } from '../../rdf/serialize.ts';
@@ -28,6 +28,11 @@ const { namedNode, quad } = DataFactory;
 const TRIPLES_PER_OPERATION = 2000;
 /** Answers with rows missing a variable that a triple-pattern read accepts before it gives up. */
 const INCOMPLETE_ATTEMPTS = 3;
+/**
+ * Rows per request of a structural read (graph, match, describe): below Virtuoso's default
+ * ResultSetMaxRows (10,000), so no answer is cut at the cap.
+ */
+const ROWS_PER_PAGE = 5000;
 /** Subjects per describe() read. */
 const SUBJECTS_PER_READ = 100;
 
@@ -211,8 +216,18 @@ export class SparqlStore implements Store {
    * `union`: the query is sent without a dataset, and the protocol leaves the default graph
    * to the store (SPARQL 1.1 Protocol §2.1.4); Virtuoso's is the union of every graph.
    */
-  select(name: string, values: Record<string, Bindable> = {}, _options: SelectOptions = {}): Promise<Row[]> {
-    return this.rows(this.queries.text(name, values));
+  async select(name: string, values: Record<string, Bindable> = {}, _options: SelectOptions = {}): Promise<Row[]> {
+    const text = this.queries.text(name, values);
+    // Read a page at a time (quirks.ts pageOfSelect), so that an answer longer than the
+    // store's row cap (every compound, read at start) comes whole; a query with its own
+    // LIMIT is one page already.
+    if (pageOfSelect(text, ROWS_PER_PAGE, 0) === undefined) return this.rows(text);
+    const out: Row[] = [];
+    for (let offset = 0; ; offset += ROWS_PER_PAGE) {
+      const page = await this.rows(pageOfSelect(text, ROWS_PER_PAGE, offset)!);
+      for (const row of page) out.push(row);
+      if (page.length < ROWS_PER_PAGE) return out;
+    }
   }
 
   /** A SELECT whose literals come back as they were written, graphs enumerated (quirks.ts). */
@@ -221,14 +236,34 @@ export class SparqlStore implements Store {
   }
 
   /**
-   * The rows of a triple-pattern SELECT, each binding every one of `vars`, as SPARQL 1.1
-   * (§18.5) requires of a basic graph pattern's solutions. Virtuoso 7.2 has answered rows
-   * without ?p and ?o when the graph was being written to at the same moment (a task polled
-   * while its job wrote its progress, on a store of two million triples); such an answer is
-   * asked again, and after three such answers the request is refused with a 503 rather than
-   * read as a graph with holes.
+   * The rows of a triple-pattern SELECT (projecting `vars`), a page of ROWS_PER_PAGE at a time
+   * in a fixed order (SPARQL 1.1 §15.4: OFFSET is only meaningful with ORDER BY), so a graph
+   * or a list larger than the store's row cap (the entry links of a 100,000-row dataset) is
+   * read whole. The order is given inside a sub-select and the page outside it: Virtuoso
+   * refuses an ORDER BY whose OFFSET + LIMIT passes its row cap ("SR353 Sorted TOP clause"),
+   * and keeps a sub-select's order for the page taken from it.
    */
   private async completeRows(query: string, vars: readonly string[]): Promise<Row[]> {
+    if (vars.length === 0) return this.pageOf(query, vars);
+    const projected = vars.map((v) => `?${v}`).join(' ');
+    const out: Row[] = [];
+    for (let offset = 0; ; offset += ROWS_PER_PAGE) {
+      const paged = `SELECT ${projected} WHERE { { ${query} ORDER BY ${projected} } } LIMIT ${ROWS_PER_PAGE} OFFSET ${offset}`;
+      const page = await this.pageOf(paged, vars);
+      for (const row of page) out.push(row);
+      if (page.length < ROWS_PER_PAGE) return out;
+    }
+  }
+
+  /**
+   * One answer whose rows each bind every one of `vars`, as SPARQL 1.1 (§18.5) requires of
+   * a basic graph pattern's solutions. Virtuoso 7.2 has answered rows without ?o when the
+   * graph was being written to at the same moment (a task polled while its job wrote its
+   * progress, on a store of two million triples); such an answer is asked again, and after
+   * three such answers the request is refused with a 503 rather than read as a graph with
+   * holes.
+   */
+  private async pageOf(query: string, vars: readonly string[]): Promise<Row[]> {
     for (let attempt = 1; ; attempt++) {
       const rows = await this.rows(query);
       if (rows.every((r) => vars.every((v) => r[v] !== undefined))) return rows;
