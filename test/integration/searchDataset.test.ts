@@ -44,8 +44,9 @@ describe('structure search within a dataset', function () {
     expect(res.status).to.equal(200);
     const body = await res.text();
     expect(body).to.match(/ot:Dataset/);
-    expect(body).to.contain('2.5');
-    expect(body).not.to.contain('3.5');
+    // The rows' own values, not numbers (a dc:date such as 15:24:13.512 holds "3.5").
+    expect(body).to.contain('"nitrobenzene"');
+    expect(body).not.to.contain('"phenol"');
   });
 
   it('no hit answers an empty result, not the whole dataset', async () => {
