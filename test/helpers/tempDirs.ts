@@ -4,7 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const made: string[] = [];
+/**
+ * On globalThis: mocha loads the root hooks file through require() and the tests through
+ * import(), which gives this module two instances with a list each.
+ */
+const registry = globalThis as typeof globalThis & { opentoxTempDirs?: string[] };
+const made: string[] = (registry.opentoxTempDirs ??= []);
 
 export function tempDir(prefix = 'opentox-test-'): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
