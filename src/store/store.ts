@@ -11,6 +11,7 @@ import { Journal, isSpaceError } from './journal.ts';
 import { QueryFiles } from './queries.ts';
 import { termToSparql, type Bindable } from './binder.ts';
 import { rowsOf, type JsonResults } from './sparql/results.ts';
+import { describeSelect, matchSelect } from './patterns.ts';
 import { currentPlan, snapshotOpsTemp, snapshotTemp, type ReplayPlan } from './layout.ts';
 import { applyRecord, checkGraph, encodeOps, replay, type JournalRecord, type WriteOp } from './records.ts';
 import { Compactor } from './compactor.ts';
@@ -209,9 +210,7 @@ export class TripleStore {
       return this.ox.match(t(s), t(p), t(o), graph === null ? null : ox.namedNode(checkGraph(graph))) as unknown as RDF.Quad[];
     }
     const g = graph === null ? null : DataFactory.namedNode(checkGraph(graph));
-    const term = (x: RDF.Term | null, name: string) => (x === null ? `?${name}` : termToSparql(x as RDF.NamedNode | RDF.Literal));
-    const projected = [s ? '' : '?s', p ? '' : '?p', o ? '' : '?o', g ? '' : '?g'].filter(Boolean).join(' ') || '(1 AS ?one)';
-    const rows = this.rows(`SELECT ${projected} WHERE { GRAPH ${term(g, 'g')} { ${term(s, 's')} ${term(p, 'p')} ${term(o, 'o')} } }`);
+    const rows = this.rows(matchSelect(s, p, o, g, termToSparql).query);
     const out = new Array<RDF.Quad>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]!;
@@ -225,9 +224,7 @@ export class TripleStore {
     const g = DataFactory.namedNode(checkGraph(graph));
     const out: RDF.Quad[] = [];
     for (let i = 0; i < subjects.length; i += SUBJECTS_PER_READ) {
-      let values = '';
-      for (let j = i; j < Math.min(i + SUBJECTS_PER_READ, subjects.length); j++) values += termToSparql(subjects[j]!) + ' ';
-      const rows = this.rows(`SELECT ?s ?p ?o WHERE { GRAPH <${graph}> { VALUES ?s { ${values}} ?s ?p ?o } }`);
+      const rows = this.rows(describeSelect(g, subjects.slice(i, i + SUBJECTS_PER_READ), termToSparql));
       for (const r of rows) out.push(DataFactory.quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
     }
     return out;
