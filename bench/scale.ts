@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startService } from './lib/processes.ts';
+import { lastLines, startService } from './lib/processes.ts';
 import { wrk } from './lib/wrk.ts';
 import { startVirtuoso, type Virtuoso } from '../scripts/engines/virtuoso.ts';
 import { startRedis } from '../scripts/engines/redis.ts';
@@ -122,14 +122,7 @@ interface Worker { child: ChildProcess; dir: string; logged: string[] }
 function launchWorker(env: Record<string, string>): Worker {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'opentox-bench-worker-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env, DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const logged: string[] = [];
-  const keep = (d: Buffer) => {
-    logged.push(...d.toString().split('\n').filter(Boolean));
-    logged.splice(0, Math.max(0, logged.length - 20));
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  return { child, dir, logged };
+  return { child, dir, logged: lastLines([child.stdout, child.stderr], 20) };
 }
 
 async function stopWorker({ child, dir }: Worker): Promise<void> {

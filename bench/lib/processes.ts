@@ -16,6 +16,18 @@ export interface Running {
   logged: string[];
 }
 
+/** Keeps the last `n` lines a child process writes to `streams` (to explain a failure). */
+export function lastLines(streams: ReadonlyArray<NodeJS.ReadableStream | null>, n: number): string[] {
+  const lines: string[] = [];
+  for (const stream of streams) {
+    stream?.on('data', (d: Buffer) => {
+      lines.push(...d.toString().split('\n').filter(Boolean));
+      lines.splice(0, Math.max(0, lines.length - n));
+    });
+  }
+  return lines;
+}
+
 /**
  * Starts `node args`, ready when it prints LISTENING <port>, or, with `readyUrl`, once that
  * URL answers (the service logs its start at info, which LOG_LEVEL=warn leaves out).
@@ -23,13 +35,8 @@ export interface Running {
 function startNode(args: string[], env: Record<string, string>, cleanup: () => void = () => {}, readyUrl?: string): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
-  const logged: string[] = [];
-  const keep = (d: Buffer) => {
-    logged.push(...d.toString().split('\n').filter(Boolean));
-    logged.splice(0, Math.max(0, logged.length - 50));
-  };
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); keep(d); });
-  child.stdout!.on('data', keep);
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  const logged = lastLines([child.stdout, child.stderr], 50);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     let out = '';
