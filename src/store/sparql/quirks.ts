@@ -98,14 +98,14 @@ export function lexicalRow(row: Row): Row {
 const rebuilt = (term: RDF.Literal, value: string): RDF.Literal => literal(value, term.language || term.datatype);
 
 /**
- * `query` (a SELECT without a LIMIT of its own) as the page of `limit` rows from `offset`, in
- * a fixed order: its own ORDER BY, then every projected variable (SPARQL 1.1 §15.4: OFFSET is
- * only meaningful with ORDER BY). The order is given inside a sub-select and the page outside
- * it: Virtuoso refuses an ORDER BY whose OFFSET + LIMIT passes its row cap ("SR353 Sorted
- * TOP clause"), and keeps a sub-select's order for the page taken from it. Undefined for a
- * query that pages itself, or projects `*`.
+ * The pages of `query` (a SELECT without a LIMIT of its own), `limit` rows each: the text of
+ * the page from a given offset, in a fixed order: the query's own ORDER BY, then every
+ * projected variable (SPARQL 1.1 §15.4: OFFSET is only meaningful with ORDER BY). The order
+ * is given inside a sub-select and the page outside it: Virtuoso refuses an ORDER BY whose
+ * OFFSET + LIMIT passes its row cap ("SR353 Sorted TOP clause"), and keeps a sub-select's
+ * order for the page taken from it. Undefined for a query that pages itself, or projects `*`.
  */
-export function pageOfSelect(query: string, limit: number, offset: number): string | undefined {
+export function selectPages(query: string, limit: number): ((offset: number) => string) | undefined {
   const parsed = new sparqljs.Parser().parse(query);
   if (parsed.type !== 'query' || parsed.queryType !== 'SELECT' || parsed.limit !== undefined || parsed.offset !== undefined) return undefined;
   const vars: sparqljs.VariableTerm[] = [];
@@ -115,10 +115,9 @@ export function pageOfSelect(query: string, limit: number, offset: number): stri
     else return undefined;
   }
   const inner = { ...parsed, prefixes: {}, from: undefined, order: [...(parsed.order ?? []), ...vars.map((expression) => ({ expression }))] };
-  const outer = {
+  const generator = new sparqljs.Generator();
+  return (offset) => generator.stringify({
     type: 'query', queryType: 'SELECT', prefixes: parsed.prefixes, from: parsed.from, variables: vars,
     where: [{ type: 'group', patterns: [inner] }], limit, offset,
-  } as unknown as sparqljs.SelectQuery;
-  return new sparqljs.Generator().stringify(outer);
+  } as unknown as sparqljs.SelectQuery);
 }
-

@@ -11,8 +11,9 @@ import { QueryFiles } from '../queries.ts';
 import { termToSparql, type Bindable } from '../binder.ts';
 import { encodeOps, type JournalOp } from '../records.ts';
 import { datasetOf, type SparqlQuery } from '../sparqlQuery.ts';
+import { describeSelect, matchSelect } from '../patterns.ts';
 import { SparqlProtocol, type SparqlEndpoint } from './protocol.ts';
-import { isLexicalColumn, lexicalRow, pageOfSelect, storedQuad, toStored, withGraphEnumeration, withLexicalForms, writtenQuad } from './quirks.ts';
+import { isLexicalColumn, lexicalRow, selectPages, storedQuad, toStored, withGraphEnumeration, withLexicalForms, writtenQuad } from './quirks.ts';
 import { booleanOf, rowsOf, type JsonResults } from './results.ts';
 import { writeResults, type Answer } from './resultsWriter.ts';
 import { serialize } from '../../rdf/serialize.ts';
@@ -129,7 +130,8 @@ function requestsOf(ops: readonly string[]): string[] {
   return out;
 }
 
-const term = (t: RDF.Term | null, name: string): string => (t === null ? `?${name}` : termToSparql(toStored(t) as RDF.NamedNode | RDF.Literal));
+/** A bound term as the store keeps it (quirks.ts toStored). */
+const stored = (t: RDF.NamedNode | RDF.Literal): string => termToSparql(toStored(t) as RDF.NamedNode | RDF.Literal);
 
 export class SparqlStore implements Store {
   readonly kind = 'sparql' as const;
@@ -183,19 +185,18 @@ export class SparqlStore implements Store {
 
   async graph(graph: string): Promise<RDF.Quad[]> {
     const g = namedNode(graph);
-    const rows = await this.completeRows(`SELECT ?s ?p ?o WHERE { GRAPH ${term(g, 'g')} { ?s ?p ?o } }`, ['s', 'p', 'o']);
+    const rows = await this.completeRows(`SELECT ?s ?p ?o WHERE { GRAPH ${stored(g)} { ?s ?p ?o } }`, ['s', 'p', 'o']);
     return rows.map((r) => quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
   }
 
   hasGraph(graph: string): Promise<boolean> {
-    return this.protocol.ask(`ASK { GRAPH ${term(namedNode(graph), 'g')} { ?s ?p ?o } }`);
+    return this.protocol.ask(`ASK { GRAPH ${stored(namedNode(graph))} { ?s ?p ?o } }`);
   }
 
   async match(s: RDF.Term | null, p: RDF.Term | null, o: RDF.Term | null, graph: string | null): Promise<RDF.Quad[]> {
     const g = graph === null ? null : namedNode(graph);
-    const projected = [s ? '' : '?s', p ? '' : '?p', o ? '' : '?o', g ? '' : '?g'].filter(Boolean).join(' ') || '(1 AS ?one)';
-    const unbound = (['s', 'p', 'o', 'g'] as const).filter((_v, i) => [s, p, o, g][i] === null);
-    const rows = await this.completeRows(`SELECT ${projected} WHERE { GRAPH ${term(g, 'g')} { ${term(s, 's')} ${term(p, 'p')} ${term(o, 'o')} } }`, unbound);
+    const { query, unbound } = matchSelect(s, p, o, g, stored);
+    const rows = await this.completeRows(query, unbound);
     return rows.map((r) => quad(
       (s ?? r.s) as RDF.Quad_Subject, (p ?? r.p) as RDF.Quad_Predicate, (o ?? r.o) as RDF.Quad_Object, (g ?? r.g) as RDF.Quad_Graph,
     ));
@@ -205,8 +206,7 @@ export class SparqlStore implements Store {
     const g = namedNode(graph);
     const out: RDF.Quad[] = [];
     for (let i = 0; i < subjects.length; i += SUBJECTS_PER_READ) {
-      const values = subjects.slice(i, i + SUBJECTS_PER_READ).map((s) => term(s, 's')).join(' ');
-      const rows = await this.completeRows(`SELECT ?s ?p ?o WHERE { GRAPH ${term(g, 'g')} { VALUES ?s { ${values} } ?s ?p ?o } }`, ['s', 'p', 'o']);
+      const rows = await this.completeRows(describeSelect(g, subjects.slice(i, i + SUBJECTS_PER_READ), stored), ['s', 'p', 'o']);
       for (const r of rows) out.push(quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
     }
     return out;
@@ -218,16 +218,10 @@ export class SparqlStore implements Store {
    */
   async select(name: string, values: Record<string, Bindable> = {}, _options: SelectOptions = {}): Promise<Row[]> {
     const text = this.queries.text(name, values);
-    // Read a page at a time (quirks.ts pageOfSelect), so that an answer longer than the
-    // store's row cap (every compound, read at start) comes whole; a query with its own
-    // LIMIT is one page already.
-    if (pageOfSelect(text, ROWS_PER_PAGE, 0) === undefined) return this.rows(text);
-    const out: Row[] = [];
-    for (let offset = 0; ; offset += ROWS_PER_PAGE) {
-      const page = await this.rows(pageOfSelect(text, ROWS_PER_PAGE, offset)!);
-      for (const row of page) out.push(row);
-      if (page.length < ROWS_PER_PAGE) return out;
-    }
+    // Read a page at a time, so that an answer longer than the store's row cap (every
+    // compound, read at start) comes whole; a query with its own LIMIT is one page already.
+    const pages = selectPages(text, ROWS_PER_PAGE);
+    return pages ? this.allPages(pages, []) : this.rows(text);
   }
 
   /** A SELECT whose literals come back as they were written, graphs enumerated (quirks.ts). */
@@ -236,20 +230,20 @@ export class SparqlStore implements Store {
   }
 
   /**
-   * The rows of a triple-pattern SELECT (projecting `vars`), a page of ROWS_PER_PAGE at a time
-   * in a fixed order (SPARQL 1.1 §15.4: OFFSET is only meaningful with ORDER BY), so a graph
-   * or a list larger than the store's row cap (the entry links of a 100,000-row dataset) is
-   * read whole. The order is given inside a sub-select and the page outside it: Virtuoso
-   * refuses an ORDER BY whose OFFSET + LIMIT passes its row cap ("SR353 Sorted TOP clause"),
-   * and keeps a sub-select's order for the page taken from it.
+   * The rows of a triple-pattern SELECT projecting `vars`, each binding all of them, read
+   * ROWS_PER_PAGE at a time (quirks.ts selectPages), so a graph or a list larger than the
+   * store's row cap (the entry links of a 100,000-row dataset) is read whole.
    */
-  private async completeRows(query: string, vars: readonly string[]): Promise<Row[]> {
-    if (vars.length === 0) return this.pageOf(query, vars);
-    const projected = vars.map((v) => `?${v}`).join(' ');
+  private completeRows(query: string, vars: readonly string[]): Promise<Row[]> {
+    // Without a variable there is at most one row: nothing to page.
+    return vars.length === 0 ? this.pageOf(query, vars) : this.allPages(selectPages(query, ROWS_PER_PAGE)!, vars);
+  }
+
+  /** Every page of `pages`, read in order until one comes back short. */
+  private async allPages(pages: (offset: number) => string, vars: readonly string[]): Promise<Row[]> {
     const out: Row[] = [];
     for (let offset = 0; ; offset += ROWS_PER_PAGE) {
-      const paged = `SELECT ${projected} WHERE { { ${query} ORDER BY ${projected} } } LIMIT ${ROWS_PER_PAGE} OFFSET ${offset}`;
-      const page = await this.pageOf(paged, vars);
+      const page = await this.pageOf(pages(offset), vars);
       for (const row of page) out.push(row);
       if (page.length < ROWS_PER_PAGE) return out;
     }
