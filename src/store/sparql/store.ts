@@ -112,13 +112,19 @@ function operations(ops: readonly JournalOp[]): string[] {
  * nothing that was atomic.
  */
 const REQUEST_CHARS = 8_000_000;
+/**
+ * Operations per update request. Virtuoso compiles a request into one procedure and refuses
+ * one of 1,000 `DROP GRAPH` operations ("SQ156 Query too large, variables in state over the
+ * limit"; 700 pass): purging many finished tasks, or dropping many graphs, goes as several.
+ */
+const OPS_PER_REQUEST = 500;
 
 function requestsOf(ops: readonly string[]): string[] {
   const out: string[] = [];
   let current: string[] = [];
   let size = 0;
   for (const op of ops) {
-    if (current.length > 0 && size + op.length > REQUEST_CHARS) {
+    if (current.length > 0 && (size + op.length > REQUEST_CHARS || current.length === OPS_PER_REQUEST)) {
       out.push(current.join(' ;\n'));
       current = [];
       size = 0;

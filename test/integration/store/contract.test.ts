@@ -98,6 +98,19 @@ export function storeContract(name: string, open: () => Promise<Opened>): void {
       await store.commit([1, 2, 10].map((n) => ({ op: 'drop' as const, graph: ex(`coll/${n}`).value })));
     });
 
+    it('answers a named SELECT longer than the store\'s row cap whole (queries/graphs-with-prefix.rq over 12,000 graphs)', async () => {
+      // Virtuoso's ResultSetMaxRows is 10,000 here: the rows come a page at a time.
+      const graphs = Array.from({ length: 12_000 }, (_, n) => ex(`many/${n}`).value);
+      await store.commit(graphs.map((g) => ({ op: 'add' as const, graph: g, quads: [quad(namedNode(g), ex('p'), literal('a'))] })));
+      const rows = await store.select('graphs-with-prefix', { prefix: ex('many/').value });
+      expect(rows.length).to.equal(12_000);
+      expect(new Set(rows.map((r) => r.g!.value))).to.deep.equal(new Set(graphs));
+      // One commit of 12,000 drops: Virtuoso refuses a request of 1,000 DROP operations, so
+      // the store sends them as several.
+      await store.commit(graphs.map((g) => ({ op: 'drop' as const, graph: g })));
+      expect(await store.select('graphs-with-prefix', { prefix: ex('many/').value })).to.deep.equal([]);
+    });
+
     it('adds to, removes from and drops graphs', async () => {
       const g = ex('g2').value;
       await store.addToGraph(g, [quad(ex('a'), ex('p'), literal('1'))]);
