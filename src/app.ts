@@ -46,6 +46,14 @@ export function createApp(deps: Deps): Koa {
   // Codes every body set inside, error reports too (RFC 9110 §8.4).
   app.use(compression());
   app.use(errorMiddleware({ actor: uriOf(deps.config, '/'), debug: deps.config.debug, log: logSink(deps.logger) }));
+  // Processes sharing the store answer as one: what any of them acknowledged before this
+  // request arrived is heard here before anything is read (src/store/changeFeed.ts).
+  if (deps.changes.shared) {
+    app.use(async (_ctx, next) => {
+      await deps.changes.caughtUp();
+      await next();
+    });
+  }
   // text/html for browsers (src/pages), error pages included: installed before anything can throw.
   app.use(pagesMiddleware(deps));
   app.use(async (ctx, next) => {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import type { Store } from './store/api.ts';
-import { versioned } from './store/versions.ts';
+import { versioned, versionsOf } from './store/versions.ts';
+import { NoChangeFeed, RedisChangeFeed } from './store/changeFeed.ts';
 import { EmbeddedStore } from './store/embedded/embeddedStore.ts';
 import { SparqlStore } from './store/sparql/store.ts';
 import { identityOf } from './auth/identity.ts';
@@ -17,6 +18,7 @@ import { JobEngine, type EngineOptions } from './tasks/engine.ts';
 import { defineJobs } from './jobs.ts';
 import { closeIds } from './ids/mint.ts';
 import { bootCompounds } from './compounds/compoundsBoot.ts';
+import { compoundsChanged, reloadCompounds } from './compounds/compoundIndex.ts';
 import { SearchEngine } from './search/engine.ts';
 import { syncSearchIndex } from './search/sync.ts';
 import { createLogger, logSink, type Logger } from './logger.ts';
@@ -55,21 +57,40 @@ export async function openDeps(config: Config, logger: Logger = createLogger(con
   const closers: Array<() => Promise<void> | void> = [];
   // Before any file is opened: a DATA_DIR that cannot hold files stops the start-up with the reason.
   prepareDataDir(config.dataDir);
+  // Several processes on one store hear of each other's writes; one alone has no one to hear from.
+  const changes = config.redisUrl && config.sparqlEndpoint
+    ? new RedisChangeFeed(config.redisUrl, (message, e) => logger.warn({ err: e }, message))
+    : new NoChangeFeed();
+  // Where the feed is before anything is read from the store: what others write from here on is heard.
+  await changes.open();
   // Versioned: every write is recorded, so cached representations know when they are stale.
-  const store = versioned(await openStore(config, logger));
+  const store = versioned(await openStore(config, logger), changes);
   closers.push(() => store.close());
+  closers.push(() => changes.close());
   closers.push(() => closeIds(store));
   const tasks = new JobEngine({ config, store, logger }, options);
   closers.push(() => tasks.close());
   const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers, baseUrl: () => config.baseUrl });
   closers.push(() => search.close());
-  const deps: Deps = { config, store, logger, tasks, search, identity: identityOf(config) };
+  const deps: Deps = { config, store, logger, tasks, search, changes, identity: identityOf(config) };
   // Built-in ontologies are replaced at every start so that upgrades take effect.
   await loadBuiltInOntologies(deps);
   // The catalogue's descriptions, as graphs, so ?type= and ?sameas= run in the store.
   await loadAlgorithms(deps);
   await bootCompounds(deps);
   await syncSearchIndex(deps);
+  const versions = versionsOf(store)!;
+  changes.start({
+    changed: (graphs) => {
+      versions.bump(graphs);
+      compoundsChanged(deps, graphs);
+    },
+    lost: async () => {
+      versions.forgetAll();
+      await reloadCompounds(deps);
+      await syncSearchIndex(deps);
+    },
+  });
   defineJobs(deps);
   // Saved upload bodies that no unfinished task needs (a kill or a cancel left them) go before jobs resume.
   const removed = await sweepUploads(store, config.dataDir, UPLOAD_JOB);

@@ -6,6 +6,7 @@ import type { IdentityService } from './auth/identity.ts';
 import type { TaskEngine } from './tasks/api.ts';
 import type { SearchEngine } from './search/engine.ts';
 import type { Logger } from './logger.ts';
+import type { ChangeFeed } from './store/changeFeed.ts';
 
 export interface Deps {
   config: Config;
@@ -14,6 +15,8 @@ export interface Deps {
   tasks: TaskEngine;
   /** Structure search index. */
   search: SearchEngine;
+  /** What other processes sharing the store changed (src/store/changeFeed.ts); silent in one process. */
+  changes: ChangeFeed;
   /** The JSON-lines log (pino): requests, tasks, and errors worth an operator's attention. */
   logger: Logger;
   /** Checks and issues tokens; absent when AUTH_MODE=off. */

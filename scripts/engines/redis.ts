@@ -26,11 +26,14 @@ function ping(port: number): Promise<boolean> {
   });
 }
 
-/** Starts Redis with append-only persistence in `dir` (BullMQ needs noeviction). */
-export async function startRedis(dir: string): Promise<Redis> {
+/**
+ * Starts Redis with append-only persistence in `dir` (BullMQ needs noeviction), on a free
+ * port or on `port` (a test that restarts Redis where its clients expect it).
+ */
+export async function startRedis(dir: string, options: { port?: number } = {}): Promise<Redis> {
   if (!existsSync(REDIS_BIN)) throw new Error(`${REDIS_BIN} is missing: apt-get install redis-server`);
   mkdirSync(dir, { recursive: true });
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(REDIS_BIN, [
     '--port', String(port), '--bind', '127.0.0.1', '--dir', path.resolve(dir),
     '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '',

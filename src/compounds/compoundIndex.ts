@@ -3,7 +3,10 @@
 // at start), kept up to date by the compound functions. Numbers, not URIs, are kept, so
 // the index survives a change of the public base URI.
 import type { Deps } from '../deps.ts';
-import { bound } from '../store/api.ts';
+import { bound, type Row } from '../store/api.ts';
+import { uriOf } from '../deps.ts';
+
+const compoundUri = (deps: Pick<Deps, 'config'>, id: number): string => uriOf(deps.config, `/compound/${id}`);
 
 /** What GET needs of a stored compound, kept in memory beside its identity. */
 export interface StoredCompound {
@@ -36,6 +39,8 @@ export class CompoundIndex {
   readonly conformers = new Map<number, ConformerRecord[]>();
   /** Highest conformer number given out per compound in this run, so deleted numbers are not reused. */
   readonly lastConformer = new Map<number, number>();
+  /** Compounds another process changed, to be read again from the store (compoundsChanged). */
+  readonly stale = new Set<number>();
   /** Structures being created right now, so concurrent posts of one structure meet. */
   readonly pending = new Map<string, PendingCompound>();
   private sorted: number[] | undefined;
@@ -88,15 +93,18 @@ export function compoundIndex(deps: Pick<Deps, 'store'>): CompoundIndex {
   return index;
 }
 
+/** The record of an identity row (compound-identities, compound-identities-of). */
+const recordOf = (row: Row): StoredCompound => ({
+  smiles: bound(row, 'smiles'), inchi: bound(row, 'inchi'), inchiKey: bound(row, 'inchiKey'), formula: bound(row, 'formula'),
+  molecularWeight: Number(bound(row, 'mw')), file: row.file?.value,
+});
+
 /** Adds to `index` every compound of the store it does not hold. */
 async function readIdentities(deps: Pick<Deps, 'store'>, index: CompoundIndex): Promise<void> {
   for (const row of await deps.store.select('compound-identities')) {
     const id = compoundNumber(bound(row, 'compound'));
     if (id === undefined || index.has(id)) continue;
-    index.add(id, {
-      smiles: bound(row, 'smiles'), inchi: bound(row, 'inchi'), inchiKey: bound(row, 'inchiKey'), formula: bound(row, 'formula'),
-      molecularWeight: Number(bound(row, 'mw')), file: row.file?.value,
-    });
+    index.add(id, recordOf(row));
   }
 }
 
@@ -111,26 +119,113 @@ export async function loadCompoundIndex(deps: Pick<Deps, 'store'>): Promise<Comp
   return index;
 }
 
-const catchingUp = new WeakMap<object, Promise<void>>();
+// Processes that share a store hear of each other's writes (src/store/changeFeed.ts): a
+// compound another process wrote is marked stale and read again from the store, in the
+// background, or at once when a request needs it. Its entry in the search index follows.
 
-/**
- * With a remote store other processes add compounds this one has not seen (API processes
- * and workers share nothing but the engines, docs/engines.md): the index reads what the
- * store holds beyond it before a compound it lacks is answered 404 or created anew. One
- * read at a time per store; callers share it. A whole read of the identities: fine for
- * tens of thousands of compounds, a per-compound lookup is the next step beyond.
- */
-export async function catchUpCompounds(deps: Pick<Deps, 'store'>): Promise<void> {
-  if (deps.store.kind !== 'sparql') return;
-  let running = catchingUp.get(deps.store);
-  if (!running) {
-    running = readIdentities(deps, compoundIndex(deps)).finally(() => catchingUp.delete(deps.store));
-    catchingUp.set(deps.store, running);
+type IndexDeps = Pick<Deps, 'store' | 'search' | 'config'>;
+
+/** Marks the compounds among `graphs` (written elsewhere) stale; they are read again soon. */
+export function compoundsChanged(deps: IndexDeps, graphs: readonly string[]): void {
+  const index = compoundIndex(deps);
+  const prefix = compoundUri(deps, 0).slice(0, -1);
+  let marked = false;
+  for (const graph of graphs) {
+    if (!graph.startsWith(prefix)) continue;
+    const m = /^(\d+)(\/conformer\/\d+)?$/.exec(graph.slice(prefix.length));
+    if (!m) continue;
+    const id = Number(m[1]);
+    index.conformers.delete(id);
+    if (m[2] === undefined) {
+      index.stale.add(id);
+      marked = true;
+    }
   }
-  await running;
+  if (marked) void settleCompounds(deps).catch(() => undefined);
 }
 
-/** Makes sure compound `id` is in the index if the store holds it (see catchUpCompounds). */
-export async function knowCompound(deps: Pick<Deps, 'store'>, id: number): Promise<void> {
-  if (!compoundIndex(deps).has(id)) await catchUpCompounds(deps);
+const settling = new WeakMap<object, Promise<void>>();
+
+/** Reads every stale compound again (one pass at a time per store; callers share it). */
+export function settleCompounds(deps: IndexDeps): Promise<void> {
+  let running = settling.get(deps.store);
+  if (!running) {
+    running = (async () => {
+      const index = compoundIndex(deps);
+      while (index.stale.size > 0) await refreshCompounds(deps, [...index.stale].slice(0, REFRESH_BATCH));
+    })().finally(() => settling.delete(deps.store));
+    settling.set(deps.store, running);
+  }
+  return running;
+}
+
+const REFRESH_BATCH = 500;
+
+/** Makes the index (and the search index) hold what the store holds of compounds `ids`. */
+export async function refreshCompounds(deps: IndexDeps, ids: readonly number[]): Promise<void> {
+  const index = compoundIndex(deps);
+  const rows = await deps.store.select('compound-identities-of', { compounds: { iris: ids.map((id) => compoundUri(deps, id)) } });
+  const found = new Map<number, StoredCompound>();
+  for (const row of rows) {
+    const id = compoundNumber(bound(row, 'compound'));
+    if (id !== undefined) found.set(id, recordOf(row));
+  }
+  for (const id of ids) {
+    index.stale.delete(id);
+    const record = found.get(id);
+    const known = index.records.get(id);
+    const uri = compoundUri(deps, id);
+    if (!record) {
+      if (!known) continue;
+      index.remove(id);
+      deps.search.removeCompound(uri);
+    } else if (!known || !sameRecord(known, record)) {
+      index.remove(id);
+      index.add(id, record);
+      deps.search.indexCompound(uri, record.smiles, record.inchiKey);
+    }
+  }
+}
+
+const sameRecord = (a: StoredCompound, b: StoredCompound): boolean =>
+  a.inchiKey === b.inchiKey && a.smiles === b.smiles && a.inchi === b.inchi && a.file === b.file && a.formula === b.formula && a.molecularWeight === b.molecularWeight;
+
+/**
+ * Makes the index equal to the store's compounds again, after changes of other processes
+ * may have been missed (src/store/changeFeed.ts ChangeListener.lost).
+ */
+export async function reloadCompounds(deps: IndexDeps): Promise<void> {
+  const index = compoundIndex(deps);
+  const stored = new Set<number>();
+  for (const row of await deps.store.select('compound-identities')) {
+    const id = compoundNumber(bound(row, 'compound'));
+    if (id === undefined) continue;
+    stored.add(id);
+    const record = recordOf(row);
+    const known = index.records.get(id);
+    if (known && sameRecord(known, record)) continue;
+    index.remove(id);
+    index.add(id, record);
+  }
+  for (const id of [...index.records.keys()]) if (!stored.has(id)) index.remove(id);
+  index.stale.clear();
+  index.conformers.clear();
+}
+
+/**
+ * What other processes changed in compounds is known before the index is relied on whole
+ * (a list of all compounds, an identity looked up before a new number is given, a search).
+ */
+export async function catchUpCompounds(deps: Pick<Deps, 'store' | 'search' | 'config' | 'changes'>): Promise<void> {
+  if (!deps.changes.shared) return;
+  await deps.changes.caughtUp();
+  await settleCompounds(deps);
+}
+
+/** Makes sure compound `id` is in the index as the store holds it, when other processes write too. */
+export async function knowCompound(deps: Pick<Deps, 'store' | 'search' | 'config' | 'changes'>, id: number): Promise<void> {
+  if (!deps.changes.shared || !(id > 0)) return;
+  const index = compoundIndex(deps);
+  // Not known, or known to have changed: one compound read now, not the whole list.
+  if (!index.has(id) || index.stale.has(id)) await refreshCompounds(deps, [id]);
 }

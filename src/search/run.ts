@@ -3,6 +3,7 @@
 // (identity) with dataset values (names, CAS numbers) found in the store.
 import type { Deps } from '../deps.ts';
 import type { Hit } from './engine.ts';
+import { catchUpCompounds } from '../compounds/compoundIndex.ts';
 import type { Paging } from '../http/paging.ts';
 import type { SearchQuery } from './params.ts';
 
@@ -15,8 +16,10 @@ export interface RunOptions {
 }
 
 /** The hits of one page, and whether more follow (one hit beyond the page is looked for). */
-export async function runSearch(deps: Pick<Deps, 'store' | 'search'>, query: SearchQuery, paging: Paging, options: RunOptions = {}): Promise<{ hits: Hit[]; hasMore: boolean }> {
+export async function runSearch(deps: Pick<Deps, 'store' | 'search' | 'config' | 'changes'>, query: SearchQuery, paging: Paging, options: RunOptions = {}): Promise<{ hits: Hit[]; hasMore: boolean }> {
   if (paging.limit === 0) return { hits: [], hasMore: false };
+  // Compounds other processes wrote are in the index before it is searched.
+  await catchUpCompounds(deps);
   const end = paging.offset + paging.limit;
   const scope = { within: options.within, signal: options.signal, limit: end + 1 };
   let hits: Hit[];

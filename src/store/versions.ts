@@ -7,6 +7,7 @@
 // epoch drawn at start keeps the validators of one run from matching those of another.
 import { randomBytes } from 'node:crypto';
 import type { WriteOp } from './records.ts';
+import type { ChangeFeed } from './changeFeed.ts';
 
 /** The writes of the Store interface (src/store/api.ts), as TripleStore has them too. */
 export interface GraphWrites {
@@ -30,6 +31,8 @@ export class GraphVersions {
   readonly started = Date.now();
   private seq = 0;
   private readonly last = new Map<string, GraphsState>();
+  /** A write to every graph at once (forgetAll): no state is older than it. */
+  private floor: GraphsState = { seq: 0, modified: this.started };
 
   /** Number of the newest write: a request notes it before reading anything. */
   get current(): number {
@@ -42,9 +45,15 @@ export class GraphVersions {
     for (const graph of graphs) for (const name of withParents(graph)) this.last.set(name, state);
   }
 
+  /** Counts as a write to every graph: what was made from any of them is stale. */
+  forgetAll(): void {
+    this.floor = { seq: ++this.seq, modified: Date.now() };
+    this.last.clear();
+  }
+
   /** The newest write to any of `graphs` (or to a graph below one of them). */
   of(graphs: readonly string[]): GraphsState {
-    let newest: GraphsState = { seq: 0, modified: this.started };
+    let newest: GraphsState = this.floor;
     for (const graph of graphs) {
       const state = this.last.get(graph);
       if (state && state.seq > newest.seq) newest = state;
@@ -68,9 +77,10 @@ const registry = new WeakMap<object, GraphVersions>();
 /**
  * `store` with every write recorded in a GraphVersions. The record is made once the write
  * has resolved (it is visible then), and also when it failed (part of it may be): a
- * request that noted the counter before the write began sees that it moved.
+ * request that noted the counter before the write began sees that it moved. The graphs are
+ * then told to the other processes sharing the store (`feed`), before the write resolves.
  */
-export function versioned<T extends GraphWrites>(store: T): T {
+export function versioned<T extends GraphWrites>(store: T, feed?: Pick<ChangeFeed, 'publish'>): T {
   const versions = new GraphVersions();
   const wrapped = new Proxy(store, {
     get(target, name, receiver) {
@@ -82,6 +92,7 @@ export function versioned<T extends GraphWrites>(store: T): T {
           return await (value as (...a: unknown[]) => Promise<void>).apply(target, args);
         } finally {
           versions.bump(graphs);
+          await feed?.publish(graphs);
         }
       };
     },

@@ -62,6 +62,26 @@ function roundRobin(ports: () => number[]): http.Server {
   });
 }
 
+// 2-Acetylaminofluorene, a row of the hamster CSV that no other test makes.
+const HAMSTER_SMILES = 'C12C3=C(C=CC=C3)CC1=CC(=CC=2)NC(C)=O';
+
+// Butan-1-ol with coordinates drawn by hand (a zig-zag chain): a PUT keeps them as given.
+const BUTANOL = `butan-1-ol
+  hand-made
+
+  5  4  0  0  0  0  0  0  0  0999 V2000
+    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+    1.2990    0.7500    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+    2.5981    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+    3.8971    0.7500    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+    5.1962    0.0000    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0
+  1  2  1  0
+  2  3  1  0
+  3  4  1  0
+  4  5  1  0
+M  END
+`;
+
 describe('distributed: two API processes (WORKERS=0) and two workers on Virtuoso and Redis', function () {
   this.timeout(180_000);
   const dirs: string[] = [];
@@ -177,6 +197,33 @@ describe('distributed: two API processes (WORKERS=0) and two workers on Virtuoso
     }
   });
 
+  it('a compound changed, then deleted, through one API process is answered so by the other (its cache too)', async () => {
+    const made = await fetch(base + '/compound', { method: 'POST', headers: { 'Content-Type': 'chemical/x-daylight-smiles', Accept: 'text/uri-list' }, body: 'CCCCO' });
+    expect(made.status).to.equal(200);
+    const uri = (await made.text()).trim();
+    const molfiles = async () => Promise.all([0, 1].map(async () => {
+      const res = await fetch(uri, { headers: { Accept: 'chemical/x-mdl-molfile' } });
+      return { status: res.status, body: await res.text() };
+    }));
+    // Both processes have built (and cached) the molfile they compute from the SMILES.
+    for (const m of await molfiles()) expect(m.status).to.equal(200);
+    const put = await fetch(uri, { method: 'PUT', headers: { 'Content-Type': 'chemical/x-mdl-molfile', Accept: 'text/uri-list' }, body: BUTANOL });
+    expect(put.status).to.equal(200);
+    expect((await put.text()).trim()).to.equal(uri);
+    // The coordinates drawn by hand, from whichever process answers.
+    for (const m of await molfiles()) {
+      expect(m.status).to.equal(200);
+      expect(m.body).to.contain('    3.8971    0.7500    0.0000 C').and.contain('    5.1962    0.0000    0.0000 O');
+    }
+    const removed = await fetch(uri, { method: 'DELETE' });
+    expect(removed.status).to.equal(200);
+    for (const m of await molfiles()) expect(m.status).to.equal(404);
+    for (let i = 0; i < 2; i++) {
+      const list = await fetch(base + '/compound', { headers: { Accept: 'text/uri-list' } });
+      expect((await list.text()).split('\r\n')).to.include(compound).and.not.include(uri);
+    }
+  });
+
   it('an upload runs as a task in a worker; its task answers through both API processes', async () => {
     // Over the inline limit (64 KiB), so it runs as a task; a padded column keeps it quick.
     const rows = readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.csv'), 'utf8').trim().split(/\r?\n/);
@@ -204,6 +251,18 @@ describe('distributed: two API processes (WORKERS=0) and two workers on Virtuoso
     }
     // Ran in a worker: an API process started with WORKERS=0 runs no jobs.
     expect(workers.some((w) => w.log.some((l) => l.includes('task started') && l.includes('dataset-upload')))).to.equal(true);
+  });
+
+  it('compounds a worker made are found by structure search through both API processes, started before them', async () => {
+    // Two rows of the uploaded CSV: exact structure search, then substructure search.
+    for (let i = 0; i < 2; i++) {
+      const exact = await fetch(`${base}/compound?search=${encodeURIComponent(HAMSTER_SMILES)}`, { headers: { Accept: 'text/uri-list' } });
+      expect(exact.status).to.equal(200);
+      const found = (await exact.text()).trim().split('\r\n').filter(Boolean);
+      expect(found).to.have.length(1);
+      const members = (await (await fetch(dataset + '/compounds', { headers: { Accept: 'text/uri-list' } })).text()).trim().split(/\r?\n/);
+      expect(members).to.include(found[0]);
+    }
   });
 
   it('a model built by one worker predicts in whichever worker takes the prediction', async () => {
