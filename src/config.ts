@@ -87,6 +87,11 @@ const int = (raw: string): number => {
   if (!Number.isInteger(n) || n < 0) throw new Error(`expected a non-negative integer, got "${raw}"`);
   return n;
 };
+const decimal = (raw: string): number => {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0) throw new Error(`expected a non-negative number, got "${raw}"`);
+  return n;
+};
 const bool = (raw: string): boolean => /^(1|true|yes|on)$/i.test(raw);
 const str = (raw: string): string => raw;
 
@@ -106,7 +111,7 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'taskConcurrency', env: 'TASK_CONCURRENCY', parse: int, describe: 'jobs run at once, 0 = twice the worker threads (default 0)' },
   { key: 'queueLength', env: 'QUEUE_LENGTH', parse: int, describe: 'queued tasks before 503 Rejected (default 1000)' },
   { key: 'syncWindowMs', env: 'SYNC_WINDOW_MS', parse: int, describe: 'jobs done within this answer 200 directly (default 0)' },
-  { key: 'taskRetentionHours', env: 'TASK_RETENTION_HOURS', parse: int, describe: 'purge finished tasks after this, 0 = never (default 168)' },
+  { key: 'taskRetentionHours', env: 'TASK_RETENTION_HOURS', parse: decimal, describe: 'purge finished tasks after this many hours (fractions too), 0 = never (default 168)' },
   { key: 'authMode', env: 'AUTH_MODE', parse: (r) => parseAuthMode(r), describe: 'off, local or opensso (default off)' },
   { key: 'authServiceUrl', env: 'AUTH_SERVICE_URL', parse: str, describe: 'OpenSSO/OpenAM service for AUTH_MODE=opensso' },
   { key: 'tokenTtlSeconds', env: 'TOKEN_TTL_SECONDS', parse: int, describe: 'lifetime of issued tokens (default 86400)' },

@@ -1,4 +1,4 @@
-// npm run soak [-- --short]: load, slow and broken clients, kills at random points, a full
+// npm run soak [-- --short] [-- --steady]: load, a steady state, slow and broken clients, kills at random points, a full
 // disk, each against the real service in a child process on a temp data directory; prints a table.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -6,16 +6,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runLoad } from './load.ts';
 import { runSlow } from './slow.ts';
+import { runSteady, steadyEnv } from './steady.ts';
 import { runKills } from './kill.ts';
 import { runDiskFull } from './diskFull.ts';
 import { runStoreKills } from './killStore.ts';
 import { startService } from './service.ts';
-import { report, type SoakResult } from './table.ts';
+import { report, steadyReport, type SoakResult } from './table.ts';
 
 export interface SoakOptions {
   mode: 'short' | 'full';
   connections: number;
   loadSeconds: number;
+  /** The steady phase (scripts/soak/steady.ts): its connections and length. */
+  steadyConnections: number;
+  steadySeconds: number;
   slow: number;
   broken: number;
   slowSeconds: number;
@@ -34,8 +38,8 @@ export interface SoakOptions {
 }
 
 export const MODES: Record<'short' | 'full', SoakOptions> = {
-  short: { mode: 'short', connections: 20, loadSeconds: 15, slow: 40, broken: 6, slowSeconds: 12, abandoned: 12, jobQuota: 4, kills: 2, killWindowMs: 6000, settleMs: 0, requestTimeoutMs: 8000, headersTimeoutMs: 4000, diskFullCycles: 2, writesWhileFull: 16 },
-  full: { mode: 'full', connections: 200, loadSeconds: 180, slow: 500, broken: 40, slowSeconds: 60, abandoned: 60, jobQuota: 10, kills: 20, killWindowMs: 15_000, settleMs: 60_000, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, diskFullCycles: 10, writesWhileFull: 40 },
+  short: { mode: 'short', connections: 20, loadSeconds: 15, steadyConnections: 8, steadySeconds: 20, slow: 40, broken: 6, slowSeconds: 12, abandoned: 12, jobQuota: 4, kills: 2, killWindowMs: 6000, settleMs: 0, requestTimeoutMs: 8000, headersTimeoutMs: 4000, diskFullCycles: 2, writesWhileFull: 16 },
+  full: { mode: 'full', connections: 200, loadSeconds: 180, steadyConnections: 32, steadySeconds: 900, slow: 500, broken: 40, slowSeconds: 60, abandoned: 60, jobQuota: 10, kills: 20, killWindowMs: 15_000, settleMs: 60_000, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, diskFullCycles: 10, writesWhileFull: 40 },
 };
 
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'opentox-soak-'));
@@ -47,6 +51,11 @@ export async function soak(options: SoakOptions, log: (line: string) => void = (
     log(`load: ${options.connections} connections for ${options.loadSeconds} s`);
     let service = await startService(dir());
     const load = await runLoad(service, options.connections, options.loadSeconds);
+    await service.kill();
+    log(`steady state: ${options.steadyConnections} connections for ${options.steadySeconds} s, leaving the store as it was`);
+    const steadyDir = dir();
+    service = await startService(steadyDir, steadyEnv(steadyDir));
+    const steady = await runSteady(service, options.steadyConnections, options.steadySeconds);
     await service.kill();
     log(`slow clients: ${options.slow} trickling, ${options.broken} broken uploads and downloads, ${options.abandoned} abandoned jobs`);
     service = await startService(dir(), { REQUEST_TIMEOUT_MS: String(options.requestTimeoutMs), HEADERS_TIMEOUT_MS: String(options.headersTimeoutMs), JOB_QUOTA: String(options.jobQuota) });
@@ -63,7 +72,7 @@ export async function soak(options: SoakOptions, log: (line: string) => void = (
     log(`disk full: ${options.diskFullCycles} cycles on a tmpfs`);
     const diskFull = await runDiskFull({ cycles: options.diskFullCycles, writesWhileFull: options.writesWhileFull }, log);
     if (diskFull.skipped) log(`disk full: skipped, ${diskFull.skipped}`);
-    return { options, load, slow, kills: [uploads, models, snapshots, compactions], diskFull };
+    return { options, load, steady, slow, kills: [uploads, models, snapshots, compactions], diskFull };
   } finally {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }
@@ -72,7 +81,24 @@ export async function soak(options: SoakOptions, log: (line: string) => void = (
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const mode = process.argv.includes('--short') ? 'short' : 'full';
   const started = Date.now();
-  const result = await soak(MODES[mode], (line) => console.error(`[soak ${Math.round((Date.now() - started) / 1000)} s] ${line}`));
-  console.log(report(result));
+  // SOAK_STEADY_SECONDS: a longer steady phase, to tell a slow leak from noise.
+  const steadySeconds = Number(process.env.SOAK_STEADY_SECONDS) || MODES[mode].steadySeconds;
+  const log = (line: string) => console.error(`[soak ${Math.round((Date.now() - started) / 1000)} s] ${line}`);
+  if (process.argv.includes('--steady')) {
+    // The steady phase alone (a long one tells a slow leak from the store's own growth).
+    const dir = tempDir();
+    try {
+      const options = MODES[mode];
+      log(`steady state: ${options.steadyConnections} connections for ${steadySeconds} s`);
+      const service = await startService(dir, steadyEnv(dir));
+      const steady = await runSteady(service, options.steadyConnections, steadySeconds);
+      await service.kill();
+      console.log(steadyReport(steady));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } else {
+    console.log(report(await soak({ ...MODES[mode], steadySeconds }, log)));
+  }
   console.error(`[soak] done in ${Math.round((Date.now() - started) / 1000)} s`);
 }

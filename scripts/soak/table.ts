@@ -2,6 +2,7 @@
 import os from 'node:os';
 import type { LoadResult } from './load.ts';
 import type { SlowResult } from './slow.ts';
+import { slopePerMinute, type MemorySample, type SteadyResult } from './steady.ts';
 import type { KillResult } from './kill.ts';
 import type { DiskFullResult } from './diskFull.ts';
 import type { StoreKillResult } from './killStore.ts';
@@ -11,6 +12,7 @@ import { quantile } from './stats.ts';
 export interface SoakResult {
   options: SoakOptions;
   load: LoadResult;
+  steady: SteadyResult;
   slow: SlowResult;
   kills: Array<KillResult | StoreKillResult>;
   diskFull: DiskFullResult;
@@ -27,6 +29,46 @@ const tally = (counts: Record<string, number>) => Object.entries(counts).map(([k
 
 const ms = (x: number) => (Number.isFinite(x) ? `${Math.round(x)} ms` : 'no answer');
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+
+/** The steady phase: RSS beside the store's size, while nothing written stays. */
+function steadyLines(s: SteadyResult): string[] {
+  const lines = [`### 1b. Steady state: ${s.connections} connections for ${s.seconds} s, nothing written stays`, ''];
+  lines.push('| kind | requests | 2xx | 503 + Retry-After | errors | no answer | p50 | p99 |', '|---|---|---|---|---|---|---|---|');
+  for (const k of s.recorder.kinds()) {
+    const x = s.recorder.summary(k);
+    lines.push(`| ${k} | ${x.n} | ${x.ok} | ${x.busy} | ${x.bad} | ${x.failed} | ${ms(x.p50)} | ${ms(x.p99)} |`);
+  }
+  const warmAt = Math.floor(s.rss.length / 4);
+  const warm = s.rss.slice(warmAt);
+  const counts = s.triples.filter(([t]) => t >= warmAt).map(([, n]) => n);
+  const mib = (x: number | undefined) => (x === undefined ? 'n/a' : x.toFixed(0));
+  lines.push('', '| measure | value | goal |', '|---|---|---|');
+  lines.push(`| triples in the store after warm-up: first / lowest / highest / last | ${counts[0] ?? 'n/a'} / ${counts.length ? Math.min(...counts) : 'n/a'} / ${counts.length ? Math.max(...counts) : 'n/a'} / ${counts.at(-1) ?? 'n/a'} | level |`);
+  lines.push(`| RSS (MiB): start / after warm-up (${warmAt} s) / peak / end | ${mib(s.rss[0])} / ${mib(warm[0])} / ${mib(Math.max(...s.rss))} / ${mib(s.rss.at(-1))} | |`);
+  lines.push(`| RSS slope after warm-up (least squares) | ${slopePerMinute(warm).toFixed(2)} MiB/min | about 0 |`);
+  const halves = [warm.slice(0, Math.floor(warm.length / 2)), warm.slice(Math.floor(warm.length / 2))];
+  lines.push(`| RSS slope, first and second half after warm-up | ${halves.map((h) => slopePerMinute(h).toFixed(2)).join(' / ')} MiB/min | falling to about 0 |`);
+  // Which part grows: the main thread's V8 heap, its WASM memories and buffers, or the rest
+  // (worker threads: the SPARQL replica's Oxigraph, parsers, learners; native allocations).
+  const at = (t: number) => s.memory.find((m) => m.t >= t) ?? s.memory.at(-1);
+  const first = at(warmAt);
+  const last = s.memory.at(-1);
+  if (first && last) {
+    const parts = (m: MemorySample) => [m.heapUsed, m.external, m.rss - m.heapTotal - m.external].map((x) => (x / 1048576).toFixed(0));
+    const [h0, e0, r0] = parts(first);
+    const [h1, e1, r1] = parts(last);
+    lines.push(`| main thread's V8 heap in use, after warm-up → end | ${h0} → ${h1} MiB | level |`);
+    lines.push(`| main thread's external memory (WASM: Oxigraph, RDKit; buffers), after warm-up → end | ${e0} → ${e1} MiB | level once WASM reached its high-water mark |`);
+    lines.push(`| the rest of RSS (worker threads, native), after warm-up → end | ${r0} → ${r1} MiB | level |`);
+  }
+  return lines;
+}
+
+/** The steady phase run alone (npm run soak -- --steady). */
+export function steadyReport(s: SteadyResult): string {
+  const head = `Soak, steady phase alone, ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+  return [head, '', ...steadyLines(s)].join('\n');
+}
 
 export function report(r: SoakResult): string {
   const { load, slow } = r;
@@ -47,6 +89,7 @@ export function report(r: SoakResult): string {
   lines.push(`- RSS (MiB, sampled every second): start ${rss[0]?.toFixed(0)}, after warm-up ${warm[0]?.toFixed(0)}, peak ${Math.max(...rss).toFixed(0)}, end ${rss.at(-1)?.toFixed(0)}`);
   lines.push(`- cheap GET /algorithm probe meanwhile (event-loop delay stand-in): p50 ${ms(quantile(probe, 0.5))}, p99 ${ms(quantile(probe, 0.99))}, ${probe.length} probes`);
   if (load.recorder.samples.length) lines.push(`- unexpected answers (first ${load.recorder.samples.length}): ${load.recorder.samples.map((s) => '`' + s.replace(/\s+/g, ' ').slice(0, 160) + '`').join('; ')}`);
+  lines.push('', ...steadyLines(r.steady));
   lines.push('', `### 2. Slow and broken clients for ${slow.seconds} s (REQUEST_TIMEOUT_MS=${r.options.requestTimeoutMs}, HEADERS_TIMEOUT_MS=${r.options.headersTimeoutMs})`, '');
   const sp = sorted(slow.probeMs);
   lines.push('| measure | value | goal |', '|---|---|---|');

@@ -24,6 +24,17 @@ describe('soak (short mode)', function () {
     expect(total.bad + total.failed, result.load.recorder.samples.join('\n')).to.equal(0);
   });
 
+  it('holds a steady state in which nothing written stays: every request answered, the store measured throughout', () => {
+    const { steady } = result;
+    const total = steady.recorder.total();
+    expect(total.n).to.be.greaterThan(20);
+    expect(total.bad + total.failed, steady.recorder.samples.join('\n')).to.equal(0);
+    // Writes were made and undone: datasets uploaded and deleted, descriptor results deleted.
+    expect(steady.recorder.summary('POST dataset, read, DELETE').ok).to.be.greaterThan(0);
+    expect(steady.triples.length).to.be.greaterThan(1);
+    expect(steady.rss.length).to.be.greaterThan(10);
+  });
+
   it('keeps serving while slow clients trickle and others hang up, then frees what they held', () => {
     const { slow } = result;
     const failed = slow.probeMs.filter((ms) => !Number.isFinite(ms)).length;
