@@ -1,6 +1,7 @@
 // Writes data entries into a dataset graph in the layout of datasetLayout.ts: entries and
-// values in chunks of CHUNK entries per commit (a commit is applied synchronously, so small
-// chunks keep the event loop answering), then one final commit that links them and makes the dataset visible.
+// values in chunks of about CHUNK_QUADS triples per commit (the embedded store applies a
+// commit synchronously, so small chunks keep the event loop answering other clients while a
+// job writes its result), then one final commit that links them and makes the dataset visible.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
@@ -12,7 +13,12 @@ import { TYPE_CLASS } from '../features/featureModel.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
-const CHUNK = 2_000;
+/** Triples per commit: a few tens of milliseconds of the event loop each. */
+const CHUNK_QUADS = 8_000;
+const MAX_CHUNK = 2_000;
+
+/** Entries per commit for rows of `features` values (and the compound link). */
+const entriesPerChunk = (features: number): number => Math.max(1, Math.min(MAX_CHUNK, Math.floor(CHUNK_QUADS / (features + 1))));
 
 export interface EntryData {
   compound: string;
@@ -47,7 +53,7 @@ export interface WritePlan {
   meta: DatasetMeta;
   signal?: AbortSignal;
   progress?: (percent: number) => void;
-  /** Entries per commit (default CHUNK). */
+  /** Entries per commit (default: about CHUNK_QUADS triples). */
   chunkSize?: number;
 }
 
@@ -72,7 +78,7 @@ export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number>
   const first = (await writtenEntries(deps, dataset)) + 1;
   const predicates = plan.features.map((f) => namedNode(f));
   const links: RDF.Quad[] = [];
-  const size = plan.chunkSize ?? CHUNK;
+  const size = plan.chunkSize ?? entriesPerChunk(plan.features.length);
   for (let start = 0; start < plan.entries.length; start += size) {
     plan.signal?.throwIfAborted();
     const quads: RDF.Quad[] = [];

@@ -1,6 +1,6 @@
 // RDF/XML writer with readable prefixes (ot, dc, rdf, rdfs, owl, xsd). Writes subject by
 // subject so large graphs stream; every output parses in an independent RDF/XML parser
-// (test/unit/rdf.test.ts checks it with rdfxml-streaming-parser).
+// (test/unit/rdf/roundtrip.test.ts checks it with rdfxml-streaming-parser).
 import type * as RDF from '@rdfjs/types';
 import { HttpError } from '../errors.ts';
 import { ERR, PREFIXES, RDF as RDFNS } from './vocab.ts';

@@ -3,11 +3,11 @@
 import { expect } from 'chai';
 import { appendFileSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { DataFactory } from 'n3';
-import { tempDir } from '../helpers/app.ts';
-import { TripleStore } from '../../src/store/store.ts';
-import { Journal, readJournal } from '../../src/store/journal.ts';
-import { segmentFile } from '../../src/store/layout.ts';
-import { DC } from '../../src/rdf/vocab.ts';
+import { tempDir } from '../../helpers/app.ts';
+import { TripleStore } from '../../../src/store/store.ts';
+import { Journal, readJournal } from '../../../src/store/journal.ts';
+import { segmentFile } from '../../../src/store/layout.ts';
+import { DC } from '../../../src/rdf/vocab.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 const g = (i: number) => `http://example.org/r/${i}`;

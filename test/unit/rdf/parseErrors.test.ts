@@ -1,10 +1,10 @@
 // Malformed RDF in each syntax answers 400 RDFSyntaxError naming line (and column where the
 // parser knows it); invalid IRIs answer 400 InvalidIRI naming the IRI (bad input).
 import { expect } from 'chai';
-import { parseRdf, positionOf } from '../../src/rdf/parse.ts';
-import { HttpError } from '../../src/errors.ts';
-import { ERR } from '../../src/rdf/vocab.ts';
-import type { RdfSyntax } from '../../src/rdf/formats.ts';
+import { parseRdf, positionOf } from '../../../src/rdf/parse.ts';
+import { HttpError } from '../../../src/errors.ts';
+import { ERR } from '../../../src/rdf/vocab.ts';
+import type { RdfSyntax } from '../../../src/rdf/formats.ts';
 
 const RDFXML_HEAD = '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:e="http://e.org/">\n';
 

@@ -1,7 +1,7 @@
 // parsePaging / fetchPage / pagingHeaders as tables.
 import { expect } from 'chai';
-import { fetchPage, pagingHeaders, parsePaging } from '../../src/http/paging.ts';
-import { HttpError } from '../../src/errors.ts';
+import { fetchPage, pagingHeaders, parsePaging } from '../../../src/http/paging.ts';
+import { HttpError } from '../../../src/errors.ts';
 
 const LIMITS = { pageSize: 10, maxPageSize: 50 };
 

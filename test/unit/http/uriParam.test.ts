@@ -1,6 +1,6 @@
 // URI parameters as the interface writes them (SPEC §1 rule 2) normalised to IRIs.
 import { expect } from 'chai';
-import { normaliseUri, readUriParam } from '../../src/http/uriParam.ts';
+import { normaliseUri, readUriParam } from '../../../src/http/uriParam.ts';
 
 const CASES: Array<[string, string | undefined]> = [
   ['http://h/dataset/5', 'http://h/dataset/5'],

@@ -1,10 +1,10 @@
 // The pieces of the representation cache: graph versions, Accept-Encoding (RFC 9110
 // §12.5.3), entity tag and date comparison (RFC 9110 §13.1), and the LRU's bounds.
 import { expect } from 'chai';
-import { GraphVersions, versioned, versionsOf, type GraphWrites } from '../../src/store/versions.ts';
-import { chooseCoding } from '../../src/http/compress.ts';
-import { lastModifiedOf, modifiedSince, noneMatch } from '../../src/http/conditional.ts';
-import { BodyCache } from '../../src/http/cache.ts';
+import { GraphVersions, versioned, versionsOf, type GraphWrites } from '../../../src/store/versions.ts';
+import { chooseCoding } from '../../../src/http/compress.ts';
+import { lastModifiedOf, modifiedSince, noneMatch } from '../../../src/http/conditional.ts';
+import { BodyCache } from '../../../src/http/cache.ts';
 
 describe('representation cache parts', () => {
   it('a write moves its graph and the graphs above it, not its siblings', () => {

@@ -1,9 +1,9 @@
 // The figures of a validation against values worked out by hand (shown beside each) and
 // by scikit-learn's and SciPy's formulas, never against our own output.
 import { expect } from 'chai';
-import { classificationFigures, matthews, regressionFigures, type Outcome } from '../../src/validation/statistics.ts';
-import { pairedTTest } from '../../src/validation/pairedTest.ts';
-import { crossvalidationFolds, trainingTestSplit } from '../../src/validation/partition.ts';
+import { classificationFigures, matthews, regressionFigures, type Outcome } from '../../../src/validation/statistics.ts';
+import { pairedTTest } from '../../../src/validation/pairedTest.ts';
+import { crossvalidationFolds, trainingTestSplit } from '../../../src/validation/partition.ts';
 
 const outcomes = (actual: number[], predicted: Array<number | null>, score?: number[]): Outcome[] =>
   actual.map((a, i) => ({ actual: a, predicted: predicted[i]!, score: score?.[i] }));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { TaskStatus } from '../../src/tasks/api.ts';
-import { STATUSES, isFinal, parseStatus, transition, type TaskEvent } from '../../src/tasks/stateMachine.ts';
+import type { TaskStatus } from '../../../src/tasks/api.ts';
+import { STATUSES, isFinal, parseStatus, transition, type TaskEvent } from '../../../src/tasks/stateMachine.ts';
 
 const EVENTS: TaskEvent[] = ['start', 'complete', 'fail', 'cancel', 'requeue'];
 

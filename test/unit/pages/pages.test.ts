@@ -1,10 +1,10 @@
 // The pieces of the pages that compute: ROC points, histogram bins, escaping and paging of
 // depicted lists, against values worked out by hand.
 import { expect } from 'chai';
-import { rocCurve } from '../../src/pages/statistics.ts';
-import { binCounts, foldSpread, pairedFolds, residuals } from '../../src/pages/plots.ts';
-import { html } from '../../src/pages/html.ts';
-import { DEPICTED_PAGE, depictedPage } from '../../src/pages/paging.ts';
+import { rocCurve } from '../../../src/pages/statistics.ts';
+import { binCounts, foldSpread, pairedFolds, residuals } from '../../../src/pages/plots.ts';
+import { html } from '../../../src/pages/html.ts';
+import { DEPICTED_PAGE, depictedPage } from '../../../src/pages/paging.ts';
 
 describe('pages: computed pieces', () => {
   it('rocCurve steps per distinct score, ties diagonally', () => {

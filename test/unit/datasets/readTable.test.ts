@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { readTable, uploadKind, type UploadKind } from '../../src/datasets/readTable.ts';
-import { inferType } from '../../src/datasets/table.ts';
-import { sharedData } from '../helpers/data.ts';
+import { readTable, uploadKind, type UploadKind } from '../../../src/datasets/readTable.ts';
+import { inferType } from '../../../src/datasets/table.ts';
+import { sharedData } from '../../helpers/data.ts';
 
 // Every shared test file read into rows: [file, kind, rows, columns, warnings, structures].
 const FILES: Array<[string, UploadKind, number, number, number]> = [

@@ -2,9 +2,9 @@
 // round up to the larger value, which would send every row left and leave an empty leaf
 // whose mean is NaN (descriptor values such as 2.96 and 2.9600000000000004 do this).
 import { expect } from 'chai';
-import { growTree, matrixOf, predictTree } from '../../src/algorithms/ml/tree.ts';
-import { fitForest, predictForest } from '../../src/algorithms/ml/forest.ts';
-import { seededRng } from '../../src/algorithms/ml/rng.ts';
+import { growTree, matrixOf, predictTree } from '../../../../src/algorithms/ml/tree.ts';
+import { fitForest, predictForest } from '../../../../src/algorithms/ml/forest.ts';
+import { seededRng } from '../../../../src/algorithms/ml/rng.ts';
 
 // 1 + 2^-52 and 1 + 2^-51 are adjacent doubles; their midpoint is a tie that rounds to
 // the even mantissa, the larger one.

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { errorIriOf, publicQuads, recordFromQuads, taskQuads, type TaskRecord } from '../../src/tasks/tasks.ts';
-import { taskStatusCode } from '../../src/tasks/taskReply.ts';
-import { isTaskId, uuidv7 } from '../../src/tasks/ids.ts';
-import { Throttle } from '../../src/tasks/throttle.ts';
-import { ERR, JOB } from '../../src/rdf/vocab.ts';
+import { errorIriOf, publicQuads, recordFromQuads, taskQuads, type TaskRecord } from '../../../src/tasks/tasks.ts';
+import { taskStatusCode } from '../../../src/tasks/taskReply.ts';
+import { isTaskId, uuidv7 } from '../../../src/tasks/ids.ts';
+import { Throttle } from '../../../src/tasks/throttle.ts';
+import { ERR, JOB } from '../../../src/rdf/vocab.ts';
 
 const BASE = 'http://example.org/otx';
 const base: TaskRecord = {

@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type * as RDF from '@rdfjs/types';
-import { parseRdf } from '../../src/rdf/parse.ts';
-import { ATYPE, DC, OWL, RDF as RDFNS, RDFS } from '../../src/rdf/vocab.ts';
-import { ONTOLOGY_DIR } from '../../src/ontology/ontology.ts';
+import { parseRdf } from '../../../src/rdf/parse.ts';
+import { ATYPE, DC, OWL, RDF as RDFNS, RDFS } from '../../../src/rdf/vocab.ts';
+import { ONTOLOGY_DIR } from '../../../src/ontology/ontology.ts';
 
 const REFERENCE = '/work/shared/ontology-reference/AlgorithmTypes.owl';
 

@@ -3,13 +3,13 @@
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
 import type * as RDF from '@rdfjs/types';
-import { RDF_TYPES, type RdfSyntax } from '../../src/rdf/formats.ts';
-import { serialize } from '../../src/rdf/serialize.ts';
-import { parseRdf } from '../../src/rdf/parse.ts';
-import { TripleStore } from '../../src/store/store.ts';
-import { OT, DC, XSD, RDF as RDFNS } from '../../src/rdf/vocab.ts';
-import { byValue, canonical, parseRdfXmlStrict } from '../helpers/rdf.ts';
-import { tempDir } from '../helpers/app.ts';
+import { RDF_TYPES, type RdfSyntax } from '../../../src/rdf/formats.ts';
+import { serialize } from '../../../src/rdf/serialize.ts';
+import { parseRdf } from '../../../src/rdf/parse.ts';
+import { TripleStore } from '../../../src/store/store.ts';
+import { OT, DC, XSD, RDF as RDFNS } from '../../../src/rdf/vocab.ts';
+import { byValue, canonical, parseRdfXmlStrict } from '../../helpers/rdf.ts';
+import { tempDir } from '../../helpers/app.ts';
 
 const { quad, namedNode: nn, literal, blankNode } = DataFactory;
 const S = nn('http://example.org/compound/1');

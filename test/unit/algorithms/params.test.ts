@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { allowedRange, parseParam, readParams, withDefaults, type ParamDef } from '../../src/algorithms/params.ts';
-import { HttpError } from '../../src/errors.ts';
+import { allowedRange, parseParam, readParams, withDefaults, type ParamDef } from '../../../src/algorithms/params.ts';
+import { HttpError } from '../../../src/errors.ts';
 
 const support: ParamDef = { name: 'min_support', type: 'float', min: 0, minExclusive: true, max: 1, default: 0.05, description: '' };
 const k: ParamDef = { name: 'k', type: 'int', min: 1, default: 5, description: '' };

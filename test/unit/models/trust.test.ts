@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { applyAlgorithm, type ModelData } from '../../src/algorithms/apply.ts';
-import { algorithmById } from '../../src/algorithms/catalogue.ts';
-import { withDefaults, type ParamValues } from '../../src/algorithms/params.ts';
-import type { RegressionStats } from '../../src/algorithms/ml/metrics.ts';
-import type { Table } from '../../src/algorithms/table.ts';
-import { predictModel } from '../../src/algorithms/learning/predict.ts';
-import { taskOf, trainModel } from '../../src/algorithms/learning/trainer.ts';
-import { csvTable } from '../helpers/csvTable.ts';
-import { memoryIO, type MemoryIO } from '../helpers/memoryIO.ts';
+import { applyAlgorithm, type ModelData } from '../../../src/algorithms/apply.ts';
+import { algorithmById } from '../../../src/algorithms/catalogue.ts';
+import { withDefaults, type ParamValues } from '../../../src/algorithms/params.ts';
+import type { RegressionStats } from '../../../src/algorithms/ml/metrics.ts';
+import type { Table } from '../../../src/algorithms/table.ts';
+import { predictModel } from '../../../src/algorithms/learning/predict.ts';
+import { taskOf, trainModel } from '../../../src/algorithms/learning/trainer.ts';
+import { csvTable } from '../../helpers/csvTable.ts';
+import { memoryIO, type MemoryIO } from '../../helpers/memoryIO.ts';
 
 async function run(io: MemoryIO, id: string, datasetUri: string, explicit: ParamValues = {}, predictionFeature?: string): Promise<string[]> {
   const def = algorithmById(id)!;

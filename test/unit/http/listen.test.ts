@@ -4,8 +4,8 @@ import { expect } from 'chai';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createHttpServer, serverTimeouts } from '../../src/http/listen.ts';
-import { loadConfig } from '../../src/config.ts';
+import { createHttpServer, serverTimeouts } from '../../../src/http/listen.ts';
+import { loadConfig } from '../../../src/config.ts';
 
 /** Writes `head` then one byte of `drip` every `everyMs`; resolves with what the server sent and when. */
 function trickle(port: number, head: string, drip: string, everyMs: number): Promise<{ answer: string; ms: number }> {

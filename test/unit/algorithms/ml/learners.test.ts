@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { auc, classificationStats, regressionStats } from '../../src/algorithms/ml/metrics.ts';
-import { assignFolds } from '../../src/algorithms/ml/folds.ts';
-import { chiSquare } from '../../src/algorithms/ml/chiSquare.ts';
-import { fitForest, predictForest } from '../../src/algorithms/ml/forest.ts';
-import { fitForestThreads } from '../../src/algorithms/ml/forestThreads.ts';
-import { fitKnn, predictKnn, tanimoto, packBits } from '../../src/algorithms/ml/knn.ts';
-import { fitLogistic, predictLogistic } from '../../src/algorithms/ml/logistic.ts';
-import { seededRng } from '../../src/algorithms/ml/rng.ts';
-import { growTree, matrixOf, predictTree } from '../../src/algorithms/ml/tree.ts';
+import { auc, classificationStats, regressionStats } from '../../../../src/algorithms/ml/metrics.ts';
+import { assignFolds } from '../../../../src/algorithms/ml/folds.ts';
+import { chiSquare } from '../../../../src/algorithms/ml/chiSquare.ts';
+import { fitForest, predictForest } from '../../../../src/algorithms/ml/forest.ts';
+import { fitForestThreads } from '../../../../src/algorithms/ml/forestThreads.ts';
+import { fitKnn, predictKnn, tanimoto, packBits } from '../../../../src/algorithms/ml/knn.ts';
+import { fitLogistic, predictLogistic } from '../../../../src/algorithms/ml/logistic.ts';
+import { seededRng } from '../../../../src/algorithms/ml/rng.ts';
+import { growTree, matrixOf, predictTree } from '../../../../src/algorithms/ml/tree.ts';
 
 describe('learning primitives', () => {
   it('computes accuracy, balanced accuracy, AUC and confusion counts', () => {

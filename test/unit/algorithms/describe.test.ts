@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { ALGORITHMS } from '../../src/algorithms/catalogue.ts';
-import { algorithmQuads, algorithmJson } from '../../src/algorithms/describe.ts';
-import { parameterHash } from '../../src/algorithms/parameterised.ts';
-import { ATYPE, DC, OT, OWL, RDF, XSD } from '../../src/rdf/vocab.ts';
+import { ALGORITHMS } from '../../../src/algorithms/catalogue.ts';
+import { algorithmQuads, algorithmJson } from '../../../src/algorithms/describe.ts';
+import { parameterHash } from '../../../src/algorithms/parameterised.ts';
+import { ATYPE, DC, OT, OWL, RDF, XSD } from '../../../src/rdf/vocab.ts';
 
 const base = 'http://example.org/algorithm/';
 

@@ -1,10 +1,10 @@
 // Reading a resource graph: plain JS terms, cached until a write touches the graph.
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
-import { tempDir } from '../helpers/app.ts';
-import { TripleStore } from '../../src/store/store.ts';
-import { GraphCache } from '../../src/store/graphCache.ts';
-import { DC, OT } from '../../src/rdf/vocab.ts';
+import { tempDir } from '../../helpers/app.ts';
+import { TripleStore } from '../../../src/store/store.ts';
+import { GraphCache } from '../../../src/store/graphCache.ts';
+import { DC, OT } from '../../../src/rdf/vocab.ts';
 
 const { quad, namedNode, literal, blankNode } = DataFactory;
 const G = 'http://example.org/r/1';

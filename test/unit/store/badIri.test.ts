@@ -4,10 +4,10 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { DataFactory } from 'n3';
-import { TripleStore } from '../../src/store/store.ts';
-import { checkIri, isValidIri } from '../../src/store/binder.ts';
-import { DC } from '../../src/rdf/vocab.ts';
-import { tempDir } from '../helpers/app.ts';
+import { TripleStore } from '../../../src/store/store.ts';
+import { checkIri, isValidIri } from '../../../src/store/binder.ts';
+import { DC } from '../../../src/rdf/vocab.ts';
+import { tempDir } from '../../helpers/app.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 const BAD = 'http://example.org/dataset/1?feature_uris[]=http://example.org/feature/2';

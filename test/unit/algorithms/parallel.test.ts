@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { algorithmById } from '../../src/algorithms/catalogue.ts';
-import { withDefaults } from '../../src/algorithms/params.ts';
-import { workerRunner, type RunInWorker } from '../../src/algorithms/parallel.ts';
-import { runAlgorithm, type WorkerRunInput } from '../../src/algorithms/worker.ts';
-import type { FeaturesResult } from '../../src/algorithms/types.ts';
-import { csvTable } from '../helpers/csvTable.ts';
+import { algorithmById } from '../../../src/algorithms/catalogue.ts';
+import { withDefaults } from '../../../src/algorithms/params.ts';
+import { workerRunner, type RunInWorker } from '../../../src/algorithms/parallel.ts';
+import { runAlgorithm, type WorkerRunInput } from '../../../src/algorithms/worker.ts';
+import type { FeaturesResult } from '../../../src/algorithms/types.ts';
+import { csvTable } from '../../helpers/csvTable.ts';
 
 describe('algorithms in worker threads', () => {
   // The worker entry called in process: what matters here is how runs are split and joined.

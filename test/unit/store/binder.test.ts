@@ -3,12 +3,12 @@
 import { expect } from 'chai';
 import sparqljs from 'sparqljs';
 import { DataFactory } from 'n3';
-import { QueryFiles } from '../../src/store/queries.ts';
-import { bind, type Bindable } from '../../src/store/binder.ts';
-import { TripleStore } from '../../src/store/store.ts';
-import { HttpError } from '../../src/errors.ts';
-import { DC, ERR, XSD } from '../../src/rdf/vocab.ts';
-import { tempDir } from '../helpers/app.ts';
+import { QueryFiles } from '../../../src/store/queries.ts';
+import { bind, type Bindable } from '../../../src/store/binder.ts';
+import { TripleStore } from '../../../src/store/store.ts';
+import { HttpError } from '../../../src/errors.ts';
+import { DC, ERR, XSD } from '../../../src/rdf/vocab.ts';
+import { tempDir } from '../../helpers/app.ts';
 
 const { namedNode, literal, quad } = DataFactory;
 const queries = new QueryFiles();

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { applyAlgorithm, type ModelData } from '../../src/algorithms/apply.ts';
-import { algorithmById } from '../../src/algorithms/catalogue.ts';
-import { withDefaults, type ParamValues } from '../../src/algorithms/params.ts';
-import { predictModel } from '../../src/algorithms/learning/predict.ts';
-import type { ClassificationStats, RegressionStats } from '../../src/algorithms/ml/metrics.ts';
-import { HttpError } from '../../src/errors.ts';
-import { csvTable } from '../helpers/csvTable.ts';
-import { memoryIO } from '../helpers/memoryIO.ts';
+import { applyAlgorithm, type ModelData } from '../../../src/algorithms/apply.ts';
+import { algorithmById } from '../../../src/algorithms/catalogue.ts';
+import { withDefaults, type ParamValues } from '../../../src/algorithms/params.ts';
+import { predictModel } from '../../../src/algorithms/learning/predict.ts';
+import type { ClassificationStats, RegressionStats } from '../../../src/algorithms/ml/metrics.ts';
+import { HttpError } from '../../../src/errors.ts';
+import { csvTable } from '../../helpers/csvTable.ts';
+import { memoryIO } from '../../helpers/memoryIO.ts';
 
 const hamster = csvTable('hamster_carcinogenicity.csv');
 const epa = csvTable('EPAFHM.csv', 120);

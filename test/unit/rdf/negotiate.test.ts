@@ -1,7 +1,7 @@
 // negotiate() as a table (STYLE §10): q-values, type/*, */*, and the default for an empty or
 // unservable Accept (SPEC §1 rule 5, §7.1 last line).
 import { expect } from 'chai';
-import { negotiate, syntaxOf, RDF_MEDIA_TYPES, URI_LIST } from '../../src/rdf/formats.ts';
+import { negotiate, syntaxOf, RDF_MEDIA_TYPES, URI_LIST } from '../../../src/rdf/formats.ts';
 
 const RDF_AND_LIST = [...RDF_MEDIA_TYPES, URI_LIST];
 

@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type * as RDF from '@rdfjs/types';
-import { parseRdf } from '../../src/rdf/parse.ts';
-import { ERR, OWL, RDF as RDFNS, RDFS } from '../../src/rdf/vocab.ts';
-import { ONTOLOGY_DIR } from '../../src/ontology/ontology.ts';
-import * as errors from '../../src/errors.ts';
+import { parseRdf } from '../../../src/rdf/parse.ts';
+import { ERR, OWL, RDF as RDFNS, RDFS } from '../../../src/rdf/vocab.ts';
+import { ONTOLOGY_DIR } from '../../../src/ontology/ontology.ts';
+import * as errors from '../../../src/errors.ts';
 
 const STATUS = ERR.term('httpStatus').value;
 const codes = Object.entries(ERR).filter(([, v]) => typeof v === 'object' && 'termType' in v).map(([k]) => k);
