@@ -10,7 +10,7 @@ import { RDF_XML, syntaxOf } from '../rdf/formats.ts';
 import { parseRdf } from '../rdf/parse.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
-import { rdfTextStream } from './rdfStream.ts';
+import { rdfTextStream } from '../rdf/stream.ts';
 import { datasetQuadChunks } from './datasetOutput.ts';
 import { viewOf } from './datasetView.ts';
 
