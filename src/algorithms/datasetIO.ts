@@ -9,7 +9,8 @@ import { isDataset } from '../datasets/datasetLayout.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { ensureFeatures } from '../features/features.ts';
 import { createModel, newModelUri } from '../models/models.ts';
-import { publishResult, remoteFetch } from '../datasets/datasetRemote.ts';
+import { publishResult } from '../datasets/datasetRemote.ts';
+import { fetchRemote } from '../http/remote.ts';
 import { threeDMolfiles } from '../compounds/conformerGeneration.ts';
 import { addConformers } from '../compounds/conformers.ts';
 import { compoundNumber } from '../compounds/compoundIndex.ts';
@@ -46,8 +47,8 @@ async function remoteSmiles(uris: readonly string[], subjectid?: string): Promis
   const worker = async () => {
     for (let uri = queue.shift(); uri; uri = queue.shift()) {
       try {
-        const res = await remoteFetch(uri, { headers: { Accept: 'chemical/x-daylight-smiles' }, subjectid, signal: AbortSignal.timeout(30_000) });
-        const text = res.ok ? (await res.text()).trim().split(/\s+/)[0] : '';
+        const res = await fetchRemote(uri, { accept: 'chemical/x-daylight-smiles', subjectid, timeoutMs: 30_000 });
+        const text = res.status < 300 ? res.body.toString('utf8').trim().split(/\s+/)[0] : '';
         if (text) out.set(uri, text);
       } catch {
         // A compound whose service does not answer has no structure: its row is skipped.

@@ -1,58 +1,74 @@
-// Datasets of other OpenTox services: fetched as RDF/XML with the caller's
-// subjectid, and algorithm outputs published to a dataset_service (SPEC §2.1). A remote
-// failure answers 502 carrying the remote report as its cause (SPEC §7.2 rule 1).
+// Datasets of other OpenTox services: fetched as RDF/XML with the caller's subjectid, and
+// algorithm outputs published to a dataset_service (SPEC §2.1), through the client for other
+// services (src/http/remote.ts): a remote failure answers 502 carrying the remote report, or
+// why the service could not be used, as its cause (SPEC §7.2 rule 1).
 import type * as RDF from '@rdfjs/types';
 import { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
-import { BadGateway, BadRequest, type ErrorReportData } from '../errors.ts';
+import { BadGateway, BadRequest } from '../errors.ts';
+import { fetchRemote, type RemoteResponse } from '../http/remote.ts';
 import { parseRemoteReport } from '../http/remoteReport.ts';
 import { RDF_XML, syntaxOf } from '../rdf/formats.ts';
 import { parseRdf } from '../rdf/parse.ts';
+import { rdfTextStream } from '../rdf/stream.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
-import { rdfTextStream } from './rdfStream.ts';
 import { datasetQuadChunks } from './datasetOutput.ts';
 import { viewOf } from './datasetView.ts';
 
+/** A dataset may be large: each exchange gets twice the client's default time limit. */
 const TIMEOUT_MS = 60_000;
 
-/** The report a remote service answered (SPEC §7.2 rule 1), read by the shared parser. */
-async function remoteReport(uri: string, res: Response): Promise<ErrorReportData> {
-  return parseRemoteReport(res.status, res.headers.get('content-type') ?? '', await res.text().catch(() => ''), uri);
+const uriListOf = (res: RemoteResponse): string => res.body.toString('utf8').trim();
+
+/** A 502 for an answer that cannot be used, with that answer read as the cause (SPEC §7.2 rule 1). */
+async function unusable(message: string, res: RemoteResponse): Promise<BadGateway> {
+  return new BadGateway(message, [await parseRemoteReport(res.status, res.contentType, res.body.toString('utf8'), res.url)]);
 }
 
-/** fetch() with a time limit, turning network failures into 502 with the reason as cause. */
-export async function remoteFetch(uri: string, init: RequestInit & { subjectid?: string }): Promise<Response> {
-  const headers = new Headers(init.headers);
-  if (init.subjectid) headers.set('subjectid', init.subjectid);
-  try {
-    return await fetch(uri, { ...init, headers, signal: init.signal ?? AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (e) {
-    const reason = (e as Error & { cause?: { code?: string; message?: string } }).cause?.message ?? (e as Error).message;
-    throw new BadGateway(`${uri} could not be reached: ${reason}`, [{ status: 503, code: ERR.ServiceUnavailable.value, actor: uri, message: reason, causes: [] }]);
-  }
+/**
+ * `uri` as an IRI the client accepts: SPEC §2.1 lets a dataset_uri carry feature_uris[]
+ * unescaped, and an IRI's query cannot hold "[" or "]" (RFC 3987 §2.2). Percent-encoded, the
+ * remote reads the same query; a fragment is never sent.
+ */
+function requestIri(uri: string): string {
+  const url = new URL(uri);
+  url.hash = '';
+  url.search = url.search.replace(/[[\]\\^`{|}]|%(?![0-9A-Fa-f]{2})/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return url.href;
 }
 
 export async function fetchRemoteDataset(_deps: Deps, uri: string, subjectid?: string): Promise<RDF.Quad[]> {
-  const res = await remoteFetch(uri, { headers: { Accept: RDF_XML }, subjectid });
-  if (!res.ok) throw new BadGateway(`dataset ${uri} answered ${res.status}`, [await remoteReport(uri, res)]);
-  const syntax = syntaxOf(res.headers.get('content-type') ?? '') ?? 'rdfxml';
-  const text = await res.text();
+  const target = requestIri(uri);
+  const res = await fetchRemote(target, { accept: RDF_XML, subjectid, timeoutMs: TIMEOUT_MS });
+  if (res.status >= 300) throw await unusable(`dataset ${uri} answered ${res.status}`, res);
+  // RDF/XML was asked for: a service that labels it otherwise (text/html, text/xml…) is read as such.
+  const syntax = syntaxOf(res.contentType) ?? 'rdfxml';
   try {
-    return await parseRdf(text, syntax, uri);
+    return await parseRdf(res.body.toString('utf8'), syntax, target);
   } catch (e) {
-    throw new BadGateway(`dataset ${uri} did not answer readable RDF`, [{ status: 502, code: ERR.RDFSyntaxError.value, actor: uri, message: (e as Error).message, causes: [] }]);
+    throw new BadGateway(`dataset ${uri} did not answer readable RDF`, [{ status: 502, code: ERR.RDFSyntaxError.value, actor: target, message: (e as Error).message, causes: [] }]);
   }
+}
+
+/** The task URI of a 201 or 202 answer (SPEC §4.3); one that cannot be followed is the remote's fault. */
+async function taskUriOf(res: RemoteResponse): Promise<string> {
+  const uri = uriListOf(res);
+  if (isValidIri(uri) && /^https?:\/\//i.test(uri)) return uri;
+  throw await unusable(`${res.url} answered ${res.status} without a task URI to follow`, res);
 }
 
 /** Follows a remote task (SPEC §4.3) until it answers its result URI. */
 async function awaitRemoteTask(taskUri: string, subjectid?: string): Promise<string> {
   for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
-    const res = await remoteFetch(taskUri, { headers: { Accept: 'text/uri-list' }, subjectid });
-    const text = (await res.clone().text()).trim();
-    if (res.status === 200) return text;
-    if (res.status === 201 && text) return awaitRemoteTask(text, subjectid);
-    if (res.status !== 202) throw new BadGateway(`remote task ${taskUri} failed`, [await remoteReport(taskUri, res)]);
+    // A failed task answers its error status and report: fetchRemote makes that the cause.
+    const res = await fetchRemote(taskUri, { accept: 'text/uri-list', subjectid, timeoutMs: TIMEOUT_MS });
+    if (res.status === 201) return awaitRemoteTask(await taskUriOf(res), subjectid);
+    if (res.status !== 202) {
+      const result = uriListOf(res);
+      if (res.status === 200 && isValidIri(result)) return result;
+      throw await unusable(`remote task ${taskUri} answered ${res.status} without a result URI`, res);
+    }
     await new Promise((r) => setTimeout(r, delay));
   }
 }
@@ -63,11 +79,11 @@ export async function publishDataset(deps: Deps, datasetUri: string, datasetServ
   const view = await viewOf(deps, datasetUri);
   let body = '';
   for await (const chunk of Readable.from(rdfTextStream(datasetQuadChunks(deps, view), 'rdfxml'))) body += chunk;
-  const res = await remoteFetch(datasetService, { method: 'POST', headers: { 'Content-Type': RDF_XML, Accept: 'text/uri-list' }, body, subjectid });
-  const text = (await res.clone().text()).trim();
-  if (res.status === 202) return awaitRemoteTask(text, subjectid);
-  if (!res.ok || !isValidIri(text)) throw new BadGateway(`dataset service ${datasetService} refused the dataset`, [await remoteReport(datasetService, res)]);
-  return text;
+  const res = await fetchRemote(datasetService, { method: 'POST', body, contentType: RDF_XML, accept: 'text/uri-list', subjectid, timeoutMs: TIMEOUT_MS });
+  if (res.status === 202) return awaitRemoteTask(await taskUriOf(res), subjectid);
+  const made = uriListOf(res);
+  if (res.status >= 300 || !isValidIri(made)) throw await unusable(`dataset service ${datasetService} refused the dataset`, res);
+  return made;
 }
 
 /**

@@ -11,7 +11,7 @@ import { readRdf, readUpload } from '../http/body.ts';
 import { RDF_TYPES } from '../rdf/formats.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { DataFactory } from 'n3';
-import { rdfTextStream } from '../datasets/rdfStream.ts';
+import { rdfTextStream } from '../rdf/stream.ts';
 import { viewOf, compoundsOf } from '../datasets/datasetView.ts';
 import { datasetCsv, datasetQuadChunks, datasetsMetadata, datasetUriList, featureDefinitions, metadataOf } from '../datasets/datasetOutput.ts';
 import { datasetSdf, smilesColumn } from '../datasets/datasetChemOutput.ts';
