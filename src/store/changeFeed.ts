@@ -83,6 +83,7 @@ export class RedisChangeFeed implements ChangeFeed {
   private loop: Promise<void> | undefined;
   /** Where reading was when the connection to Redis dropped (undefined: it did not). */
   private droppedAt: string | undefined;
+  private drops = 0;
 
   constructor(url: string, private readonly onError: (message: string, error: unknown) => void, prefix = 'opentox') {
     this.key = `${prefix}:changes`;
@@ -91,6 +92,7 @@ export class RedisChangeFeed implements ChangeFeed {
     // The client sends a read again on its new connection by itself: the loop checks what the
     // stream still holds against where it was when the connection dropped.
     this.reader.on('close', () => {
+      this.drops++;
       this.droppedAt ??= this.last ?? '0-0';
     });
   }
@@ -214,11 +216,12 @@ export class RedisChangeFeed implements ChangeFeed {
   private async missedSome(): Promise<boolean> {
     if (this.last === undefined) return true;
     const dropped = this.droppedAt;
+    const drops = this.drops;
     if (dropped !== undefined) {
-      this.droppedAt = undefined;
-      if (dropped === '0-0') return true;
-      const held = await this.writer.xrange(this.key, dropped, dropped);
-      if (held.length === 0) return true;
+      // Cleared only once answered: a check that fails (Redis still coming back) is made again.
+      const lost = dropped === '0-0' || (await this.writer.xrange(this.key, dropped, dropped)).length === 0;
+      if (this.drops === drops) this.droppedAt = undefined;
+      if (lost) return true;
     }
     return this.trimmedPast(this.last);
   }

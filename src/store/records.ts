@@ -125,3 +125,13 @@ export function replay(store: ox.Store, plan: ReplayPlan): ReplayResult {
   });
   return result;
 }
+
+/** Quads a record writes or removes (a dropped graph counts one): what it leaves behind as garbage. */
+export function recordQuads(record: JournalRecord): number {
+  let n = 0;
+  for (const op of record) {
+    if (op.op === 'drop') n++;
+    else if (op.nt) for (let i = op.nt.indexOf('\n'); i >= 0; i = op.nt.indexOf('\n', i + 1)) n++;
+  }
+  return n;
+}

@@ -5,7 +5,7 @@
 import type { Worker } from 'node:worker_threads';
 import { spawnTsWorker } from './spawn.ts';
 import type { ReplayPlan } from './layout.ts';
-import type { JournalRecord } from './records.ts';
+import { recordQuads, type JournalRecord } from './records.ts';
 import type { ReplicaIn, ReplicaOut } from './replicaWorker.ts';
 import { BadRequest, ServiceUnavailable } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
@@ -23,6 +23,12 @@ interface Job {
 const WORKER_URL = new URL('./replicaWorker.ts', import.meta.url);
 /** Queries waiting beyond this are refused: the replica is saturated. */
 const MAX_QUEUE = 64;
+/**
+ * The worker's Oxigraph keeps every quad it ever held (see REBUILD_MIN in store.ts): once the
+ * quads applied since it loaded exceed what it loaded (and this), it is let go when idle, and
+ * the next query loads a fresh one; a thread that ends gives all of its memory back.
+ */
+const RECYCLE_MIN = 200_000;
 
 export interface ReplicaHooks {
   /** The files to load, captured at the moment the worker starts; pins them against deletion. */
@@ -39,12 +45,30 @@ export class Replica {
   private running: { job: Job; timer: NodeJS.Timeout } | undefined;
   private nextId = 1;
   private closed = false;
+  /** Quads the worker loaded, and quads applied to it since. */
+  private loadedSize = 0;
+  private applied = 0;
+  /** Workers let go because of their garbage (for tests). */
+  recycled = 0;
 
   constructor(private readonly timeoutMs: number, private readonly hooks: ReplicaHooks) {}
 
   /** Forwards a committed record; called in commit order. */
   apply(record: JournalRecord): void {
-    this.worker?.postMessage({ type: 'apply', record } satisfies ReplicaIn);
+    if (!this.worker) return;
+    this.worker.postMessage({ type: 'apply', record } satisfies ReplicaIn);
+    this.applied += recordQuads(record);
+    this.recycleIfIdle();
+  }
+
+  /** Lets a worker full of garbage go while no query needs it (the next query starts a fresh one). */
+  private recycleIfIdle(): void {
+    if (!this.worker || !this.ready || this.running || this.queue.length > 0) return;
+    if (this.applied <= Math.max(RECYCLE_MIN, this.loadedSize)) return;
+    const old = this.worker;
+    this.worker = undefined;
+    this.recycled++;
+    void old.terminate();
   }
 
   query(request: QueryRequest, signal?: AbortSignal): Promise<string> {
@@ -64,6 +88,7 @@ export class Replica {
   private start(): void {
     if (this.worker || this.closed) return;
     this.ready = false;
+    this.applied = 0;
     const worker = spawnTsWorker(WORKER_URL, this.hooks.plan());
     this.worker = worker;
     worker.on('message', (msg: ReplicaOut) => this.receive(worker, msg));
@@ -78,6 +103,7 @@ export class Replica {
     if (worker !== this.worker) return;
     if (msg.type === 'ready') {
       this.ready = true;
+      this.loadedSize = msg.size;
       this.hooks.loaded();
       this.dispatch();
       return;
@@ -95,6 +121,7 @@ export class Replica {
       this.start();
     }
     this.dispatch();
+    this.recycleIfIdle();
   }
 
   private dispatch(): void {

@@ -4,6 +4,7 @@
 // resource; every write replaces, adds to, removes from or drops whole graphs, so replay
 // is deterministic.
 import { mkdirSync, rmSync } from 'node:fs';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import * as ox from 'oxigraph';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
@@ -13,7 +14,7 @@ import { termToSparql, type Bindable } from './binder.ts';
 import { rowsOf, type JsonResults } from './sparql/results.ts';
 import { describeSelect, matchSelect } from './patterns.ts';
 import { currentPlan, snapshotOpsTemp, snapshotTemp, type ReplayPlan } from './layout.ts';
-import { applyRecord, checkGraph, encodeOps, replay, type JournalRecord, type WriteOp } from './records.ts';
+import { applyRecord, checkGraph, encodeOps, recordQuads, replay, type JournalRecord, type WriteOp } from './records.ts';
 import { Compactor } from './compactor.ts';
 import { GraphCache } from './graphCache.ts';
 import { Replica } from './replica.ts';
@@ -40,6 +41,8 @@ export interface StoreOptions {
   log?: (m: unknown) => void;
   /** Predicates (by IRI prefix) the public SPARQL endpoint never shows: internal fields. */
   privatePredicatePrefixes?: readonly string[];
+  /** Quads written before a rebuild is considered (default REBUILD_MIN; tests lower it). */
+  rebuildMin?: number;
 }
 
 /** How the public endpoint wants a query answered. */
@@ -52,20 +55,42 @@ export interface SparqlOptions extends DatasetRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * Oxigraph's in-memory storage keeps every quad it ever held (each with the range of versions
+ * it lived in; its transaction code leaves garbage collection to do), so a store that is
+ * written for long grows without bound although what it holds stays the same. Once the quads
+ * written since it was built exceed what it held then (and at least REBUILD_MIN), a second
+ * store is filled beside it with what it holds, graph by graph, and takes its place; the old
+ * one's memory goes back to the WASM allocator for the new one to reuse.
+ */
+const REBUILD_MIN = 200_000;
+/** Quads copied or applied between yields to the event loop during a rebuild. */
+const GENTLE_QUADS = 20_000;
+
 export class TripleStore {
-  private readonly ox = new ox.Store();
+  private ox = new ox.Store();
+  /** Quads the store held when it was built, and quads written into it since. */
+  private builtWith = 0;
+  private written = 0;
+  /** While a fresh store is being filled: the records committed meanwhile, applied to it last. */
+  private rebuilding: JournalRecord[] | undefined;
+  private rebuilt: Promise<void> | undefined;
+  /** Times the store was rebuilt in this run (for tests and the log). */
+  rebuilds = 0;
   private journal!: Journal;
   private compactor!: Compactor;
   private replica: Replica;
   private readonly cache = new GraphCache();
   readonly queries: QueryFiles;
   private readonly log: (m: unknown) => void;
+  private readonly rebuildMin: number;
   /** Set when a journal write failed: the store refuses writes until restart. */
   private broken: Error | undefined;
 
   private constructor(readonly dir: string, options: StoreOptions) {
     this.queries = options.queries ?? new QueryFiles();
     this.log = options.log ?? ((m) => console.error(m));
+    this.rebuildMin = options.rebuildMin ?? REBUILD_MIN;
     this.replica = new Replica(options.sparqlTimeoutMs ?? 30_000, {
       plan: () => ({ ...this.pinnedPlan(), privatePrefixes: [...(options.privatePredicatePrefixes ?? [])] }),
       loaded: () => this.compactor.unpin(),
@@ -94,6 +119,7 @@ export class TripleStore {
     });
     // Segments a crash left closed but not yet compacted are taken now.
     store.compactor.closedUpTo(segment);
+    store.builtWith = store.ox.size;
     return store;
   }
 
@@ -128,6 +154,81 @@ export class TripleStore {
       // Even a record the store refused goes to the replica: it applies (and skips) the
       // same ops, as a replay would.
       this.replica.apply(record);
+      this.rebuilding?.push(record);
+      this.written += recordQuads(record);
+      if (!this.rebuilding && this.written > Math.max(this.rebuildMin, this.builtWith)) this.rebuilt = this.rebuild();
+    }
+  }
+
+  /** Resolves once a rebuild under way (see REBUILD_MIN) has finished. */
+  async rebuildIdle(): Promise<void> {
+    await this.rebuilt;
+  }
+
+  /**
+   * Copies what the live store holds into a fresh one, graph by graph (a dump holds only the
+   * quads of the current version, none of the garbage), yielding to the event loop between
+   * graphs; then applies the records committed meanwhile, and puts the fresh store in place of
+   * the live one in the same turn of the event loop as the last of them, so readers see one
+   * store or the other, each complete. A record that reached a graph before it was copied is
+   * applied to it twice, which changes nothing: every op sets whole graphs or given quads, and
+   * the records are applied in commit order, so the last op on a quad decides, as it did live.
+   */
+  async rebuild(): Promise<void> {
+    if (this.rebuilding) return this.rebuilt;
+    const pending: JournalRecord[] = [];
+    this.rebuilding = pending;
+    let fresh: ox.Store | undefined = new ox.Store();
+    try {
+      const graphs = this.ox.query('SELECT DISTINCT ?g WHERE { GRAPH ?g { } }', { results_format: 'application/sparql-results+json' }) as string;
+      const names = (JSON.parse(graphs) as { results: { bindings: Array<{ g: { value: string } }> } }).results.bindings.map((b) => b.g.value);
+      let quads = 0;
+      let since = 0;
+      const copy = (from: ox.NamedNode | ox.DefaultGraph) => {
+        const text = this.ox.dump({ format: 'application/n-triples', from_graph_name: from });
+        if (text.length === 0) return;
+        fresh!.load(text, { format: 'application/n-triples', to_graph_name: from, no_transaction: true, lenient: true });
+        let n = 0;
+        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+        quads += n;
+        since += n;
+      };
+      copy(ox.defaultGraph());
+      for (const name of names) {
+        copy(ox.namedNode(name));
+        if (since >= GENTLE_QUADS) {
+          since = 0;
+          await yieldToLoop();
+        }
+      }
+      while (pending.length > 0) {
+        const record = pending.shift()!; // length > 0
+        try {
+          applyRecord(fresh, record);
+        } catch {
+          // Refused by the live store too (its writer got an error).
+        }
+        since += recordQuads(record);
+        if (since >= GENTLE_QUADS && pending.length > 0) {
+          since = 0;
+          await yieldToLoop();
+        }
+      }
+      // No await between the last record and the swap: nothing is committed in between.
+      const old = this.ox;
+      this.ox = fresh;
+      fresh = old;
+      this.builtWith = quads;
+      this.rebuilds++;
+    } catch (e) {
+      // The live store stays as it was; the next write past the mark tries again.
+      this.log(e);
+    } finally {
+      this.written = 0;
+      this.rebuilding = undefined;
+      // Freed now rather than at some later garbage collection: every read of the store is
+      // synchronous, so nothing is using it (wasm-bindgen's free(), missing from the typings).
+      (fresh as unknown as { free(): void }).free();
     }
   }
 
@@ -290,6 +391,7 @@ export class TripleStore {
   }
 
   async close(): Promise<void> {
+    await this.rebuilt;
     await this.replica.close();
     await this.journal.close();
     await this.compactor.close();
