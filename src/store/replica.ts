@@ -5,7 +5,7 @@
 import type { Worker } from 'node:worker_threads';
 import { spawnTsWorker } from './spawn.ts';
 import type { ReplayPlan } from './layout.ts';
-import { recordQuads, type JournalRecord } from './records.ts';
+import type { JournalRecord } from './records.ts';
 import type { ReplicaIn, ReplicaOut } from './replicaWorker.ts';
 import { BadRequest, ServiceUnavailable } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
@@ -25,8 +25,9 @@ const WORKER_URL = new URL('./replicaWorker.ts', import.meta.url);
 const MAX_QUEUE = 64;
 /**
  * The worker's Oxigraph keeps every quad it ever held (see REBUILD_MIN in store.ts): once the
- * quads applied since it loaded exceed what it loaded (and this), it is let go when idle, and
- * the next query loads a fresh one; a thread that ends gives all of its memory back.
+ * quads replaced or removed since it loaded exceed what the store holds (and this), it is let
+ * go when idle, and the next query loads a fresh one; a thread that ends gives all of its
+ * memory back.
  */
 const RECYCLE_MIN = 200_000;
 
@@ -35,6 +36,8 @@ export interface ReplicaHooks {
   plan: () => ReplayPlan;
   /** Called once the worker has read its files. */
   loaded: () => void;
+  /** Quads replaced or removed in the store so far (a running count), and what it holds. */
+  wear: () => { garbage: number; held: number };
   log: (m: unknown) => void;
 }
 
@@ -45,9 +48,8 @@ export class Replica {
   private running: { job: Job; timer: NodeJS.Timeout } | undefined;
   private nextId = 1;
   private closed = false;
-  /** Quads the worker loaded, and quads applied to it since. */
-  private loadedSize = 0;
-  private applied = 0;
+  /** The store's running garbage count when the worker started. */
+  private garbageAtStart = 0;
   /** Workers let go because of their garbage (for tests). */
   recycled = 0;
 
@@ -57,14 +59,14 @@ export class Replica {
   apply(record: JournalRecord): void {
     if (!this.worker) return;
     this.worker.postMessage({ type: 'apply', record } satisfies ReplicaIn);
-    this.applied += recordQuads(record);
     this.recycleIfIdle();
   }
 
   /** Lets a worker full of garbage go while no query needs it (the next query starts a fresh one). */
   private recycleIfIdle(): void {
     if (!this.worker || !this.ready || this.running || this.queue.length > 0) return;
-    if (this.applied <= Math.max(RECYCLE_MIN, this.loadedSize)) return;
+    const { garbage, held } = this.hooks.wear();
+    if (garbage - this.garbageAtStart <= Math.max(RECYCLE_MIN, held)) return;
     const old = this.worker;
     this.worker = undefined;
     this.recycled++;
@@ -88,7 +90,7 @@ export class Replica {
   private start(): void {
     if (this.worker || this.closed) return;
     this.ready = false;
-    this.applied = 0;
+    this.garbageAtStart = this.hooks.wear().garbage;
     const worker = spawnTsWorker(WORKER_URL, this.hooks.plan());
     this.worker = worker;
     worker.on('message', (msg: ReplicaOut) => this.receive(worker, msg));
@@ -103,7 +105,6 @@ export class Replica {
     if (worker !== this.worker) return;
     if (msg.type === 'ready') {
       this.ready = true;
-      this.loadedSize = msg.size;
       this.hooks.loaded();
       this.dispatch();
       return;

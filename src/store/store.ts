@@ -41,7 +41,7 @@ export interface StoreOptions {
   log?: (m: unknown) => void;
   /** Predicates (by IRI prefix) the public SPARQL endpoint never shows: internal fields. */
   privatePredicatePrefixes?: readonly string[];
-  /** Quads written before a rebuild is considered (default REBUILD_MIN; tests lower it). */
+  /** Quads replaced or removed before a rebuild is considered (default REBUILD_MIN; tests lower it). */
   rebuildMin?: number;
 }
 
@@ -58,10 +58,12 @@ export interface SparqlOptions extends DatasetRequest {
 /**
  * Oxigraph's in-memory storage keeps every quad it ever held (each with the range of versions
  * it lived in; its transaction code leaves garbage collection to do), so a store that is
- * written for long grows without bound although what it holds stays the same. Once the quads
- * written since it was built exceed what it held then (and at least REBUILD_MIN), a second
- * store is filled beside it with what it holds, graph by graph, and takes its place; the old
- * one's memory goes back to the WASM allocator for the new one to reuse.
+ * rewritten for long grows without bound although what it holds stays the same. The quads
+ * each write replaces or removes are counted (from the size of each graph, kept beside the
+ * store); once they exceed what the store held when it was built (and at least REBUILD_MIN), a
+ * second store is filled beside it with what it holds, graph by graph, and takes its place;
+ * the old one's memory goes back to the WASM allocator for the new one to reuse. Writes that
+ * only add (an upload) leave no garbage and cause no rebuild.
  */
 const REBUILD_MIN = 200_000;
 /** Quads copied or applied between yields to the event loop during a rebuild. */
@@ -69,9 +71,13 @@ const GENTLE_QUADS = 20_000;
 
 export class TripleStore {
   private ox = new ox.Store();
-  /** Quads the store held when it was built, and quads written into it since. */
+  /** Quads the store held when it was built, and quads replaced or removed since (garbage). */
   private builtWith = 0;
-  private written = 0;
+  private garbage = 0;
+  /** Quads in each graph, as the writes have left it. */
+  private readonly graphSizes = new Map<string, number>();
+  /** Garbage made since the process started (the replica measures its own worker's from it). */
+  private garbageEver = 0;
   /** While a fresh store is being filled: the records committed meanwhile, applied to it last. */
   private rebuilding: JournalRecord[] | undefined;
   private rebuilt: Promise<void> | undefined;
@@ -94,6 +100,7 @@ export class TripleStore {
     this.replica = new Replica(options.sparqlTimeoutMs ?? 30_000, {
       plan: () => ({ ...this.pinnedPlan(), privatePrefixes: [...(options.privatePredicatePrefixes ?? [])] }),
       loaded: () => this.compactor.unpin(),
+      wear: () => ({ garbage: this.garbageEver, held: this.builtWith }),
       log: this.log,
     });
   }
@@ -119,7 +126,7 @@ export class TripleStore {
     });
     // Segments a crash left closed but not yet compacted are taken now.
     store.compactor.closedUpTo(segment);
-    store.builtWith = store.ox.size;
+    store.countGraphs();
     return store;
   }
 
@@ -155,9 +162,42 @@ export class TripleStore {
       // same ops, as a replay would.
       this.replica.apply(record);
       this.rebuilding?.push(record);
-      this.written += recordQuads(record);
-      if (!this.rebuilding && this.written > Math.max(this.rebuildMin, this.builtWith)) this.rebuilt = this.rebuild();
+      this.account(record);
+      if (!this.rebuilding && this.garbage > Math.max(this.rebuildMin, this.builtWith)) this.rebuilt = this.rebuild();
     }
+  }
+
+  /** The size of every graph, read once at start (what the garbage of later writes is counted from). */
+  private countGraphs(): void {
+    const text = this.ox.query('SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g', { results_format: 'application/sparql-results+json' }) as string;
+    let total = 0;
+    for (const b of (JSON.parse(text) as { results: { bindings: Array<{ g: { value: string }; n: { value: string } }> } }).results.bindings) {
+      const n = Number(b.n.value);
+      this.graphSizes.set(b.g.value, n);
+      total += n;
+    }
+    this.builtWith = total;
+  }
+
+  /** Counts the quads `record` replaces or removes, and keeps the graph sizes up to date. */
+  private account(record: JournalRecord): void {
+    const before = this.garbage;
+    for (const op of record) {
+      const had = this.graphSizes.get(op.graph) ?? 0;
+      const lines = op.op === 'drop' ? 0 : recordQuads([op]);
+      if (op.op === 'add') this.graphSizes.set(op.graph, had + lines);
+      else if (op.op === 'replace') {
+        this.garbage += had;
+        this.graphSizes.set(op.graph, lines);
+      } else if (op.op === 'remove') {
+        this.garbage += Math.min(had, lines);
+        this.graphSizes.set(op.graph, Math.max(0, had - lines));
+      } else {
+        this.garbage += had;
+        this.graphSizes.delete(op.graph);
+      }
+    }
+    this.garbageEver += this.garbage - before;
   }
 
   /** Resolves once a rebuild under way (see REBUILD_MIN) has finished. */
@@ -218,13 +258,15 @@ export class TripleStore {
       const old = this.ox;
       this.ox = fresh;
       fresh = old;
-      this.builtWith = quads;
+      let held = 0;
+      for (const n of this.graphSizes.values()) held += n;
+      this.builtWith = Math.max(quads, held);
       this.rebuilds++;
     } catch (e) {
       // The live store stays as it was; the next write past the mark tries again.
       this.log(e);
     } finally {
-      this.written = 0;
+      this.garbage = 0;
       this.rebuilding = undefined;
       // Freed now rather than at some later garbage collection: every read of the store is
       // synchronous, so nothing is using it (wasm-bindgen's free(), missing from the typings).

@@ -55,6 +55,16 @@ describe('store rebuilds (garbage Oxigraph keeps)', function () {
     await again.close();
   });
 
+  it('writes that only add (an upload) leave no garbage and cause no rebuild', async () => {
+    const store = await TripleStore.open(tempDir(), { rebuildMin: 2_000 });
+    for (let i = 0; i < 40; i++) await store.replaceGraph(graphOf(i), titlesOf(graphOf(i), 0, 500));
+    for (let i = 0; i < 40; i++) await store.addToGraph(graphOf(0), titlesOf(`${graphOf(0)}/more${i}`, 0, 500));
+    await store.rebuildIdle();
+    expect(store.rebuilds).to.equal(0);
+    expect(store.size).to.equal(40 * 500 + 40 * 500);
+    await store.close();
+  });
+
   it('the SPARQL replica answers from a fresh worker once the old one filled with garbage', async () => {
     const store = await TripleStore.open(tempDir(), { rebuildMin: 1_000_000 });
     const count = async () => {
