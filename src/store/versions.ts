@@ -26,6 +26,9 @@ export interface GraphsState {
   modified: number;
 }
 
+/** Graphs whose last write is remembered one by one. */
+const MAX_GRAPHS = 100_000;
+
 export class GraphVersions {
   readonly epoch = randomBytes(6).toString('base64url');
   readonly started = Date.now();
@@ -43,6 +46,10 @@ export class GraphVersions {
   bump(graphs: Iterable<string>): void {
     const state = { seq: ++this.seq, modified: Date.now() };
     for (const graph of graphs) for (const name of withParents(graph)) this.last.set(name, state);
+    // Every graph ever written has an entry, and resources come and go (tasks, datasets):
+    // past a bound, one write to everything (every cached representation stale once)
+    // keeps the map from growing for as long as the process runs.
+    if (this.last.size > MAX_GRAPHS) this.forgetAll();
   }
 
   /** Counts as a write to every graph: what was made from any of them is stale. */

@@ -20,6 +20,22 @@ describe('representation cache parts', () => {
     expect(v.current).to.equal(2);
   });
 
+  it('the versions remember a bounded number of graphs: past it, everything counts as written once', () => {
+    const v = new GraphVersions();
+    v.bump(['http://h/model/1']);
+    const cached = v.of(['http://h/model/1']).seq;
+    // Tasks come and go: 100,001 graphs written once each (plus their parent, http://h/task).
+    for (let i = 0; i < 100_000; i++) v.bump([`http://h/task/${i}`]);
+    // The bound was passed: model/1, untouched since, is stale all the same, and so is a graph never written.
+    expect(v.of(['http://h/model/1']).seq).to.be.greaterThan(cached);
+    expect(v.of(['http://h/never']).seq).to.be.greaterThan(0);
+    // And the next writes are told apart again.
+    const before = v.of(['http://h/model/1']).seq;
+    v.bump(['http://h/model/2']);
+    expect(v.of(['http://h/model/2']).seq).to.be.greaterThan(before);
+    expect(v.of(['http://h/model/1']).seq).to.equal(before);
+  });
+
   it('versioned() records every write method, after it resolved and after it failed', async () => {
     const calls: string[] = [];
     const store: GraphWrites & { other: () => string } = {
