@@ -65,8 +65,12 @@ export interface EntryRow {
   values: Array<RDF.Literal | undefined>;
 }
 
-/** Entries read from the store in one describe(): one request per chunk on a remote store. */
-const ENTRIES_PER_READ = 500;
+/**
+ * Entries read from the store in one describe(): one request per chunk on a remote store
+ * (its own limit, SUBJECTS_PER_READ there, is the same), and a few milliseconds of the
+ * embedded store's synchronous reading, after which other clients can be answered.
+ */
+const ENTRIES_PER_READ = 100;
 
 /** The triples of `view`'s entries, chunk by chunk, grouped by entry in view order. */
 async function* entryTriples(deps: Pick<Deps, 'store'>, view: DatasetView): AsyncGenerator<{ entry: RDF.NamedNode; quads: RDF.Quad[] }> {

@@ -13,8 +13,8 @@ import { TYPE_CLASS } from '../features/featureModel.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
-/** Triples per commit: a few tens of milliseconds of the event loop each. */
-const CHUNK_QUADS = 8_000;
+/** Triples per commit: each holds the event loop for about ten milliseconds. */
+const CHUNK_QUADS = 2_000;
 const MAX_CHUNK = 2_000;
 
 /** Entries per commit for rows of `features` values (and the compound link). */

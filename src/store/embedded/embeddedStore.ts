@@ -1,14 +1,27 @@
 // The embedded engine behind the Store interface: Oxigraph in memory with its journal,
 // snapshots and read replica (src/store/store.ts). Reads are synchronous in Oxigraph and
 // answered at once; the interface is asynchronous so that a remote store fits beside it.
+//
+// Because they are synchronous, a job reading a dataset in chunks (await after await, each
+// already resolved) would hold the event loop for the whole read: awaiting a resolved promise
+// never lets a socket be served. So a read that comes more than SLICE_MS after the event loop
+// last had a turn first waits for one (setImmediate), and other clients are answered between
+// the chunks of a long read.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type * as RDF from '@rdfjs/types';
 import type { Store, Row, SelectOptions, SparqlOptions, WriteOp } from '../api.ts';
 import type { Bindable } from '../binder.ts';
 import type { SparqlQuery } from '../sparqlQuery.ts';
 import { TripleStore, type StoreOptions } from '../store.ts';
 
+/** Longest run of reads before the event loop gets a turn. */
+const SLICE_MS = 5;
+
 export class EmbeddedStore implements Store {
   readonly kind = 'embedded' as const;
+  /** When the event loop last had a turn between reads (performance.now()). */
+  private sliceStart = 0;
+  private sliceTimer = false;
 
   constructor(readonly engine: TripleStore) {}
 
@@ -37,30 +50,37 @@ export class EmbeddedStore implements Store {
   }
 
   async graph(graph: string): Promise<RDF.Quad[]> {
+    await this.turn();
     return this.engine.graph(graph);
   }
 
   async hasGraph(graph: string): Promise<boolean> {
+    await this.turn();
     return this.engine.hasGraph(graph);
   }
 
   async match(s: RDF.Term | null, p: RDF.Term | null, o: RDF.Term | null, graph: string | null): Promise<RDF.Quad[]> {
+    await this.turn();
     return this.engine.match(s, p, o, graph);
   }
 
   async describe(graph: string, subjects: readonly RDF.NamedNode[]): Promise<RDF.Quad[]> {
+    await this.turn();
     return this.engine.describe(graph, subjects);
   }
 
   async select(name: string, values: Record<string, Bindable> = {}, options: SelectOptions = {}): Promise<Row[]> {
+    await this.turn();
     return this.engine.select(name, values, options);
   }
 
   async ask(name: string, values: Record<string, Bindable> = {}): Promise<boolean> {
+    await this.turn();
     return this.engine.ask(name, values);
   }
 
   async construct(name: string, values: Record<string, Bindable> = {}): Promise<RDF.Quad[]> {
+    await this.turn();
     return this.engine.construct(name, values);
   }
 
@@ -70,5 +90,21 @@ export class EmbeddedStore implements Store {
 
   close(): Promise<void> {
     return this.engine.close();
+  }
+
+  /** Lets the event loop have a turn if reads have run for SLICE_MS since it last had one. */
+  private async turn(): Promise<void> {
+    const now = performance.now();
+    if (!this.sliceTimer) {
+      // A new run of reads: it starts now, and the next turn of the loop ends it.
+      this.sliceTimer = true;
+      this.sliceStart = now;
+      setImmediate(() => {
+        this.sliceTimer = false;
+      });
+      return;
+    }
+    if (now - this.sliceStart < SLICE_MS) return;
+    await nextTurn();
   }
 }
