@@ -85,7 +85,8 @@ interface ModeFigures {
  * (WORKERS=0) and one worker process takes them from Redis, as a deployment at scale runs.
  */
 export async function measureMode(csv: string, virtuoso?: Virtuoso): Promise<ModeFigures> {
-  const redis = virtuoso ? await startRedis(mkdtempSync(path.join(os.tmpdir(), 'opentox-bench-redis-'))) : undefined;
+  const redisDir = mkdtempSync(path.join(os.tmpdir(), 'opentox-bench-redis-'));
+  const redis = virtuoso ? await startRedis(redisDir) : undefined;
   const remote: Record<string, string> = virtuoso && redis ? { SPARQL_ENDPOINT: virtuoso.endpoint, REDIS_URL: redis.url } : {};
   // The remote API process holds no data, so its JS heap is capped as docs/engines.md advises.
   const heap: Record<string, string> = virtuoso ? { NODE_OPTIONS: `--max-old-space-size=${API_HEAP_MIB}` } : {};
@@ -113,6 +114,7 @@ export async function measureMode(csv: string, virtuoso?: Virtuoso): Promise<Mod
     if (worker) await stopWorker(worker);
     await service.stop();
     await redis?.stop();
+    rmSync(redisDir, { recursive: true, force: true });
   }
 }
 
@@ -135,7 +137,8 @@ async function stopWorker({ child, dir }: Worker): Promise<void> {
 
 /** Seconds for JOBS descriptor jobs (physchem over SLICE kazius rows each) with `workers` worker processes. */
 export async function jobsWith(workers: number, virtuoso: Virtuoso): Promise<number> {
-  const redis = await startRedis(mkdtempSync(path.join(os.tmpdir(), 'opentox-bench-redis-')));
+  const redisDir = mkdtempSync(path.join(os.tmpdir(), 'opentox-bench-redis-'));
+  const redis = await startRedis(redisDir);
   // DEBUG_ERRORS: a failed job's report carries the stack, wherever it was thrown.
   const env = { SPARQL_ENDPOINT: virtuoso.endpoint, REDIS_URL: redis.url, WORKERS: '1', DEBUG_ERRORS: 'true' };
   const api = await startService({ ...env, WORKERS: '0', JOB_QUOTA: '0' });
@@ -156,6 +159,7 @@ export async function jobsWith(workers: number, virtuoso: Virtuoso): Promise<num
     for (const w of started) await stopWorker(w);
     await api.stop();
     await redis.stop();
+    rmSync(redisDir, { recursive: true, force: true });
   }
 }
 
