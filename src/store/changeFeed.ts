@@ -77,7 +77,7 @@ export class RedisChangeFeed implements ChangeFeed {
   /** Changes Redis did not take (it was away), sent again by the next publish or the loop. */
   private unsent: string[] = [];
   private unannounced = false;
-  private waiters: Array<{ target: StreamId; resolve: () => void }> = [];
+  private waiters: Array<{ target: StreamId; resolve: () => void; timer: NodeJS.Timeout }> = [];
   private queued: Promise<string | undefined> | undefined;
   private sending: Promise<unknown> = Promise.resolve();
   private loop: Promise<void> | undefined;
@@ -149,7 +149,10 @@ export class RedisChangeFeed implements ChangeFeed {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const w of this.waiters.splice(0)) w.resolve();
+    for (const w of this.waiters.splice(0)) {
+      clearTimeout(w.timer);
+      w.resolve();
+    }
     this.reader.disconnect();
     await this.loop?.catch(() => undefined);
     this.writer.disconnect();
@@ -164,12 +167,11 @@ export class RedisChangeFeed implements ChangeFeed {
   private reached(target: StreamId): Promise<void> {
     if (this.last !== undefined && !before(parseId(this.last), target)) return Promise.resolve();
     return new Promise((resolve) => {
-      const waiter = { target, resolve };
-      this.waiters.push(waiter);
-      setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w.timer !== timer);
         resolve();
       }, CATCH_UP_MS).unref();
+      this.waiters.push({ target, resolve, timer });
     });
   }
 
@@ -242,7 +244,10 @@ export class RedisChangeFeed implements ChangeFeed {
     this.waiters = [];
     for (const w of waiting) {
       if (before(last, w.target)) this.waiters.push(w);
-      else w.resolve();
+      else {
+        clearTimeout(w.timer);
+        w.resolve();
+      }
     }
   }
 }
