@@ -1,7 +1,8 @@
 // Writes data entries into a dataset graph in the layout of datasetLayout.ts: entries and
-// values in chunks of about CHUNK_QUADS triples per commit (the embedded store applies a
+// values in chunks of about CHUNK_QUADS triples per commit in the embedded store (it applies a
 // commit synchronously, so small chunks keep the event loop answering other clients while a
-// job writes its result), then one final commit that links them and makes the dataset visible.
+// job writes its result; MAX_CHUNK entries per commit in a remote one), then one final commit
+// that links them and makes the dataset visible.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
@@ -78,7 +79,8 @@ export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number>
   const first = (await writtenEntries(deps, dataset)) + 1;
   const predicates = plan.features.map((f) => namedNode(f));
   const links: RDF.Quad[] = [];
-  const size = plan.chunkSize ?? entriesPerChunk(plan.features.length);
+  // A remote store's commit is an HTTP request, which holds no event loop: large chunks there.
+  const size = plan.chunkSize ?? (deps.store.kind === 'sparql' ? MAX_CHUNK : entriesPerChunk(plan.features.length));
   for (let start = 0; start < plan.entries.length; start += size) {
     plan.signal?.throwIfAborted();
     const quads: RDF.Quad[] = [];
