@@ -126,12 +126,16 @@ export function replay(store: ox.Store, plan: ReplayPlan): ReplayResult {
   return result;
 }
 
-/** Quads a record writes or removes (a dropped graph counts one): what it leaves behind as garbage. */
+/** Lines of N-Triples (or N-Quads) text: its triples. */
+export function lineCount(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Quads a record writes or removes (a dropped graph counts one). */
 export function recordQuads(record: JournalRecord): number {
   let n = 0;
-  for (const op of record) {
-    if (op.op === 'drop') n++;
-    else if (op.nt) for (let i = op.nt.indexOf('\n'); i >= 0; i = op.nt.indexOf('\n', i + 1)) n++;
-  }
+  for (const op of record) n += op.op === 'drop' ? 1 : op.nt ? lineCount(op.nt) : 0;
   return n;
 }

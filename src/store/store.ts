@@ -9,12 +9,13 @@ import * as ox from 'oxigraph';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
 import { Journal, isSpaceError } from './journal.ts';
+import { bound } from './api.ts';
 import { QueryFiles } from './queries.ts';
 import { termToSparql, type Bindable } from './binder.ts';
 import { rowsOf, type JsonResults } from './sparql/results.ts';
 import { describeSelect, matchSelect } from './patterns.ts';
 import { currentPlan, snapshotOpsTemp, snapshotTemp, type ReplayPlan } from './layout.ts';
-import { applyRecord, checkGraph, encodeOps, recordQuads, replay, type JournalRecord, type WriteOp } from './records.ts';
+import { applyRecord, checkGraph, encodeOps, lineCount, recordQuads, replay, type JournalRecord, type WriteOp } from './records.ts';
 import { Compactor } from './compactor.ts';
 import { GraphCache } from './graphCache.ts';
 import { Replica } from './replica.ts';
@@ -71,13 +72,16 @@ const GENTLE_QUADS = 20_000;
 
 export class TripleStore {
   private ox = new ox.Store();
-  /** Quads the store held when it was built, and quads replaced or removed since (garbage). */
+  /** Quads the store held when it was built. */
   private builtWith = 0;
-  private garbage = 0;
   /** Quads in each graph, as the writes have left it. */
   private readonly graphSizes = new Map<string, number>();
-  /** Garbage made since the process started (the replica measures its own worker's from it). */
+  /**
+   * Quads replaced or removed since the process started (garbage), and that count when the
+   * store was last built: the replica measures its own worker's garbage from the same count.
+   */
   private garbageEver = 0;
+  private garbageAtBuild = 0;
   /** While a fresh store is being filled: the records committed meanwhile, applied to it last. */
   private rebuilding: JournalRecord[] | undefined;
   private rebuilt: Promise<void> | undefined;
@@ -163,17 +167,16 @@ export class TripleStore {
       this.replica.apply(record);
       this.rebuilding?.push(record);
       this.account(record);
-      if (!this.rebuilding && this.garbage > Math.max(this.rebuildMin, this.builtWith)) this.rebuilt = this.rebuild();
+      if (!this.rebuilding && this.garbageEver - this.garbageAtBuild > Math.max(this.rebuildMin, this.builtWith)) this.rebuilt = this.rebuild();
     }
   }
 
   /** The size of every graph, read once at start (what the garbage of later writes is counted from). */
   private countGraphs(): void {
-    const text = this.ox.query('SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g', { results_format: 'application/sparql-results+json' }) as string;
     let total = 0;
-    for (const b of (JSON.parse(text) as { results: { bindings: Array<{ g: { value: string }; n: { value: string } }> } }).results.bindings) {
-      const n = Number(b.n.value);
-      this.graphSizes.set(b.g.value, n);
+    for (const row of this.rows('SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g')) {
+      const n = Number(bound(row, 'n'));
+      this.graphSizes.set(bound(row, 'g'), n);
       total += n;
     }
     this.builtWith = total;
@@ -181,23 +184,21 @@ export class TripleStore {
 
   /** Counts the quads `record` replaces or removes, and keeps the graph sizes up to date. */
   private account(record: JournalRecord): void {
-    const before = this.garbage;
     for (const op of record) {
       const had = this.graphSizes.get(op.graph) ?? 0;
-      const lines = op.op === 'drop' ? 0 : recordQuads([op]);
+      const lines = op.op !== 'drop' && op.nt ? lineCount(op.nt) : 0;
       if (op.op === 'add') this.graphSizes.set(op.graph, had + lines);
       else if (op.op === 'replace') {
-        this.garbage += had;
+        this.garbageEver += had;
         this.graphSizes.set(op.graph, lines);
       } else if (op.op === 'remove') {
-        this.garbage += Math.min(had, lines);
+        this.garbageEver += Math.min(had, lines);
         this.graphSizes.set(op.graph, Math.max(0, had - lines));
       } else {
-        this.garbage += had;
+        this.garbageEver += had;
         this.graphSizes.delete(op.graph);
       }
     }
-    this.garbageEver += this.garbage - before;
   }
 
   /** Resolves once a rebuild under way (see REBUILD_MIN) has finished. */
@@ -220,16 +221,14 @@ export class TripleStore {
     this.rebuilding = pending;
     let fresh: ox.Store | undefined = new ox.Store();
     try {
-      const graphs = this.ox.query('SELECT DISTINCT ?g WHERE { GRAPH ?g { } }', { results_format: 'application/sparql-results+json' }) as string;
-      const names = (JSON.parse(graphs) as { results: { bindings: Array<{ g: { value: string } }> } }).results.bindings.map((b) => b.g.value);
+      const names = this.rows('SELECT DISTINCT ?g WHERE { GRAPH ?g { } }').map((row) => bound(row, 'g'));
       let quads = 0;
       let since = 0;
       const copy = (from: ox.NamedNode | ox.DefaultGraph) => {
         const text = this.ox.dump({ format: 'application/n-triples', from_graph_name: from });
         if (text.length === 0) return;
         fresh!.load(text, { format: 'application/n-triples', to_graph_name: from, no_transaction: true, lenient: true });
-        let n = 0;
-        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+        const n = lineCount(text);
         quads += n;
         since += n;
       };
@@ -266,7 +265,7 @@ export class TripleStore {
       // The live store stays as it was; the next write past the mark tries again.
       this.log(e);
     } finally {
-      this.garbage = 0;
+      this.garbageAtBuild = this.garbageEver;
       this.rebuilding = undefined;
       // Freed now rather than at some later garbage collection: every read of the store is
       // synchronous, so nothing is using it (wasm-bindgen's free(), missing from the typings).
