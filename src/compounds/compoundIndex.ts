@@ -6,7 +6,8 @@ import type { Deps } from '../deps.ts';
 import { bound, type Row } from '../store/api.ts';
 import { uriOf } from '../deps.ts';
 
-const compoundUri = (deps: Pick<Deps, 'config'>, id: number): string => uriOf(deps.config, `/compound/${id}`);
+/** URI of compound number `id` under the public base. */
+export const compoundUri = (deps: Pick<Deps, 'config'>, id: number): string => uriOf(deps.config, `/compound/${id}`);
 
 /** What GET needs of a stored compound, kept in memory beside its identity. */
 export interface StoredCompound {
@@ -128,7 +129,7 @@ type IndexDeps = Pick<Deps, 'store' | 'search' | 'config'>;
 /** Marks the compounds among `graphs` (written elsewhere) stale; they are read again soon. */
 export function compoundsChanged(deps: IndexDeps, graphs: readonly string[]): void {
   const index = compoundIndex(deps);
-  const prefix = compoundUri(deps, 0).slice(0, -1);
+  const prefix = uriOf(deps.config, '/compound/');
   let marked = false;
   for (const graph of graphs) {
     if (!graph.startsWith(prefix)) continue;
@@ -173,22 +174,27 @@ export async function refreshCompounds(deps: IndexDeps, ids: readonly number[]):
   for (const id of ids) {
     index.stale.delete(id);
     const record = found.get(id);
-    const known = index.records.get(id);
     const uri = compoundUri(deps, id);
-    if (!record) {
-      if (!known) continue;
+    if (record) {
+      if (holdAs(index, id, record)) deps.search.indexCompound(uri, record.smiles, record.inchiKey);
+    } else if (index.has(id)) {
       index.remove(id);
       deps.search.removeCompound(uri);
-    } else if (!known || !sameRecord(known, record)) {
-      index.remove(id);
-      index.add(id, record);
-      deps.search.indexCompound(uri, record.smiles, record.inchiKey);
     }
   }
 }
 
 const sameRecord = (a: StoredCompound, b: StoredCompound): boolean =>
   a.inchiKey === b.inchiKey && a.smiles === b.smiles && a.inchi === b.inchi && a.file === b.file && a.formula === b.formula && a.molecularWeight === b.molecularWeight;
+
+/** Puts `record` in the index as compound `id`; false when the index held it already as it is. */
+function holdAs(index: CompoundIndex, id: number, record: StoredCompound): boolean {
+  const known = index.records.get(id);
+  if (known && sameRecord(known, record)) return false;
+  index.remove(id);
+  index.add(id, record);
+  return true;
+}
 
 /**
  * Makes the index equal to the store's compounds again, after changes of other processes
@@ -201,11 +207,7 @@ export async function reloadCompounds(deps: IndexDeps): Promise<void> {
     const id = compoundNumber(bound(row, 'compound'));
     if (id === undefined) continue;
     stored.add(id);
-    const record = recordOf(row);
-    const known = index.records.get(id);
-    if (known && sameRecord(known, record)) continue;
-    index.remove(id);
-    index.add(id, record);
+    holdAs(index, id, recordOf(row));
   }
   for (const id of [...index.records.keys()]) if (!stored.has(id)) index.remove(id);
   index.stale.clear();

@@ -2,16 +2,16 @@
 // by standard InChIKey plus canonical SMILES. Used by POST /compound and by dataset
 // uploads (ensureCompounds: many structures, one store commit).
 import type { Deps } from '../deps.ts';
-import { uriOf } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { WriteOp } from '../store/store.ts';
-import { catchUpCompounds, compoundIndex, identityKey, type PendingCompound, type StoredCompound } from './compoundIndex.ts';
+import { catchUpCompounds, compoundIndex, compoundUri, identityKey, type PendingCompound, type StoredCompound } from './compoundIndex.ts';
 import { compoundQuads, identityFeatureOps, identityFeatureUri, IDENTITY_FEATURES, type IdentityKey } from './compoundQuads.ts';
 import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';
 import { reserveShared } from '../ids/mint.ts';
 import { InternalError } from '../errors.ts';
 
-export const compoundUri = (deps: Pick<Deps, 'config'>, id: number): string => uriOf(deps.config, `/compound/${id}`);
+// Kept beside the identity index, which names compounds from their numbers too.
+export { compoundUri };
 
 /** URI of the stored compound with this identity, if any (in-memory, no store query). */
 export function compoundUriByKey(deps: Deps, inchiKey: string, smiles: string): string | undefined {
