@@ -14,9 +14,9 @@ import { freePort } from '../../scripts/engines/ports.ts';
 import { releaseVirtuoso, remoteStore, stopVirtuosos, virtuosoFor } from '../helpers/engines.ts';
 import { tempDir } from '../helpers/app.ts';
 import { sharedData } from '../helpers/data.ts';
+import { until as waitUntil } from '../helpers/until.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Proc {
   child: ChildProcess;
@@ -35,15 +35,8 @@ function launch(entry: string, env: Record<string, string>): Proc {
   return { child, log, exited };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
+/** Processes start and end at their own pace: asked every 200 ms for up to a minute, a probe that throws means "not yet". */
+const until = <T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> => waitUntil(what, probe, ms, { everyMs: 200, ignoreErrors: true });
 
 /** A load balancer in one function: each request goes to the next process in turn. */
 function roundRobin(ports: () => number[]): http.Server {

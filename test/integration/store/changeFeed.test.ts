@@ -8,6 +8,7 @@ import IORedis from 'ioredis';
 import { startRedis, type Redis } from '../../../scripts/engines/redis.ts';
 import { RedisChangeFeed, type ChangeListener } from '../../../src/store/changeFeed.ts';
 import { tempDir } from '../../helpers/app.ts';
+import { until } from '../../helpers/until.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -19,14 +20,6 @@ class Heard implements ChangeListener {
   }
   async lost(): Promise<void> {
     this.losses++;
-  }
-}
-
-async function until(what: string, probe: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
   }
 }
 

@@ -16,18 +16,9 @@ import type { Deps } from '../../../src/deps.ts';
 import type { Store } from '../../../src/store/api.ts';
 import { defineTestJobs, startJobApp } from '../../helpers/testJobs.ts';
 import { tempDir } from '../../helpers/app.ts';
+import { until } from '../../helpers/until.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 describe('job engine on Redis: API processes with WORKERS=0 and worker processes', function () {
   this.timeout(60_000);

@@ -12,21 +12,10 @@ import { RedisQueue } from '../../../src/tasks/redis/redisQueue.ts';
 import type { Delivery } from '../../../src/tasks/queue.ts';
 import { HttpError } from '../../../src/errors.ts';
 import { tempDir } from '../../helpers/app.ts';
+import { until } from '../../helpers/until.ts';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../helpers/queueWorker.ts');
 const task = (n: number | string) => `http://example.org/task/0190-${n}`;
-
-function waitUntil(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      if (ok()) return resolve();
-      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 50);
-    };
-    tick();
-  });
-}
 
 describe('Redis job queue (BullMQ)', function () {
   this.timeout(60_000);
@@ -57,7 +46,7 @@ describe('Redis job queue (BullMQ)', function () {
     const seen: Delivery[] = [];
     worker.consume(async (d) => { seen.push(d); }, 2);
     await api.enqueue({ taskUri: task(1), kind: 'noop', idempotent: true });
-    await waitUntil('delivery', () => seen.length === 1);
+    await until('delivery', () => seen.length === 1);
     expect(seen[0]!.job).to.deep.equal({ taskUri: task(1), kind: 'noop', idempotent: true });
     expect(seen[0]!.redelivered).to.equal(false);
     await new Promise((r) => setTimeout(r, 300));
@@ -74,9 +63,9 @@ describe('Redis job queue (BullMQ)', function () {
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => { aborted = signal.reason; resolve(); }));
     }, 1);
     await api.enqueue({ taskUri: task(2), kind: 'slow', idempotent: false });
-    await waitUntil('start', () => started);
+    await until('start', () => started);
     await api.cancel(task(2));
-    await waitUntil('abort', () => aborted !== undefined);
+    await until('abort', () => aborted !== undefined);
   });
 
   it('a cancelled job that still waits never runs', async () => {
@@ -87,7 +76,7 @@ describe('Redis job queue (BullMQ)', function () {
     const seen: string[] = [];
     worker.consume(async (d) => { seen.push(d.job.taskUri); }, 1);
     await api.enqueue({ taskUri: task(4), kind: 'noop', idempotent: true });
-    await waitUntil('the next job', () => seen.includes(task(4)));
+    await until('the next job', () => seen.includes(task(4)));
     expect(seen).to.deep.equal([task(4)]);
   });
 
@@ -98,13 +87,13 @@ describe('Redis job queue (BullMQ)', function () {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
     await api.enqueue({ taskUri: task(5), kind: 'build', idempotent: false });
-    await waitUntil('the child to take the job', () => out.includes(`RUNNING ${task(5)}`), 30_000);
+    await until('the child to take the job', () => out.includes(`RUNNING ${task(5)}`), 30_000);
     child.kill('SIGKILL');
     await exited;
     const worker = open('t4');
     const seen: Delivery[] = [];
     worker.consume(async (d) => { seen.push(d); }, 1);
-    await waitUntil('redelivery', () => seen.length === 1, 20_000);
+    await until('redelivery', () => seen.length === 1, 20_000);
     expect(seen[0]!.job.taskUri).to.equal(task(5));
     expect(seen[0]!.redelivered).to.equal(true);
   });
