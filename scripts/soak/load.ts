@@ -57,7 +57,7 @@ function ops(seeded: { compounds: string[]; datasets: string[] }): Op[] {
  * 2xx is ok; 503 (SPEC §4.3, shedding load) or 429 (RFC 6585 §4, the client's own job quota)
  * with Retry-After is the service declining politely; anything else counts as an error.
  */
-function outcome(res: Answer): 'ok' | 'busy' | 'bad' {
+export function outcome(res: Answer): 'ok' | 'busy' | 'bad' {
   if (res.status >= 200 && res.status < 300) return 'ok';
   if ((res.status === 503 || res.status === 429) && res.headers['retry-after'] !== undefined) return 'busy';
   return 'bad';

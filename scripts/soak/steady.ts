@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { kazius, kaziusCsv } from './data.ts';
 import { pool, request, uris, type Answer } from './http.ts';
 import { Recorder } from './stats.ts';
+import { outcome } from './load.ts';
 import { sampleRss, sleep, type Service } from './service.ts';
 
 /** One second of the service's main thread as Node counts it (scripts/soak/memoryProbe.mjs), in bytes. */
@@ -84,13 +85,18 @@ export async function runSteady(service: Service, connections: number, seconds: 
   if (compounds.length === 0 || !dataset) throw new Error('steady phase: could not seed compounds and a dataset');
   const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
   const recorder = new Recorder();
-  const record = (kind: string, t0: number, res: Answer) => recorder.record(kind, performance.now() - t0, ok(res) ? 'ok' : res.status === 503 && res.headers['retry-after'] !== undefined ? 'busy' : 'bad', `${res.status} ${res.body.slice(0, 200)}`);
+  // Counted as the load phase counts them (503 or 429 with Retry-After is the service declining).
+  const record = (kind: string, t0: number, res: Answer) => recorder.record(kind, performance.now() - t0, outcome(res), `${res.status} ${res.body.slice(0, 200)}`);
+  const timed = async (kind: string, send: () => Promise<Answer>) => {
+    const t0 = performance.now();
+    record(kind, t0, await send());
+  };
   // Each op leaves the store as it found it (a dataset made is deleted once read).
   const ops: Array<{ weight: number; run: () => Promise<void> }> = [
-    { weight: 40, run: async () => { const t0 = performance.now(); record('GET compound', t0, await request(agent, pick(compounds), { headers: { Accept: pick(FORMATS) } })); } },
-    { weight: 10, run: async () => { const t0 = performance.now(); record('GET dataset', t0, await request(agent, dataset, { headers: { Accept: pick(['text/csv', 'text/turtle', 'application/rdf+xml']) } })); } },
-    { weight: 10, run: async () => { const t0 = performance.now(); record('GET algorithm', t0, await request(agent, pick([`${service.url}/algorithm`, `${service.url}/algorithm/knn`]), { headers: { Accept: pick(['text/uri-list', 'text/turtle']) } })); } },
-    { weight: 20, run: async () => { const t0 = performance.now(); record('POST known compound', t0, await request(agent, `${service.url}/compound`, { method: 'POST', headers: { 'Content-Type': 'chemical/x-daylight-smiles', Accept: 'text/uri-list' }, body: pick(rows).smiles })); } },
+    { weight: 40, run: () => timed('GET compound', () => request(agent, pick(compounds), { headers: { Accept: pick(FORMATS) } })) },
+    { weight: 10, run: () => timed('GET dataset', () => request(agent, dataset, { headers: { Accept: pick(['text/csv', 'text/turtle', 'application/rdf+xml']) } })) },
+    { weight: 10, run: () => timed('GET algorithm', () => request(agent, pick([`${service.url}/algorithm`, `${service.url}/algorithm/knn`]), { headers: { Accept: pick(['text/uri-list', 'text/turtle']) } })) },
+    { weight: 20, run: () => timed('POST known compound', () => request(agent, `${service.url}/compound`, { method: 'POST', headers: { 'Content-Type': 'chemical/x-daylight-smiles', Accept: 'text/uri-list' }, body: pick(rows).smiles })) },
     { weight: 6, run: async () => {
       const t0 = performance.now();
       const made = await request(agent, `${service.url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: kaziusCsv(5, Math.floor(Math.random() * (SEED - 5))) });

@@ -33,7 +33,7 @@ const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 /** The steady phase: RSS beside the store's size, while nothing written stays. */
 function steadyLines(s: SteadyResult): string[] {
   const lines = [`### 1b. Steady state: ${s.connections} connections for ${s.seconds} s, nothing written stays`, ''];
-  lines.push('| kind | requests | 2xx | 503 + Retry-After | errors | no answer | p50 | p99 |', '|---|---|---|---|---|---|---|---|');
+  lines.push('| kind | requests | 2xx | 503/429 + Retry-After | errors | no answer | p50 | p99 |', '|---|---|---|---|---|---|---|---|');
   for (const k of s.recorder.kinds()) {
     const x = s.recorder.summary(k);
     lines.push(`| ${k} | ${x.n} | ${x.ok} | ${x.busy} | ${x.bad} | ${x.failed} | ${ms(x.p50)} | ${ms(x.p99)} |`);
