@@ -8,6 +8,11 @@ export interface Caller {
   owner?: string;
   /** The caller's token, as sent; passed on to remote services even when auth is off here. */
   subjectid?: string;
+  /**
+   * Whom the per-client job quota counts this request's jobs against (src/tasks/quota.ts):
+   * the user when authenticated, else the address.
+   */
+  client: string;
 }
 
 export interface AuthState {
@@ -17,7 +22,7 @@ export interface AuthState {
 
 export function callerOf(ctx: Koa.Context): Caller {
   const state = ctx.state as AuthState;
-  const caller: Caller = {};
+  const caller: Caller = { client: state.user ?? `address ${ctx.ip}` };
   if (state.user !== undefined) caller.owner = state.user;
   if (state.subjectid !== undefined) caller.subjectid = state.subjectid;
   return caller;

@@ -7,6 +7,7 @@ import { ERR } from '../rdf/vocab.ts';
 import { CONFORMER_WORKER } from '../chem/conformerWorker.ts';
 import type { ConformerRequest, GeneratedConformer } from '../chem/conformers.ts';
 import type { TaskInfo } from '../tasks/api.ts';
+import type { Caller } from '../auth/caller.ts';
 import { compoundRecord, ownMolfile } from './compoundRecords.ts';
 import { addConformers } from './conformers.ts';
 import { compoundUri } from './compounds.ts';
@@ -60,11 +61,12 @@ export function defineGenerationJob(deps: Deps): void {
 }
 
 /** Starts generation of up to `count` conformers as a task. */
-export function submitGeneration(deps: Deps, id: number, count: number, owner?: string): Promise<TaskInfo> {
+export function submitGeneration(deps: Deps, id: number, count: number, caller: Caller): Promise<TaskInfo> {
   const compound = compoundRecord(deps, id);
   return deps.tasks.submit<GenerateParams>(GENERATE_JOB, { id, count }, {
     title: `Generate ${count} 3D conformer(s) of ${compound.uri}`,
     creator: `${compoundUri(deps, id)}/conformer`,
-    owner,
+    owner: caller.owner,
+    client: caller.client,
   });
 }

@@ -90,7 +90,7 @@ function precheck(kind: UploadKind, data: Buffer): void {
 
 const uploadTitle = (upload: Upload, kind: UploadKind, dataset: string) => `Upload of ${upload.filename ?? kind} to ${dataset}`;
 
-export async function startUpload(deps: Deps, upload: Upload, options: { dataset?: string; owner?: string; subjectid?: string; nominal?: string[] }): Promise<Reply> {
+export async function startUpload(deps: Deps, upload: Upload, options: { dataset?: string; owner?: string; subjectid?: string; client?: string; nominal?: string[] }): Promise<Reply> {
   const kind = uploadKind(upload.type, upload.filename);
   precheck(kind, upload.data);
   checkUpload(kind, upload.data, deps.config);
@@ -115,6 +115,7 @@ export async function startUpload(deps: Deps, upload: Upload, options: { dataset
       creator: dataset,
       owner: options.owner,
       subjectid: options.subjectid,
+      client: options.client,
     });
   } catch (e) {
     // Refused (queue full or away, quota): nothing of the upload stays, neither the id nor the file.

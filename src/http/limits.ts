@@ -6,7 +6,6 @@ import type { Config } from '../config.ts';
 import { HttpError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { RdfSyntax } from '../rdf/formats.ts';
-import { withClient } from '../tasks/quota.ts';
 
 export type Limits = Pick<Config, 'maxAtoms' | 'maxDatasetRows' | 'maxRdfTriples' | 'maxNesting' | 'maxSparqlLength' | 'maxParameters'>;
 
@@ -24,15 +23,13 @@ export function limitsOf(ctx: Koa.Context): Limits | undefined {
 }
 
 /**
- * Before any router: counts query parameters, publishes the limits to body readers, and names
- * the client whose jobs this request may submit (the user when authenticated, else the address).
+ * Before any router: counts query parameters and publishes the limits to body readers.
  */
 export function limitsMiddleware(config: Config): Koa.Middleware {
   return async (ctx, next) => {
     (ctx.state as { limits: Limits }).limits = config;
     checkParameters(countParameters(ctx.querystring), config, 'query string');
-    const user = (ctx.state as { user?: string }).user;
-    await withClient(user ?? `address ${ctx.ip}`, next);
+    await next();
   };
 }
 

@@ -89,6 +89,7 @@ export function algorithmRouter(deps: Deps): Router {
       creator: params.algorithmUri,
       owner: ownerOf(ctx),
       subjectid,
+      client: callerOf(ctx).client,
     });
     return deps.tasks.reply(task);
   });

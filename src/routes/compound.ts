@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
+import { callerOf } from '../auth/caller.ts';
 import { handle } from '../http/send.ts';
 import { emptyReply, uriListReply, bodyReply } from '../http/reply.ts';
 import { contentType, readForm, readUpload } from '../http/body.ts';
@@ -127,7 +128,7 @@ export function compoundRouter(deps: Deps): Router {
       const raw = form.get('generate') ?? (typeof ctx.query.generate === 'string' ? ctx.query.generate : undefined);
       if (raw === undefined) throw new BadRequest('form without "generate": post generate=N (1-20) or a structure', { code: ERR.MissingParameter });
       // SPEC §4.3: a long job answers with a task (200 with the result within the sync window).
-      return deps.tasks.reply(await submitGeneration(deps, id, generateCount(raw), ctx.state.user as string | undefined));
+      return deps.tasks.reply(await submitGeneration(deps, id, generateCount(raw), callerOf(ctx)));
     }
     return uriListReply([await addConformer(deps, id, await readStructure(ctx))], { uriListFirst: true });
   }));

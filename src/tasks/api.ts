@@ -50,6 +50,11 @@ export interface TaskMeta {
    * a restart runs without it). Pass it here, not in the parameters, where it is dropped.
    */
   subjectid?: string;
+  /**
+   * Whom the per-client job quota counts the job against (`Caller.client`); absent for the
+   * jobs the service submits itself, which count against no one.
+   */
+  client?: string;
 }
 
 export interface TaskInfo {

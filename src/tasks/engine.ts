@@ -19,7 +19,7 @@ import { purgeTasks, recoverTasks } from './recovery.ts';
 import { isFinal, transition, type TaskEvent } from './stateMachine.ts';
 import { WorkerPool } from './workerPool.ts';
 import { LiveJob } from './liveJob.ts';
-import { clientOfRequest, JobQuota, outsideClient } from './quota.ts';
+import { JobQuota } from './quota.ts';
 import { completeTask, failTask } from './outcome.ts';
 import { recordOwner, recordOwners } from '../auth/owners.ts';
 import type { Logger } from '../logger.ts';
@@ -140,8 +140,7 @@ export class JobEngine implements TaskEngine {
       owner: meta.owner,
       idempotent: definition.idempotent,
     };
-    const client = clientOfRequest();
-    if (client !== undefined) this.quota.acquire(client, record.uri, this.deps.config.jobQuota);
+    if (meta.client !== undefined) this.quota.acquire(meta.client, record.uri, this.deps.config.jobQuota);
     this.reserved++;
     try {
       await this.deps.store.replaceGraph(record.uri, taskQuads(record));
@@ -287,7 +286,7 @@ export class JobEngine implements TaskEngine {
     while (!this.stopping && this.running < this.concurrency && this.waiting.length > 0) {
       const job = this.waiting.shift()!;
       this.running++;
-      void outsideClient(() => this.run(job)).finally(() => {
+      void this.run(job).finally(() => {
         this.running--;
         this.pump();
       });

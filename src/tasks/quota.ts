@@ -1,25 +1,10 @@
 // Per-client quota on live jobs (Queued or Running): one client cannot fill the queue that
 // every client shares (SPEC §3 Rejected is for the whole service; this is per caller).
-// The client is the authenticated user, else the address; the HTTP layer names it for the
-// request through `withClient`, and the engine asks `clientOfRequest` when a job is submitted.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// The client is the authenticated user, else the address (`Caller.client`); routes pass it
+// in TaskMeta. It is passed, not found from the request's async context: AsyncLocalStorage
+// makes Node 20 run a hook on every promise, a tenth of the cost of a cached GET.
 import { HttpError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
-
-const scope = new AsyncLocalStorage<string>();
-
-/** Runs `fn` with `client` as the caller of every job it submits. */
-export function withClient<T>(client: string, fn: () => T): T {
-  return scope.run(client, fn);
-}
-
-/** Runs `fn` as no client's: a job's own submissions are the service's, not its caller's. */
-export function outsideClient<T>(fn: () => T): T {
-  return scope.exit(fn);
-}
-
-/** The caller of the request being served; undefined outside a request (recovery, jobs). */
-export const clientOfRequest = (): string | undefined => scope.getStore();
 
 /** Seconds a refused client is told to wait: about the time a small job takes. */
 const RETRY_AFTER_S = 5;

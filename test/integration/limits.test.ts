@@ -8,6 +8,7 @@ import { describeEmbedded } from '../helpers/engines.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { sharedData } from '../helpers/data.ts';
 import { fingerprint } from '../helpers/fuzz.ts';
+import { followTask, lines } from '../helpers/datasets.ts';
 
 const post = (app: TestApp, p: string, type: string, body: string, extra: Record<string, string> = {}) =>
   fetch(app.url + p, { method: 'POST', headers: { 'Content-Type': type, Accept: 'text/plain', ...extra }, body });
@@ -154,6 +155,41 @@ describe('JOB_QUOTA: one client cannot fill the job queue', function () {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(third?.status, 'after the first job ended, the quota is free again').to.equal(200);
+  });
+
+  it('every route that starts a job counts it against its client: descriptors, learning, prediction, validation, conformers', async () => {
+    const form = (f: Record<string, string>) => ({ method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams(f) });
+    const uri = async (res: Response) => {
+      const text = (await res.text()).trim();
+      expect(res.status, text).to.be.oneOf([200, 202]);
+      return res.status === 202 ? (await followTask(text)).body : text;
+    };
+    // Made before the quota is taken: a dataset small enough to be stored without a task, and a model.
+    const dataset = await uri(await post(app, '/dataset', 'text/csv', 'SMILES,Activity\nCCO,1\nCCCO,0\nCCCCO,1\nc1ccccc1,0\nCC(=O)O,1\nCCN,0\n', { Accept: 'text/uri-list' }));
+    const activity = (await lines(`${dataset}/features`))[0]!;
+    const model = await uri(await fetch(`${app.url}/algorithm/knn`, form({ dataset_uri: dataset, prediction_feature: activity })));
+    const compound = (await lines(`${dataset}/compounds`))[0]!;
+    // One upload task takes the client's only place.
+    const first = await post(app, '/dataset', 'text/csv', readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8'), { Accept: 'text/uri-list' });
+    expect(first.status).to.equal(202);
+    const task = (await first.text()).trim();
+    try {
+      const jobs: Array<[string, Record<string, string>]> = [
+        [`${app.url}/algorithm/physchem`, { dataset_uri: dataset }],
+        [`${app.url}/algorithm/knn`, { dataset_uri: dataset, prediction_feature: activity }],
+        [model, { dataset_uri: dataset }],
+        [`${app.url}/validation/crossvalidation`, { algorithm_uri: `${app.url}/algorithm/knn`, dataset_uri: dataset, prediction_feature: activity, num_folds: '2' }],
+        [`${compound}/conformer`, { generate: '1' }],
+      ];
+      for (const [target, fields] of jobs) {
+        const res = await fetch(target, form(fields));
+        const text = await res.text();
+        expect(res.status, `${target}: ${text}`).to.equal(429);
+        expect(text).to.match(/^429 JobQuotaExceeded: address .* already has 1 jobs queued or running/);
+      }
+    } finally {
+      await fetch(task, { method: 'DELETE' });
+    }
   });
 });
 
