@@ -3,6 +3,10 @@
 // code (structured cloning would keep only the message).
 import type { MessagePort } from 'node:worker_threads';
 import { bindCancelFlag, checkCancelled, isCancelled } from './cancellation.ts';
+import { runInBackground } from './threadPriority.ts';
+
+// Jobs yield the CPU to the thread serving requests (threadPriority.ts).
+runInBackground();
 
 export interface WorkerCall {
   module: string;

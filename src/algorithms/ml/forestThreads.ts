@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
 import { spawnTsWorker } from '../../store/spawn.ts';
+import { runInBackground } from '../../tasks/threadPriority.ts';
 import { fitForest, growForestTree, type Forest, type ForestOptions } from './forest.ts';
 import { matrixOf, type Matrix, type Tree } from './tree.ts';
 
@@ -67,5 +68,6 @@ export async function fitForestThreads(X: readonly (readonly number[])[], y: rea
 // Thread entry: grow trees first, first + step, ... and post each as it is done.
 if (!isMainThread && parentPort && (workerData as Partial<Job> | undefined)?.forestThread) {
   const { matrix, y, opt, first, step } = workerData as Job;
+  runInBackground();
   for (let t = first; t < opt.trees; t += step) parentPort.postMessage({ t, tree: growForestTree(matrix, y, opt, t) });
 }

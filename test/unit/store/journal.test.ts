@@ -26,6 +26,24 @@ describe('store journal', () => {
     expect(readJournal(segmentFile(dir, 0)).records.map(String)).to.deep.equal(order.map((i) => `r${i}`));
   });
 
+  it('gives the event loop a turn between the records of one batch once applying them has taken a few milliseconds', async () => {
+    const dir = tempDir();
+    const journal = new Journal({ dir, segment: 0, maxRecords: 0, maxBytes: 1 << 30 });
+    const events: string[] = [];
+    const spin = (ms: number) => {
+      for (const end = performance.now() + ms; performance.now() < end;);
+    };
+    // The first append starts a write of its own; the three after it wait and are made
+    // durable together, as one batch.
+    await Promise.all(Array.from({ length: 4 }, (_, i) => journal.append(Buffer.from(`r${i}`), () => {
+      events.push(`apply ${i}`);
+      if (i === 1) setImmediate(() => events.push('turn'));
+      spin(5);
+    })));
+    await journal.close();
+    expect(events).to.deep.equal(['apply 0', 'apply 1', 'turn', 'apply 2', 'apply 3']);
+  });
+
   const tears: Array<[string, (file: string) => void]> = [
     ['cut mid-payload', (file) => truncateSync(file, statSync(file).size - 5)],
     ['cut mid-header', (file) => truncateSync(file, lastStart(file) + 3)],
