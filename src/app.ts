@@ -56,14 +56,10 @@ export function createApp(deps: Deps): Koa {
   }
   // text/html for browsers (src/pages), error pages included: installed before anything can throw.
   app.use(pagesMiddleware(deps));
-  app.use(async (ctx, next) => {
-    (ctx.state as { bodyLimit: number }).bodyLimit = deps.config.bodyLimit;
-    await next();
-  });
+  // Limits (src/http/limits.ts), the body limit among them, before anything reads a body.
+  app.use(limitsMiddleware(deps.config));
   // Who is calling and may they: before every router, after the body limit is known.
   app.use(authMiddleware(deps));
-  // Limits (src/http/limits.ts) after auth: the job quota counts per user when one is known.
-  app.use(limitsMiddleware(deps.config));
   // Notes the store's write counter before any router reads, and answers what it holds (src/http/cacheFront.ts).
   app.use(representationCache(deps.store));
   for (const make of ROUTERS) {

@@ -116,6 +116,10 @@ export interface Shape {
 /** The version tag of `graphs`: a per-run epoch and the number of the newest write to them. */
 export const tagOf = (versions: GraphVersions, seq: number): string => `${versions.epoch}.${seq}`;
 
+const VARY_ACCEPT = 'Accept';
+const VARY_CODING = 'Accept-Encoding';
+const VARY_BOTH = 'Accept, Accept-Encoding';
+
 const contentTypes = new Map<string, string>();
 
 /** Content-Type of a variant: text types carry their charset. */
@@ -163,11 +167,19 @@ export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Varian
   return true;
 }
 
-/** Answers with a cached body: validators, 304 when the client's copy is current, else the body in the coding asked for. */
-export async function serveEntry(ctx: Koa.Context, cache: BodyCache, entry: Entry, type: string): Promise<void> {
+/**
+ * Answers with a cached body: validators, 304 when the client's copy is current, else the body
+ * in the coding asked for. `varyAccept` when the resource has other variants (RFC 9110 §12.5.5).
+ */
+export async function serveEntry(ctx: Koa.Context, cache: BodyCache, entry: Entry, type: string, varyAccept = false): Promise<void> {
   const codable = compressible(type) && entry.body.length >= MIN_BYTES;
   (ctx.state as CodingDecided).codingDecided = true;
-  if (codable) ctx.vary('Accept-Encoding');
+  const vary = varyAccept ? (codable ? VARY_BOTH : VARY_ACCEPT) : codable ? VARY_CODING : undefined;
+  // Set whole when no layer before set Vary (the usual case), else merged with what is there.
+  if (vary) {
+    if (ctx.res.getHeader('Vary') === undefined) ctx.res.setHeader('Vary', vary);
+    else ctx.vary(vary.split(', '));
+  }
   const coding = codable ? chooseCoding(ctx.get('Accept-Encoding')) : undefined;
   let etag = entry.etags.get(coding ?? '');
   if (etag === undefined) entry.etags.set(coding ?? '', (etag = `"${entry.tag}.${typeTag(type)}${coding ? '.' + coding : ''}"`));

@@ -10,17 +10,27 @@ import { versionsOf } from '../store/versions.ts';
 import { BodyCache, serveEntry, tagOf, type CacheState, type Shape } from './cache.ts';
 import { acceptOf, prefersHtml, HTML, type PageRenderer } from './send.ts';
 
-/** Negotiation results by Accept and offer: clients repeat the same few Accept headers. */
+/**
+ * Negotiation results by offer, then by Accept: clients repeat the same few Accept headers.
+ * Two levels rather than one joined key: the offer's key is a string kept with the shape,
+ * whose hash V8 computes once, where a key joined per request would be hashed in full.
+ */
 class Choices {
-  private readonly chosen = new Map<string, string>();
+  private readonly byOffer = new Map<string, Map<string, string>>();
+  private size = 0;
 
   of(accept: string | undefined, shape: Shape, html: boolean): string {
-    const key = `${html ? 'h' : ''}\n${accept ?? ''}\n${shape.typesKey}`;
-    let choice = this.chosen.get(key);
+    let chosen = this.byOffer.get(shape.typesKey);
+    if (chosen === undefined) this.byOffer.set(shape.typesKey, (chosen = new Map()));
+    const key = html ? `h${accept ?? ''}` : (accept ?? '');
+    let choice = chosen.get(key);
     if (choice === undefined) {
       choice = html && prefersHtml(accept, shape.types) ? HTML : negotiate(accept, shape.types);
-      if (this.chosen.size >= 1000) this.chosen.clear();
-      this.chosen.set(key, choice);
+      if (++this.size > 1000) {
+        this.byOffer.clear();
+        this.size = 0;
+      }
+      chosen.set(key, choice);
     }
     return choice;
   }
@@ -48,7 +58,6 @@ async function serveKnown(ctx: Koa.Context, { versions, cache }: CacheState, cho
   const entry = cache.get(`${ctx.url}\n${chosen}`, shape.tag);
   if (!entry) return false;
   for (const [k, v] of Object.entries(shape.headers)) ctx.set(k, v);
-  if (shape.types.length > 1) ctx.vary('Accept');
-  await serveEntry(ctx, cache, entry, chosen);
+  await serveEntry(ctx, cache, entry, chosen, shape.types.length > 1);
   return true;
 }

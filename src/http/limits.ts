@@ -23,13 +23,16 @@ export function limitsOf(ctx: Koa.Context): Limits | undefined {
 }
 
 /**
- * Before any router: counts query parameters and publishes the limits to body readers.
+ * Before anything reads the request: counts query parameters and publishes the limits, the
+ * body limit among them (src/http/body.ts), to body readers.
  */
 export function limitsMiddleware(config: Config): Koa.Middleware {
-  return async (ctx, next) => {
-    (ctx.state as { limits: Limits }).limits = config;
+  return (ctx, next) => {
+    const state = ctx.state as { limits: Limits; bodyLimit: number };
+    state.limits = config;
+    state.bodyLimit = config.bodyLimit;
     checkParameters(countParameters(ctx.querystring), config, 'query string');
-    await next();
+    return next();
   };
 }
 

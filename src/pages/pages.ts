@@ -50,8 +50,8 @@ export const renderPage = (deps: Deps): PageRenderer => async (ctx, reply) => {
 /** Installs the page hook for every request (see send.ts). */
 export function pagesMiddleware(deps: Deps): Koa.Middleware {
   const page = renderPage(deps);
-  return async (ctx, next) => {
+  return (ctx, next) => {
     (ctx.state as { page?: PageRenderer }).page = page;
-    await next();
+    return next();
   };
 }

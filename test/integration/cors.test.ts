@@ -46,6 +46,16 @@ describe('CORS', function () {
       expect(res.headers.get('link')).to.match(/rel="first"/);
     });
 
+    it('a representation served from the cache varies on Origin as well as Accept and Accept-Encoding', async () => {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(app.url + '/algorithm/knn', { headers: { Origin: APP, Accept: 'application/rdf+xml' } });
+        expect(res.status).to.equal(200);
+        await res.text();
+        const vary = (res.headers.get('vary') ?? '').split(/,\s*/).map((h) => h.toLowerCase());
+        expect(vary, `request ${i + 1}`).to.include.members(['origin', 'accept', 'accept-encoding']);
+      }
+    });
+
     it('an origin not listed gets no CORS headers', async () => {
       const res = await fetch(app.url + '/dataset', { headers: { Origin: OTHER, Accept: 'text/uri-list' } });
       expect(res.headers.get('access-control-allow-origin')).to.equal(null);
