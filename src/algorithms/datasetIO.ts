@@ -30,13 +30,16 @@ import { bound } from '../store/api.ts';
 
 const WORKER = new URL('./worker.ts', import.meta.url);
 
+/** Compounds per SMILES read. */
+const SMILES_PER_READ = 100;
+
 /** SMILES of local compounds, by URI (remote compounds have none: their rows get ''). */
 async function smilesOf(deps: Deps, compounds: readonly string[]): Promise<Map<string, string>> {
   const local = [...new Set(compounds.filter((c) => c.startsWith(uriOf(deps.config, '/compound/'))))];
   const out = new Map<string, string>();
-  // 250 a read: a few milliseconds each in the embedded store, so other clients are answered between them.
-  for (let i = 0; i < local.length; i += 250) {
-    for (const row of await deps.store.select('compound-smiles', { compounds: { iris: local.slice(i, i + 250) } })) out.set(bound(row, 'c'), bound(row, 'smiles'));
+  // SMILES_PER_READ a read: about a millisecond each in the embedded store, so other clients are answered between them.
+  for (let i = 0; i < local.length; i += SMILES_PER_READ) {
+    for (const row of await deps.store.select('compound-smiles', { compounds: { iris: local.slice(i, i + SMILES_PER_READ) } })) out.set(bound(row, 'c'), bound(row, 'smiles'));
   }
   return out;
 }

@@ -15,7 +15,7 @@ import type { SparqlQuery } from '../sparqlQuery.ts';
 import { TripleStore, type StoreOptions } from '../store.ts';
 
 /** Longest run of reads before the event loop gets a turn. */
-const SLICE_MS = 5;
+const SLICE_MS = 2;
 
 export class EmbeddedStore implements Store {
   readonly kind = 'embedded' as const;
