@@ -11,6 +11,7 @@ import { parseStructure } from '../src/chem/index.ts';
 import { fingerprintsOf, initFingerprints } from '../src/chem/fingerprints.ts';
 import type { BenchModule, BenchRow } from './types.ts';
 import { storeSize } from '../test/helpers/store.ts';
+import { warmWorkers } from '../src/boot.ts';
 
 const RUBY_KAZIUS_S = 37;
 const ROWS = Number(process.env.BENCH_DATASET_ROWS) || 100_000;
@@ -75,11 +76,14 @@ export async function kazius(app: TestApp): Promise<BenchRow[]> {
   // The upload parses in the worker pool (one thread per core by default): its ceiling is
   // the one-thread rate times the cores.
   const cores = app.deps.config.workers || os.availableParallelism();
+  // As `npm start` does once it listens: the threads are started and their toolkits loaded
+  // before the first upload arrives.
+  await warmWorkers(app.deps);
   t = performance.now();
   await upload(app, text, 'text/csv');
   const uploadS = (performance.now() - t) / 1000;
   return [
-    { bench: `kazius.csv upload to a finished dataset (${rows.length} rows)`, figure: `${fmt(uploadS)} s, ${fmt(rows.length / uploadS, 0)} compounds/s`, baseline: `toolkit parse alone, one thread: ${fmt(rawS)} s, ${fmt(rows.length / rawS, 0)} compounds/s`, ratio: `${fmt(rawS / uploadS, 2)}× the one-thread rate, ${fmt(rawS / uploadS / cores, 2)}× that rate × ${cores} cores` },
+    { bench: `kazius.csv upload to a finished dataset (${rows.length} rows, worker threads started as at service start)`, figure: `${fmt(uploadS)} s, ${fmt(rows.length / uploadS, 0)} compounds/s`, baseline: `toolkit parse alone, one thread: ${fmt(rawS)} s, ${fmt(rows.length / rawS, 0)} compounds/s`, ratio: `${fmt(rawS / uploadS, 2)}× the one-thread rate, ${fmt(rawS / uploadS / cores, 2)}× that rate × ${cores} cores` },
     { bench: 'kazius.csv upload against the parse worker\'s own work', figure: `${fmt(uploadS)} s`, baseline: `parse + search fingerprints, one thread: ${fmt(workS)} s, ${fmt(rows.length / workS, 0)} compounds/s`, ratio: `${fmt(workS / uploadS / cores, 2)}× that rate × ${cores} cores (load average ${loadAverage()})` },
     { bench: 'kazius.csv upload vs the Ruby OpenTox service', figure: `${fmt(uploadS)} s`, baseline: `${RUBY_KAZIUS_S} s (published, not this machine)`, ratio: `${fmt(RUBY_KAZIUS_S / uploadS, 1)}× faster` },
   ];

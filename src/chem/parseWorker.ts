@@ -11,6 +11,15 @@ export type ParseOutcome =
   | { ok: true; structure: ParsedStructure }
   | { ok: false; message: string; details?: string };
 
+/**
+ * Loads the toolkits in this thread and parses one structure with its search fingerprints,
+ * so that the thread's first real call does not pay for it (WorkerPool.warm).
+ */
+export async function warmUp(): Promise<void> {
+  await loadToolkits(['smiles']);
+  parseStructure('Oc1ccccc1', 'smiles', { fingerprints: true });
+}
+
 export async function parseMany(input: { texts: string[]; format: ChemFormat }): Promise<ParseOutcome[]> {
   await loadToolkits([input.format]);
   return input.texts.map((text) => {

@@ -183,6 +183,10 @@ export class JobEngine implements TaskEngine {
     return this.pool.run<T>(module, fn, input, options);
   }
 
+  warmWorkers(module: URL | string, fn: string): Promise<void> {
+    return this.pool.warm(module, fn);
+  }
+
   /** As stored: a state change shows here once it is durable, as it does to GET /task/{id}. */
   async get(uri: string): Promise<TaskInfo | undefined> {
     const t = (await readTask(this.deps.store, uri))?.record;

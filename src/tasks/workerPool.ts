@@ -15,6 +15,12 @@ import { newCancelFlag, raiseCancelFlag } from './cancellation.ts';
 const WORKER = new URL('./worker.mjs', import.meta.url).href;
 /** How long a cancelled call may take to stop by itself before its thread is terminated. */
 export const CANCEL_GRACE_MS = 3000;
+/**
+ * How long a thread with nothing to do is kept. Starting one and loading its toolkits takes
+ * a second or two of CPU, which an upload after a pause would wait for; an idle thread costs
+ * only memory. (Piscina's own default, a second, would start them again for every job.)
+ */
+export const IDLE_THREAD_MS = 15 * 60_000;
 const NOOP = 'data:text/javascript,export function noop() {}';
 
 function moduleUrl(module: URL | string): string {
@@ -37,11 +43,21 @@ export class WorkerPool {
   constructor(
     readonly size: number,
     readonly cancelGraceMs = CANCEL_GRACE_MS,
+    readonly idleThreadMs = IDLE_THREAD_MS,
   ) {}
 
   private get piscina(): Piscina {
-    this.pool ??= new Piscina({ filename: WORKER, minThreads: 0, maxThreads: this.size, idleTimeout: 30_000 });
+    this.pool ??= new Piscina({ filename: WORKER, minThreads: 0, maxThreads: this.size, idleTimeout: this.idleThreadMs });
     return this.pool;
+  }
+
+  /**
+   * Starts every thread and runs `fn` of `module` once in each (loading what the jobs use),
+   * so the first job does not wait for it. Calls run at once, one per thread: the pool starts
+   * a thread for each call queued while fewer than `size` run.
+   */
+  async warm(module: URL | string, fn: string): Promise<void> {
+    await Promise.all(Array.from({ length: this.size }, () => this.run(module, fn, null)));
   }
 
   /** Threads currently started (for tests and the benchmark). */
