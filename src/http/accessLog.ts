@@ -26,6 +26,9 @@ export function accessLog(logger: Logger): Koa.Middleware {
     // 'close' fires when the response is complete or the connection was cut: streamed
     // bodies (datasets, SPARQL results) are timed to their last byte.
     ctx.res.once('close', () => {
+      // Server errors are warnings; the rest is built (and its URL redacted) only when logged.
+      const warn = ctx.status >= 500;
+      if (!logger.isLevelEnabled(warn ? 'warn' : 'info')) return;
       const line = {
         method: ctx.method,
         url: loggedUrl(ctx.originalUrl),
@@ -34,7 +37,7 @@ export function accessLog(logger: Logger): Koa.Middleware {
         bytes: ctx.res.getHeader('content-length') === undefined ? undefined : Number(ctx.res.getHeader('content-length')),
         ...(ctx.res.writableFinished ? {} : { aborted: true }),
       };
-      if (ctx.status >= 500) logger.warn(line, 'request');
+      if (warn) logger.warn(line, 'request');
       else logger.info(line, 'request');
     });
     await next();
