@@ -106,6 +106,8 @@ export interface CacheState {
 /** What a cached reply offered, so a later request for its URL can be answered before routing. */
 export interface Shape {
   tag: string;
+  /** The version `tag` names (the epoch is the run's): compared as a number on every hit. */
+  seq: number;
   types: readonly string[];
   /** `types` joined, a key for negotiation results. */
   typesKey: string;
@@ -162,7 +164,7 @@ export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Varian
     entry = cache.set(key, tag, current.modified, Buffer.from(body));
   }
   const types = reply.variants.map((v) => v.type);
-  cache.remember(ctx.url, { tag, types, typesKey: types.join(','), depends: reply.depends, headers: reply.headers });
+  cache.remember(ctx.url, { tag, seq: current.seq, types, typesKey: types.join(','), depends: reply.depends, headers: reply.headers });
   await serveEntry(ctx, cache, entry, variant.type);
   return true;
 }
@@ -170,8 +172,9 @@ export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Varian
 /**
  * Answers with a cached body: validators, 304 when the client's copy is current, else the body
  * in the coding asked for. `varyAccept` when the resource has other variants (RFC 9110 §12.5.5).
+ * Synchronous (undefined) unless the body is coded for the first time.
  */
-export async function serveEntry(ctx: Koa.Context, cache: BodyCache, entry: Entry, type: string, varyAccept = false): Promise<void> {
+export function serveEntry(ctx: Koa.Context, cache: BodyCache, entry: Entry, type: string, varyAccept = false): Promise<void> | undefined {
   const codable = compressible(type) && entry.body.length >= MIN_BYTES;
   (ctx.state as CodingDecided).codingDecided = true;
   const vary = varyAccept ? (codable ? VARY_BOTH : VARY_ACCEPT) : codable ? VARY_CODING : undefined;
@@ -191,13 +194,20 @@ export async function serveEntry(ctx: Koa.Context, cache: BodyCache, entry: Entr
   if (notModified(ctx, etag, lastModified)) {
     ctx.status = 304;
     ctx.body = null;
-    return;
+    return undefined;
   }
   if (coding) res.setHeader('Content-Encoding', coding);
   // The header, not ctx.type: Koa's setter looks the type up in its MIME table every time.
   res.setHeader('Content-Type', contentTypeOf(type));
-  ctx.body = coding ? await cache.coded(entry, coding) : entry.body;
-  ctx.status = 200;
+  if (!coding) {
+    ctx.body = entry.body;
+    ctx.status = 200;
+    return undefined;
+  }
+  return cache.coded(entry, coding).then((body) => {
+    ctx.body = body;
+    ctx.status = 200;
+  });
 }
 
 function setBody(ctx: Koa.Context, contentType: string, body: Body, status: number): void {

@@ -7,7 +7,7 @@
 import type Koa from 'koa';
 import { negotiate } from '../rdf/formats.ts';
 import { versionsOf } from '../store/versions.ts';
-import { BodyCache, serveEntry, tagOf, type CacheState, type Shape } from './cache.ts';
+import { BodyCache, serveEntry, type CacheState, type Shape } from './cache.ts';
 import { acceptOf, prefersHtml, HTML, type PageRenderer } from './send.ts';
 
 /**
@@ -41,23 +41,30 @@ export function representationCache(store: object, maxBytes?: number): Koa.Middl
   if (!versions) return (_ctx, next) => next();
   const cache = new BodyCache(maxBytes);
   const choices = new Choices();
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const state: CacheState = { versions, cache, since: versions.current };
     (ctx.state as { representations?: CacheState }).representations = state;
-    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && (await serveKnown(ctx, state, choices))) return;
-    await next();
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') {
+      const served = serveKnown(ctx, state, choices);
+      if (served !== false) return served;
+    }
+    return next();
   };
 }
 
-async function serveKnown(ctx: Koa.Context, { versions, cache }: CacheState, choices: Choices): Promise<boolean> {
+/**
+ * Answers from the cache when it holds the reply: false when it does not (the routers go
+ * on), else undefined once answered, or a promise of it when the body is coded first.
+ * Not an async function: a hit needs no turn of the microtask queue.
+ */
+function serveKnown(ctx: Koa.Context, { versions, cache }: CacheState, choices: Choices): false | Promise<void> | undefined {
   const shape = cache.shapeOf(ctx.url);
-  if (!shape || tagOf(versions, versions.of(shape.depends).seq) !== shape.tag) return false;
+  if (!shape || versions.of(shape.depends).seq !== shape.seq) return false;
   const html = !!(ctx.state as { page?: PageRenderer }).page;
   const chosen = choices.of(acceptOf(ctx), shape, html);
   if (chosen === HTML) return false;
   const entry = cache.get(`${ctx.url}\n${chosen}`, shape.tag);
   if (!entry) return false;
   for (const [k, v] of Object.entries(shape.headers)) ctx.set(k, v);
-  await serveEntry(ctx, cache, entry, chosen, shape.types.length > 1);
-  return true;
+  return serveEntry(ctx, cache, entry, chosen, shape.types.length > 1);
 }
