@@ -33,7 +33,8 @@ export function lastLines(streams: ReadonlyArray<NodeJS.ReadableStream | null>, 
  * URL answers (the service logs its start at info, which LOG_LEVEL=warn leaves out).
  */
 function startNode(args: string[], env: Record<string, string>, cleanup: () => void = () => {}, readyUrl?: string): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // MALLOC_ARENA_MAX as `npm start` sets it (package.json; docs/configuration.md).
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
   const logged = lastLines([child.stdout, child.stderr], 50);

@@ -38,7 +38,8 @@ export async function startService(dataDir: string, env: Record<string, string> 
   const p = port ?? await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', DATA_DIR: dataDir, PORT: String(p), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${p}`, ...env },
+    // MALLOC_ARENA_MAX as `npm start` sets it (package.json; docs/configuration.md).
+    env: { MALLOC_ARENA_MAX: '2', ...process.env, LOG_LEVEL: 'warn', DATA_DIR: dataDir, PORT: String(p), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${p}`, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

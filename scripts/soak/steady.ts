@@ -16,9 +16,13 @@ import { Recorder } from './stats.ts';
 import { outcome } from './load.ts';
 import { sampleRss, sleep, type Service } from './service.ts';
 
-/** One second of the service's main thread as Node counts it (scripts/soak/memoryProbe.mjs), in bytes. */
+/** One second of one thread of the service as Node counts it (scripts/soak/memoryProbe.mjs), in bytes. */
 export interface MemorySample {
+  /** Seconds since the main thread's first sample. */
   t: number;
+  thread: number;
+  kind: 'main' | 'pool' | 'replica' | 'compactor' | 'forest';
+  /** The process's RSS (the same for every thread). */
   rss: number;
   heapUsed: number;
   heapTotal: number;
@@ -144,7 +148,9 @@ export async function runSteady(service: Service, connections: number, seconds: 
   await counting;
   agent.destroy();
   const file = path.join(service.dataDir, 'memory.jsonl');
-  const memory = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as MemorySample) : [];
+  const raw = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Omit<MemorySample, 't'> & { at: number }) : [];
+  const t0 = raw.find((m) => m.kind === 'main')?.at ?? 0;
+  const memory: MemorySample[] = raw.map(({ at, ...m }) => ({ ...m, t: at - t0 }));
   return { seconds, connections, recorder, rss: rss.stop(), triples, memory };
 }
 

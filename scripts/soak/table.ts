@@ -48,20 +48,52 @@ function steadyLines(s: SteadyResult): string[] {
   lines.push(`| RSS slope after warm-up (least squares) | ${slopePerMinute(warm).toFixed(2)} MiB/min | about 0 |`);
   const halves = [warm.slice(0, Math.floor(warm.length / 2)), warm.slice(Math.floor(warm.length / 2))];
   lines.push(`| RSS slope, first and second half after warm-up | ${halves.map((h) => slopePerMinute(h).toFixed(2)).join(' / ')} MiB/min | falling to about 0 |`);
-  // Which part grows: the main thread's V8 heap, its WASM memories and buffers, or the rest
-  // (worker threads: the SPARQL replica's Oxigraph, parsers, learners; native allocations).
-  const at = (t: number) => s.memory.find((m) => m.t >= t) ?? s.memory.at(-1);
-  const first = at(warmAt);
-  const last = s.memory.at(-1);
+  // Which part grows: each kind of thread's V8 heap and external memory (WASM memories, such as
+  // Oxigraph's in the main thread and the SPARQL replica and RDKit's in the job threads, and
+  // buffers), or what no thread counts (native allocations, the allocator's arenas).
+  const first = memoryAt(s.memory, warmAt);
+  const last = memoryAt(s.memory, Math.max(...s.memory.map((m) => m.t)));
   if (first && last) {
-    const parts = (m: MemorySample) => [m.heapUsed, m.external, m.rss - m.heapTotal - m.external].map((x) => (x / 1048576).toFixed(0));
-    const [h0, e0, r0] = parts(first);
-    const [h1, e1, r1] = parts(last);
-    lines.push(`| main thread's V8 heap in use, after warm-up → end | ${h0} → ${h1} MiB | level |`);
-    lines.push(`| main thread's external memory (WASM: Oxigraph, RDKit; buffers), after warm-up → end | ${e0} → ${e1} MiB | level once WASM reached its high-water mark |`);
-    lines.push(`| the rest of RSS (worker threads, native), after warm-up → end | ${r0} → ${r1} MiB | level |`);
+    const m = (x: number) => (x / 1048576).toFixed(0);
+    const kinds = [...new Set([...first.byKind.keys(), ...last.byKind.keys()])].sort((a, b) => (a === 'main' ? -1 : b === 'main' ? 1 : a.localeCompare(b)));
+    for (const kind of kinds) {
+      const [a, b] = [first.byKind.get(kind), last.byKind.get(kind)];
+      const threads = `${a?.threads ?? 0} → ${b?.threads ?? 0} thread(s)`;
+      lines.push(`| ${kind === 'main' ? 'main thread' : `${kind} threads (${threads})`}: V8 heap in use, after warm-up → end | ${m(a?.heapUsed ?? 0)} → ${m(b?.heapUsed ?? 0)} MiB | level |`);
+      lines.push(`| ${kind === 'main' ? 'main thread' : `${kind} threads`}: external (WASM, buffers), after warm-up → end | ${m(a?.external ?? 0)} → ${m(b?.external ?? 0)} MiB | level once WASM reached its high-water mark |`);
+    }
+    lines.push(`| the rest of RSS (native, allocator; no thread counts it), after warm-up → end | ${m(first.rest)} → ${m(last.rest)} MiB | level |`);
   }
   return lines;
+}
+
+interface ThreadsMemory {
+  byKind: Map<string, { threads: number; heapUsed: number; heapTotal: number; external: number }>;
+  /** RSS less every live thread's V8 heap and external memory. */
+  rest: number;
+}
+
+/**
+ * Every thread's memory around second `t`: each thread's last sample at most 1.5 s before it
+ * (a thread that ended earlier, such as a recycled replica, no longer counts).
+ */
+function memoryAt(samples: readonly MemorySample[], t: number): ThreadsMemory | undefined {
+  const main = samples.filter((x) => x.kind === 'main' && x.t <= t + 0.5).at(-1);
+  if (!main) return undefined;
+  const latest = new Map<number, MemorySample>();
+  for (const x of samples) if (x.t <= t + 0.5 && x.t >= t - 1.5) latest.set(x.thread, x);
+  const byKind = new Map<string, { threads: number; heapUsed: number; heapTotal: number; external: number }>();
+  let counted = 0;
+  for (const x of latest.values()) {
+    const k = byKind.get(x.kind) ?? { threads: 0, heapUsed: 0, heapTotal: 0, external: 0 };
+    k.threads++;
+    k.heapUsed += x.heapUsed;
+    k.heapTotal += x.heapTotal;
+    k.external += x.external;
+    byKind.set(x.kind, k);
+    counted += x.heapTotal + x.external;
+  }
+  return { byKind, rest: main.rss - counted };
 }
 
 /** The steady phase run alone (npm run soak -- --steady). */

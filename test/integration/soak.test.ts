@@ -33,6 +33,10 @@ describe('soak (short mode)', function () {
     expect(steady.recorder.summary('POST dataset, read, DELETE').ok).to.be.greaterThan(0);
     expect(steady.triples.length).to.be.greaterThan(1);
     expect(steady.rss.length).to.be.greaterThan(10);
+    // Every thread's memory was sampled: the main thread's, and the job threads' (descriptor jobs ran).
+    const kinds = new Set(steady.memory.map((m) => m.kind));
+    expect([...kinds]).to.include.members(['main', 'pool']);
+    expect(steady.memory.filter((m) => m.kind === 'main').every((m) => m.heapUsed > 0 && m.rss > m.heapTotal)).to.equal(true);
   });
 
   it('keeps serving while slow clients trickle and others hang up, then frees what they held', () => {
