@@ -17,7 +17,7 @@ import type { JobDefinition, JobResult, TaskEngine, TaskInfo, TaskMeta, WorkerOp
 import { uuidv7 } from './ids.ts';
 import { purgeTasks, recoverTasks } from './recovery.ts';
 import { isFinal, transition, type TaskEvent } from './stateMachine.ts';
-import { WorkerPool } from './workerPool.ts';
+import { IDLE_THREAD_MS, WorkerPool } from './workerPool.ts';
 import { LiveJob } from './liveJob.ts';
 import { JobQuota } from './quota.ts';
 import { completeTask, failTask } from './outcome.ts';
@@ -41,6 +41,8 @@ export interface EngineOptions {
 /** How often a process without the job polls the store while a client waits for a task. */
 const POLL_MS = 100;
 
+/** How long the threads of a process that takes no jobs are kept while idle. */
+const NO_JOBS_IDLE_MS = 30_000;
 /** How long close() lets aborted jobs wind down before the store closes. */
 const CLOSE_GRACE_MS = 2000;
 /** First and longest wait before a final task state refused for lack of room is written again. */
@@ -81,11 +83,13 @@ export class JobEngine implements TaskEngine {
   private readonly quota = new JobQuota();
 
   constructor(readonly deps: EngineDeps, options: EngineOptions = {}) {
-    this.pool = new WorkerPool(deps.config.workers || os.availableParallelism());
-    this.concurrency = deps.config.taskConcurrency || 2 * this.pool.size;
     const { redisUrl, jobLockMs } = deps.config;
     this.queue = redisUrl ? new RedisQueue({ url: redisUrl, lockDurationMs: jobLockMs, stalledIntervalMs: Math.max(100, Math.round(jobLockMs / 2)) }) : undefined;
     this.consumes = !this.queue || options.role === 'worker' || deps.config.workers > 0;
+    // A process that takes no jobs (an API process beside worker processes) needs its threads
+    // only to parse a small upload now and then: they are not started ahead and go soon after.
+    this.pool = new WorkerPool(deps.config.workers || os.availableParallelism(), undefined, this.consumes ? IDLE_THREAD_MS : NO_JOBS_IDLE_MS);
+    this.concurrency = deps.config.taskConcurrency || 2 * this.pool.size;
   }
 
   /**
@@ -184,7 +188,7 @@ export class JobEngine implements TaskEngine {
   }
 
   warmWorkers(module: URL | string, fn: string): Promise<void> {
-    return this.pool.warm(module, fn);
+    return this.consumes ? this.pool.warm(module, fn) : Promise.resolve();
   }
 
   /** As stored: a state change shows here once it is durable, as it does to GET /task/{id}. */

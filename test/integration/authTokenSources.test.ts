@@ -48,12 +48,13 @@ for (const mode of ['on', 'off'] as const) {
         if (mode === 'off' && isPost && !(init.headers as Record<string, string> | undefined)?.['Content-Type']) {
           // Multipart bodies are not read with auth off: uploads can be large.
           expect(res.status).to.equal(200);
-          expect(await res.json()).to.deep.equal({});
+          expect(await res.json()).to.deep.equal({ client: 'address 127.0.0.1' });
           return;
         }
         expect(res.status).to.equal(200);
         expect(res.headers.get('content-type')).to.match(/^application\/json/);
-        expect(await res.json()).to.deep.equal(mode === 'on' ? { owner: 'alice', subjectid: TOKEN } : { subjectid: TOKEN });
+        // The job quota's client is the user when there is one, else the address.
+        expect(await res.json()).to.deep.equal(mode === 'on' ? { owner: 'alice', subjectid: TOKEN, client: 'alice' } : { subjectid: TOKEN, client: 'address 127.0.0.1' });
       });
     }
   });
