@@ -6,7 +6,7 @@
 // resources, as with the embedded store. remoteHooks.ts stops the pool when the run ends
 // (npm run test:remote); a process exit kills it too.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -60,10 +60,33 @@ async function wipe({ virtuoso }: Instance): Promise<void> {
 export async function virtuosoFor(key: string): Promise<Virtuoso> {
   let instance = byKey.get(key);
   if (!instance) {
+    // A pooled Virtuoso that has exited since (it crashed) is not handed out again.
+    while (free.length > 0 && !alive(free.at(-1)!)) drop(free.pop()!);
     instance = free.pop() ?? (await start());
     byKey.set(key, instance);
   }
   return instance.virtuoso;
+}
+
+const alive = ({ virtuoso }: Instance): boolean => virtuoso.process.exitCode === null && virtuoso.process.signalCode === null;
+
+function drop(instance: Instance): void {
+  all.splice(all.indexOf(instance), 1);
+  rmSync(instance.dir, { recursive: true, force: true });
+}
+
+/**
+ * For a failure's message: whether `key`'s Virtuoso still runs, else how it ended and the end
+ * of its log (Debian's 7.2 has been seen to exit under the distributed test's load).
+ */
+export function virtuosoState(key: string): string {
+  const instance = byKey.get(key);
+  if (!instance) return `no Virtuoso for ${key}`;
+  if (alive(instance)) return 'Virtuoso is running';
+  const { exitCode, signalCode } = instance.virtuoso.process;
+  const file = path.join(instance.dir, 'virtuoso.log');
+  const log = existsSync(file) ? readFileSync(file, 'utf8').slice(-1500) : '(no virtuoso.log)';
+  return `Virtuoso exited (code ${exitCode}, signal ${signalCode}); virtuoso.log ends with:\n${log}`;
 }
 
 /** Gives `key`'s Virtuoso back to the pool, emptied, unless its data is kept for a restart. */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRedis, type Redis } from '../../scripts/engines/redis.ts';
 import { freePort } from '../../scripts/engines/ports.ts';
-import { releaseVirtuoso, remoteStore, stopVirtuosos, virtuosoFor } from '../helpers/engines.ts';
+import { releaseVirtuoso, remoteStore, stopVirtuosos, virtuosoFor, virtuosoState } from '../helpers/engines.ts';
 import { tempDir } from '../helpers/app.ts';
 import { sharedData } from '../helpers/data.ts';
 import { until as waitUntil } from '../helpers/until.ts';
@@ -301,9 +301,9 @@ describe('distributed: two API processes (WORKERS=0) and two workers on Virtuoso
     const end = await finalState(task).catch(async (e: Error) => {
       // What the task and the other worker say, for whoever reads the failure.
       const now = await (await fetch(task, { headers: { Accept: 'text/turtle' } })).text();
-      throw new Error(`${e.message}\n${now}\n${other.log.slice(-15).join('\n')}`);
+      throw new Error(`${e.message}\n${now}\n${other.log.slice(-15).join('\n')}\n${virtuosoState('distributed')}`);
     });
-    expect(end.status, end.body).to.equal(200);
+    expect(end.status, `${end.body}\n${virtuosoState('distributed')}`).to.equal(200);
     expect(end.body.startsWith(base + '/dataset/')).to.equal(true);
     expect(other.log.some((l) => l.includes(id) && l.includes('task started'))).to.equal(true);
     startWorker(workers.indexOf(holder));
