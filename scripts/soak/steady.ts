@@ -18,7 +18,7 @@ import { sampleRss, sleep, type Service } from './service.ts';
 
 /** One second of one thread of the service as Node counts it (scripts/soak/memoryProbe.mjs), in bytes. */
 export interface MemorySample {
-  /** Seconds since the main thread's first sample. */
+  /** Seconds since the steady load began (negative while the service started). */
   t: number;
   thread: number;
   kind: 'main' | 'pool' | 'replica' | 'compactor' | 'forest';
@@ -149,8 +149,7 @@ export async function runSteady(service: Service, connections: number, seconds: 
   agent.destroy();
   const file = path.join(service.dataDir, 'memory.jsonl');
   const raw = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Omit<MemorySample, 't'> & { at: number }) : [];
-  const t0 = raw.find((m) => m.kind === 'main')?.at ?? 0;
-  const memory: MemorySample[] = raw.map(({ at, ...m }) => ({ ...m, t: at - t0 }));
+  const memory: MemorySample[] = raw.map(({ at, ...m }) => ({ ...m, t: at - started / 1000 }));
   return { seconds, connections, recorder, rss: rss.stop(), triples, memory };
 }
 

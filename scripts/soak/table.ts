@@ -52,7 +52,7 @@ function steadyLines(s: SteadyResult): string[] {
   // Oxigraph's in the main thread and the SPARQL replica and RDKit's in the job threads, and
   // buffers), or what no thread counts (native allocations, the allocator's arenas).
   const first = memoryAt(s.memory, warmAt);
-  const last = memoryAt(s.memory, Math.max(...s.memory.map((m) => m.t)));
+  const last = memoryAt(s.memory, s.rss.length);
   if (first && last) {
     const m = (x: number) => (x / 1048576).toFixed(0);
     const kinds = [...new Set([...first.byKind.keys(), ...last.byKind.keys()])].sort((a, b) => (a === 'main' ? -1 : b === 'main' ? 1 : a.localeCompare(b)));
@@ -74,14 +74,16 @@ interface ThreadsMemory {
 }
 
 /**
- * Every thread's memory around second `t`: each thread's last sample at most 1.5 s before it
- * (a thread that ended earlier, such as a recycled replica, no longer counts).
+ * Every thread's memory around second `t` of the load: each thread's last sample in the ten
+ * seconds before it. A thread samples only when its event loop is free, so one busy with a job
+ * may be a few seconds behind; a thread that ended longer ago (a recycled replica) no longer
+ * counts.
  */
 function memoryAt(samples: readonly MemorySample[], t: number): ThreadsMemory | undefined {
   const main = samples.filter((x) => x.kind === 'main' && x.t <= t + 0.5).at(-1);
   if (!main) return undefined;
   const latest = new Map<number, MemorySample>();
-  for (const x of samples) if (x.t <= t + 0.5 && x.t >= t - 1.5) latest.set(x.thread, x);
+  for (const x of samples) if (x.t <= t + 0.5 && x.t >= t - 10) latest.set(x.thread, x);
   const byKind = new Map<string, { threads: number; heapUsed: number; heapTotal: number; external: number }>();
   let counted = 0;
   for (const x of latest.values()) {
