@@ -23,7 +23,7 @@ if (file) {
   const kind = isMainThread ? 'main' : kindOf(workerData);
   setInterval(() => {
     const m = process.memoryUsage();
-    // Seconds since the epoch: the reader aligns the threads on the main thread's first line.
+    // Seconds since the epoch: the reader (steady.ts) times every thread from the start of the load.
     appendFileSync(file, JSON.stringify({ at: Date.now() / 1000, thread: threadId, kind, rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external }) + '\n');
   }, 1000).unref();
 }
