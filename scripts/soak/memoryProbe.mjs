@@ -3,6 +3,7 @@
 // counts it for that thread (V8 heap, and "external": WASM memories such as Oxigraph's and
 // RDKit's, and buffers) goes to SOAK_MEMORY_FILE as a JSON line, so the report can tell which
 // thread's part of RSS grows. Nothing is written without that variable.
+/* global WebAssembly -- a Node global the default lint environment does not list */
 import { appendFileSync } from 'node:fs';
 import process from 'node:process';
 import { setInterval } from 'node:timers';
@@ -18,12 +19,61 @@ function kindOf(data) {
   return 'pool';
 }
 
+/**
+ * The WASM memories of this thread, by the package that instantiated them (oxigraph, rdkit, indigo, resvg):
+ * "external" sums them with every buffer, and only their own sizes tell which one grows.
+ * Both packages instantiate through the WebAssembly namespace (Oxigraph synchronously,
+ * RDKit's Emscripten glue asynchronously), so the probe, loaded first, wraps both calls.
+ */
+const memories = [];
+
+function owner() {
+  const stack = new Error().stack ?? '';
+  if (stack.includes('oxigraph')) return 'oxigraph';
+  if (stack.includes('rdkit')) return 'rdkit';
+  if (stack.includes('indigo')) return 'indigo';
+  if (stack.includes('resvg')) return 'resvg';
+  return 'other';
+}
+
+function remember(instance, name) {
+  for (const value of Object.values(instance.exports)) {
+    if (value instanceof WebAssembly.Memory) memories.push({ name, memory: value });
+  }
+}
+
+function wrapWebAssembly() {
+  const Instance = WebAssembly.Instance;
+  WebAssembly.Instance = new Proxy(Instance, {
+    construct(target, args, newTarget) {
+      const instance = Reflect.construct(target, args, newTarget);
+      remember(instance, owner());
+      return instance;
+    },
+  });
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = function (source, imports) {
+    const name = owner();
+    return instantiate.call(WebAssembly, source, imports).then((result) => {
+      remember(result instanceof Instance ? result : result.instance, name);
+      return result;
+    });
+  };
+}
+
+function wasmSizes() {
+  const sizes = {};
+  for (const { name, memory } of memories) sizes[name] = (sizes[name] ?? 0) + memory.buffer.byteLength;
+  return sizes;
+}
+
 const file = process.env.SOAK_MEMORY_FILE;
 if (file) {
+  wrapWebAssembly();
   const kind = isMainThread ? 'main' : kindOf(workerData);
   setInterval(() => {
     const m = process.memoryUsage();
     // Seconds since the epoch: the reader (steady.ts) times every thread from the start of the load.
-    appendFileSync(file, JSON.stringify({ at: Date.now() / 1000, thread: threadId, kind, rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external }) + '\n');
+    appendFileSync(file, JSON.stringify({ at: Date.now() / 1000, thread: threadId, kind, rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, wasm: wasmSizes() }) + '\n');
   }, 1000).unref();
 }

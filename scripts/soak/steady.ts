@@ -27,6 +27,8 @@ export interface MemorySample {
   heapUsed: number;
   heapTotal: number;
   external: number;
+  /** The thread's WASM memories by the package that made them (oxigraph, rdkit, indigo, resvg): their size, not what of it is touched. */
+  wasm?: Record<string, number>;
 }
 
 export interface SteadyResult {

@@ -61,14 +61,27 @@ function steadyLines(s: SteadyResult): string[] {
       const threads = `${a?.threads ?? 0} → ${b?.threads ?? 0} thread(s)`;
       lines.push(`| ${kind === 'main' ? 'main thread' : `${kind} threads (${threads})`}: V8 heap in use, after warm-up → end | ${m(a?.heapUsed ?? 0)} → ${m(b?.heapUsed ?? 0)} MiB | level |`);
       lines.push(`| ${kind === 'main' ? 'main thread' : `${kind} threads`}: external (WASM, buffers), after warm-up → end | ${m(a?.external ?? 0)} → ${m(b?.external ?? 0)} MiB | level once WASM reached its high-water mark |`);
+      const modules = [...new Set([...Object.keys(a?.wasm ?? {}), ...Object.keys(b?.wasm ?? {})])].sort();
+      if (modules.length > 0) {
+        const sizes = modules.map((name) => `${name} ${m(a?.wasm[name] ?? 0)} → ${m(b?.wasm[name] ?? 0)}`).join(', ');
+        lines.push(`| ${kind === 'main' ? 'main thread' : `${kind} threads`}: of which WASM memories (their size, touched or not), after warm-up → end | ${sizes} MiB | level |`);
+      }
     }
     lines.push(`| the rest of RSS (native, allocator; no thread counts it), after warm-up → end | ${m(first.rest)} → ${m(last.rest)} MiB | level |`);
   }
   return lines;
 }
 
+interface KindMemory {
+  threads: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  wasm: Record<string, number>;
+}
+
 interface ThreadsMemory {
-  byKind: Map<string, { threads: number; heapUsed: number; heapTotal: number; external: number }>;
+  byKind: Map<string, KindMemory>;
   /** RSS less every live thread's V8 heap and external memory. */
   rest: number;
 }
@@ -84,14 +97,15 @@ function memoryAt(samples: readonly MemorySample[], t: number): ThreadsMemory | 
   if (!main) return undefined;
   const latest = new Map<number, MemorySample>();
   for (const x of samples) if (x.t <= t + 0.5 && x.t >= t - 10) latest.set(x.thread, x);
-  const byKind = new Map<string, { threads: number; heapUsed: number; heapTotal: number; external: number }>();
+  const byKind = new Map<string, KindMemory>();
   let counted = 0;
   for (const x of latest.values()) {
-    const k = byKind.get(x.kind) ?? { threads: 0, heapUsed: 0, heapTotal: 0, external: 0 };
+    const k = byKind.get(x.kind) ?? { threads: 0, heapUsed: 0, heapTotal: 0, external: 0, wasm: {} };
     k.threads++;
     k.heapUsed += x.heapUsed;
     k.heapTotal += x.heapTotal;
     k.external += x.external;
+    for (const [name, size] of Object.entries(x.wasm ?? {})) k.wasm[name] = (k.wasm[name] ?? 0) + size;
     byKind.set(x.kind, k);
     counted += x.heapTotal + x.external;
   }

@@ -66,16 +66,17 @@ export interface EntryRow {
 }
 
 /**
- * Entries read from the store in one describe(): one request per chunk on a remote store
- * (its own limit, SUBJECTS_PER_READ there, is the same), and a few milliseconds of the
- * embedded store's synchronous reading, after which other clients can be answered.
+ * Entries read from the store in one describe(): on a remote store one request per chunk
+ * (its own limit, SUBJECTS_PER_READ there, is the same); on the embedded store about three
+ * milliseconds of synchronous reading, after which other clients are answered.
  */
-const ENTRIES_PER_READ = 100;
+const ENTRIES_PER_READ = { sparql: 100, embedded: 50 } as const;
 
 /** The triples of `view`'s entries, chunk by chunk, grouped by entry in view order. */
 async function* entryTriples(deps: Pick<Deps, 'store'>, view: DatasetView): AsyncGenerator<{ entry: RDF.NamedNode; quads: RDF.Quad[] }> {
-  for (let i = 0; i < view.entries.length; i += ENTRIES_PER_READ) {
-    const chunk = view.entries.slice(i, i + ENTRIES_PER_READ);
+  const size = ENTRIES_PER_READ[deps.store.kind];
+  for (let i = 0; i < view.entries.length; i += size) {
+    const chunk = view.entries.slice(i, i + size);
     const bySubject = new Map<string, RDF.Quad[]>();
     for (const e of chunk) bySubject.set(e.value, []);
     for (const q of await deps.store.describe(view.dataset, chunk)) bySubject.get(q.subject.value)?.push(q);

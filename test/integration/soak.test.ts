@@ -37,6 +37,9 @@ describe('soak (short mode)', function () {
     const kinds = new Set(steady.memory.map((m) => m.kind));
     expect([...kinds]).to.include.members(['main', 'pool']);
     expect(steady.memory.filter((m) => m.kind === 'main').every((m) => m.heapUsed > 0 && m.rss > m.heapTotal)).to.equal(true);
+    // Each WASM memory is told by the package that made it: Oxigraph's in the main thread, RDKit's in the job threads.
+    expect(steady.memory.filter((m) => m.kind === 'main').at(-1)?.wasm?.oxigraph).to.be.above(0);
+    expect(steady.memory.filter((m) => m.kind === 'pool').some((m) => (m.wasm?.rdkit ?? 0) > 0)).to.equal(true);
   });
 
   it('keeps serving while slow clients trickle and others hang up, then frees what they held', () => {

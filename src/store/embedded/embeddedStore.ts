@@ -23,7 +23,8 @@ export class EmbeddedStore implements Store {
   private sliceStart = 0;
   private sliceTimer = false;
 
-  constructor(readonly engine: TripleStore) {}
+  /** `sliceMs`: the longest run of reads before the event loop gets a turn (SLICE_MS). */
+  constructor(readonly engine: TripleStore, private readonly sliceMs = SLICE_MS) {}
 
   static async open(dir: string, options: StoreOptions = {}): Promise<EmbeddedStore> {
     return new EmbeddedStore(await TripleStore.open(dir, options));
@@ -92,19 +93,26 @@ export class EmbeddedStore implements Store {
     return this.engine.close();
   }
 
-  /** Lets the event loop have a turn if reads have run for SLICE_MS since it last had one. */
+  /**
+   * Lets the event loop have a turn if reads have run for `sliceMs` since it last had one.
+   * Readers that waited resume together, in one phase of the loop: each checks again, so
+   * the first starts the next slice and the others wait for the turn after it, rather than
+   * all reading in the same turn.
+   */
   private async turn(): Promise<void> {
-    const now = performance.now();
-    if (!this.sliceTimer) {
-      // A new run of reads: it starts now, and the next turn of the loop ends it.
-      this.sliceTimer = true;
-      this.sliceStart = now;
-      setImmediate(() => {
-        this.sliceTimer = false;
-      });
-      return;
+    for (;;) {
+      const now = performance.now();
+      if (!this.sliceTimer) {
+        // A new run of reads: it starts now, and the next turn of the loop ends it.
+        this.sliceTimer = true;
+        this.sliceStart = now;
+        setImmediate(() => {
+          this.sliceTimer = false;
+        });
+        return;
+      }
+      if (now - this.sliceStart < this.sliceMs) return;
+      await nextTurn();
     }
-    if (now - this.sliceStart < SLICE_MS) return;
-    await nextTurn();
   }
 }

@@ -1,0 +1,67 @@
+// The embedded store's synchronous reads give the event loop a turn once they have run for
+// their slice, so other clients are answered between the chunks of a long read; several
+// readers waiting for that turn take one slice each, not all the same turn.
+import { expect } from 'chai';
+import { DataFactory } from 'n3';
+import { tempDir } from '../../helpers/app.ts';
+import { TripleStore } from '../../../src/store/store.ts';
+import { EmbeddedStore } from '../../../src/store/embedded/embeddedStore.ts';
+
+const { quad, namedNode, literal } = DataFactory;
+const G = 'http://example.org/dataset/1';
+
+describe('embedded store: reads between turns of the event loop', () => {
+  let store: EmbeddedStore;
+  const subjects = Array.from({ length: 20 }, (_, i) => namedNode(`${G}/entry/${i}`));
+
+  beforeEach(async () => {
+    // A slice of 0 ms: every read after the first of a turn waits for the next turn.
+    store = new EmbeddedStore(await TripleStore.open(tempDir()), 0);
+    await store.replaceGraph(G, subjects.map((s, i) => quad(s, namedNode('http://example.org/v'), literal(String(i)))));
+  });
+  afterEach(async () => { await store.close(); });
+
+  /** Counts turns of the event loop (check phases) until stopped. */
+  function turnCounter(): { now: () => number; stop: () => void } {
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    return { now: () => turns, stop: () => { running = false; } };
+  }
+
+  it('three readers, five chunks each: one read per turn, and every reader gets all of its rows', async () => {
+    const turns = turnCounter();
+    const seen: number[] = [];
+    const reader = async () => {
+      let rows = 0;
+      for (let i = 0; i < 5; i++) {
+        const chunk = await store.describe(G, subjects.slice(i * 4, i * 4 + 4));
+        seen.push(turns.now());
+        rows += chunk.length;
+      }
+      return rows;
+    };
+    const rows = await Promise.all([reader(), reader(), reader()]);
+    turns.stop();
+    expect(rows).to.deep.equal([20, 20, 20]);
+    expect(seen).to.have.length(15);
+    // No two reads in the same turn (before the fix, readers woken together all read at once).
+    expect(new Set(seen).size).to.equal(seen.length);
+  });
+
+  it('a reader alone is not held back within its slice', async () => {
+    const wide = new EmbeddedStore(store.engine, 60_000);
+    const turns = turnCounter();
+    const at: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await wide.describe(G, subjects.slice(i * 4, i * 4 + 4));
+      at.push(turns.now());
+    }
+    turns.stop();
+    expect(new Set(at).size).to.equal(1);
+  });
+});
