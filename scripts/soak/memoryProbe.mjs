@@ -20,7 +20,7 @@ function kindOf(data) {
 }
 
 /**
- * The WASM memories of this thread, by the package that instantiated them (oxigraph, rdkit, indigo, resvg):
+ * The WASM memories of this thread, by the package that instantiated them (oxigraph, rdkit, indigo, resvg, tsx, llhttp):
  * "external" sums them with every buffer, and only their own sizes tell which one grows.
  * Both packages instantiate through the WebAssembly namespace (Oxigraph synchronously,
  * RDKit's Emscripten glue asynchronously), so the probe, loaded first, wraps both calls.
@@ -33,6 +33,9 @@ function owner() {
   if (stack.includes('rdkit')) return 'rdkit';
   if (stack.includes('indigo')) return 'indigo';
   if (stack.includes('resvg')) return 'resvg';
+  // tsx's module lexers: their memories grow to the largest source they scanned (Indigo's).
+  if (stack.includes('/tsx/')) return 'tsx';
+  if (stack.includes('llhttp')) return 'llhttp';
   return 'other';
 }
 
@@ -74,6 +77,6 @@ if (file) {
   setInterval(() => {
     const m = process.memoryUsage();
     // Seconds since the epoch: the reader (steady.ts) times every thread from the start of the load.
-    appendFileSync(file, JSON.stringify({ at: Date.now() / 1000, thread: threadId, kind, rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, wasm: wasmSizes() }) + '\n');
+    appendFileSync(file, JSON.stringify({ at: Date.now() / 1000, thread: threadId, kind, rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, wasm: wasmSizes() }) + '\n');
   }, 1000).unref();
 }

@@ -27,7 +27,9 @@ export interface MemorySample {
   heapUsed: number;
   heapTotal: number;
   external: number;
-  /** The thread's WASM memories by the package that made them (oxigraph, rdkit, indigo, resvg): their size, not what of it is touched. */
+  /** Of external, ArrayBuffers and Buffers (cached representations, sockets' data). */
+  arrayBuffers?: number;
+  /** The thread's WASM memories by the package that made them (oxigraph, rdkit, indigo, resvg, tsx, llhttp): their size, not what of it is touched. */
   wasm?: Record<string, number>;
 }
 

@@ -66,6 +66,7 @@ function steadyLines(s: SteadyResult): string[] {
         const sizes = modules.map((name) => `${name} ${m(a?.wasm[name] ?? 0)} → ${m(b?.wasm[name] ?? 0)}`).join(', ');
         lines.push(`| ${kind === 'main' ? 'main thread' : `${kind} threads`}: of which WASM memories (their size, touched or not), after warm-up → end | ${sizes} MiB | level |`);
       }
+      lines.push(`| ${kind === 'main' ? 'main thread' : `${kind} threads`}: of which buffers (cached representations, at most 32 MiB, and sockets' data), after warm-up → end | ${m(a?.arrayBuffers ?? 0)} → ${m(b?.arrayBuffers ?? 0)} MiB | level |`);
     }
     lines.push(`| the rest of RSS (native, allocator; no thread counts it), after warm-up → end | ${m(first.rest)} → ${m(last.rest)} MiB | level |`);
   }
@@ -77,6 +78,7 @@ interface KindMemory {
   heapUsed: number;
   heapTotal: number;
   external: number;
+  arrayBuffers: number;
   wasm: Record<string, number>;
 }
 
@@ -100,11 +102,12 @@ function memoryAt(samples: readonly MemorySample[], t: number): ThreadsMemory | 
   const byKind = new Map<string, KindMemory>();
   let counted = 0;
   for (const x of latest.values()) {
-    const k = byKind.get(x.kind) ?? { threads: 0, heapUsed: 0, heapTotal: 0, external: 0, wasm: {} };
+    const k = byKind.get(x.kind) ?? { threads: 0, heapUsed: 0, heapTotal: 0, external: 0, arrayBuffers: 0, wasm: {} };
     k.threads++;
     k.heapUsed += x.heapUsed;
     k.heapTotal += x.heapTotal;
     k.external += x.external;
+    k.arrayBuffers += x.arrayBuffers ?? 0;
     for (const [name, size] of Object.entries(x.wasm ?? {})) k.wasm[name] = (k.wasm[name] ?? 0) + size;
     byKind.set(x.kind, k);
     counted += x.heapTotal + x.external;
