@@ -15,8 +15,76 @@ import type { Deps } from '../deps.ts';
 import { bound } from '../store/api.ts';
 import { NotFound } from '../errors.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
+import { versionsOf, type GraphVersions } from '../store/versions.ts';
 
 const { namedNode } = DataFactory;
+
+/**
+ * Entry lists kept per store, most recently read last, up to this many entries in all:
+ * every job and every download of a dataset starts by reading its whole list (on the
+ * embedded store one synchronous read, about 3 ms per 1,000 entries), and several jobs
+ * often read the same dataset in a row.
+ */
+const CACHED_ENTRIES = 250_000;
+
+interface EntryList {
+  /** The store's write counter noted before the list was read: valid while no later write touched the dataset. */
+  seen: number;
+  entries: RDF.NamedNode[];
+}
+
+class EntryLists {
+  private readonly lists = new Map<string, EntryList>();
+  private size = 0;
+
+  constructor(private readonly versions: GraphVersions) {}
+
+  get(dataset: string): RDF.NamedNode[] | undefined {
+    const list = this.lists.get(dataset);
+    if (!list) return undefined;
+    this.lists.delete(dataset);
+    this.size -= list.entries.length;
+    if (this.versions.of([dataset]).seq > list.seen) return undefined;
+    this.put(dataset, list);
+    return list.entries;
+  }
+
+  put(dataset: string, list: EntryList): void {
+    if (list.entries.length > CACHED_ENTRIES) return;
+    const old = this.lists.get(dataset);
+    if (old) {
+      this.lists.delete(dataset);
+      this.size -= old.entries.length;
+    }
+    this.lists.set(dataset, list);
+    this.size += list.entries.length;
+    for (const [name, oldest] of this.lists) {
+      if (this.size <= CACHED_ENTRIES) break;
+      this.lists.delete(name);
+      this.size -= oldest.entries.length;
+    }
+  }
+}
+
+const entryLists = new WeakMap<object, EntryLists>();
+
+/**
+ * The entry lists of `store`, when it is the embedded one: there a write is counted in the
+ * same process as it is made. Processes sharing a remote store hear of each other's writes
+ * a moment later (src/store/changeFeed.ts), and a job must not start from a list that
+ * misses rows another process has just written; their reads do not hold the event loop.
+ */
+function entryListsOf(store: Deps['store']): EntryLists | undefined {
+  if (store.kind !== 'embedded') return undefined;
+  let lists = entryLists.get(store);
+  if (!lists) {
+    const versions = versionsOf(store);
+    if (!versions) return undefined;
+    lists = new EntryLists(versions);
+    entryLists.set(store, lists);
+  }
+  return lists;
+}
 
 export const entryUri = (dataset: string, n: number): string => `${dataset}/entry/${n}`;
 
@@ -32,6 +100,11 @@ export async function requireDataset(deps: Pick<Deps, 'store'>, dataset: string)
 
 /** Linked (complete) entries of a dataset, in entry order. */
 export async function entriesOf(deps: Pick<Deps, 'store'>, dataset: string): Promise<RDF.NamedNode[]> {
+  const lists = entryListsOf(deps.store);
+  const cached = lists?.get(dataset);
+  if (cached) return cached.slice();
+  // Noted before the read: a write to the dataset that ends during it makes the list stale.
+  const seen = versionsOf(deps.store)?.current ?? 0;
   // The sort compares entry numbers, not IRIs. (The embedded store answers this read as
   // plain terms parsed from text, not one array of 100,000 Oxigraph objects: store.ts.)
   const links = await deps.store.match(namedNode(dataset), OT.dataEntry, null, dataset);
@@ -43,7 +116,8 @@ export async function entriesOf(deps: Pick<Deps, 'store'>, dataset: string): Pro
   keyed.sort((a, b) => a.n - b.n);
   const out = new Array<RDF.NamedNode>(keyed.length);
   for (let i = 0; i < keyed.length; i++) out[i] = keyed[i]!.entry;
-  return out;
+  lists?.put(dataset, { seen, entries: out });
+  return out.slice();
 }
 
 /** Number of entry nodes written so far (including an interrupted upload's), to number new ones. */
