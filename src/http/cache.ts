@@ -24,6 +24,21 @@ export interface Entry {
   lastModified?: string;
 }
 
+/**
+ * `body` in memory of its own. Node hands out small buffers (Buffer.from under 4 KiB, and
+ * Buffer.concat's results) as slices of a shared 8 KiB slab, and one cached slice keeps its
+ * whole slab alive: thousands of small cached bodies (finished tasks, SMILES) held several
+ * times the bytes the cache counted, and the process's ArrayBuffers grew past the cache's
+ * budget for as long as it ran.
+ */
+export function ownBuffer(body: Buffer | string): Buffer {
+  if (typeof body !== 'string' && body.byteOffset === 0 && body.buffer.byteLength === body.length) return body;
+  const out = Buffer.allocUnsafeSlow(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  if (typeof body === 'string') out.write(body);
+  else body.copy(out);
+  return out;
+}
+
 /** Serialised bodies by request URL and media type, least recently used evicted first. */
 export class BodyCache {
   /** Insertion order is recency order: the first entry is the least recently used. */
@@ -47,7 +62,8 @@ export class BodyCache {
     return entry;
   }
 
-  set(key: string, tag: string, modified: number, body: Buffer): Entry {
+  set(key: string, tag: string, modified: number, data: Buffer | string): Entry {
+    const body = ownBuffer(data);
     const entry: Entry = { key, tag, modified, body, coded: new Map(), bytes: 0, etags: new Map() };
     const old = this.entries.get(key);
     if (old) {
@@ -76,7 +92,7 @@ export class BodyCache {
   coded(entry: Entry, coding: Coding): Promise<Buffer> {
     let coded = entry.coded.get(coding);
     if (!coded) {
-      coded = encode(entry.body, coding, true);
+      coded = encode(entry.body, coding, true).then(ownBuffer);
       entry.coded.set(coding, coded);
       coded.then((b) => this.grow(entry, b.length), () => entry.coded.delete(coding));
     }
@@ -161,7 +177,7 @@ export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Varian
       setBody(ctx, contentType, body, reply.status);
       return true;
     }
-    entry = cache.set(key, tag, current.modified, Buffer.from(body));
+    entry = cache.set(key, tag, current.modified, body);
   }
   const types = reply.variants.map((v) => v.type);
   cache.remember(ctx.url, { tag, seq: current.seq, types, typesKey: types.join(','), depends: reply.depends, headers: reply.headers });

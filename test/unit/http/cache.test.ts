@@ -1,6 +1,7 @@
 // The pieces of the representation cache: graph versions, Accept-Encoding (RFC 9110
 // §12.5.3), entity tag and date comparison (RFC 9110 §13.1), and the LRU's bounds.
 import { expect } from 'chai';
+import { gunzipSync } from 'node:zlib';
 import { GraphVersions, versioned, versionsOf, type GraphWrites } from '../../../src/store/versions.ts';
 import { chooseCoding } from '../../../src/http/compress.ts';
 import { lastModifiedOf, modifiedSince, noneMatch } from '../../../src/http/conditional.ts';
@@ -100,5 +101,26 @@ describe('representation cache parts', () => {
     // More than an eighth of the budget is served but not kept.
     cache.set('big', 'v1', 0, Buffer.alloc(11));
     expect(cache.get('big', 'v1')).to.equal(undefined);
+  });
+
+  it('keeps each cached body, and each coded one, in memory of its own, not in a slice of Node\'s shared slab', async () => {
+    const cache = new BodyCache();
+    // Small strings and buffers come from Node's shared pool: a slice of an 8 KiB slab.
+    const pooled = Buffer.from('CC(=O)Oc1ccccc1C(=O)O');
+    expect(pooled.buffer.byteLength).to.be.above(pooled.length);
+    for (const [key, body] of [['buffer', pooled], ['string', 'CCO']] as const) {
+      const entry = cache.set(key, 'v1', 0, body);
+      expect(entry.body.toString()).to.equal(body.toString());
+      expect(entry.body.buffer.byteLength, key).to.equal(entry.body.length);
+    }
+    const text = 'a tab-separated line of values\t'.repeat(100);
+    const entry = cache.set('coded', 'v1', 0, text);
+    const gzipped = await cache.coded(entry, 'gzip');
+    expect(gunzipSync(gzipped).toString()).to.equal(text);
+    expect(gzipped.length).to.be.below(4096);
+    expect(gzipped.buffer.byteLength).to.equal(gzipped.length);
+    // A buffer that already owns its memory is kept as it is, not copied.
+    const own = Buffer.allocUnsafeSlow(16).fill(1);
+    expect(cache.set('own', 'v1', 0, own).body).to.equal(own);
   });
 });
