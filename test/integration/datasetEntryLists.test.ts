@@ -1,6 +1,7 @@
 // A dataset's entry list is read once and kept until a write touches the dataset: jobs and
 // downloads that follow each other on one dataset do not read it again, and none of them
-// sees a list older than the last write.
+// sees a list older than the last write. Only the embedded store keeps lists: processes
+// sharing a remote store hear of each other's writes late, so there every read asks it.
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { lines, uploadDataset } from '../helpers/datasets.ts';
@@ -13,6 +14,8 @@ describe('dataset entry lists, kept between reads', function () {
   let app: TestApp;
   /** Reads of a whole entry list (ot:dataEntry links of one dataset) the store answered. */
   let listReads = 0;
+  /** Reads of the list expected for `reads` downloads in a row, none written between. */
+  const readsFor = (reads: number) => (app.deps.store.kind === 'embedded' ? 1 : reads);
 
   before(async () => {
     app = await startApp();
@@ -37,13 +40,13 @@ describe('dataset entry lists, kept between reads', function () {
     expect(await csvRows(dataset)).to.equal(3);
     expect(await lines(dataset)).to.have.length(3);
     expect(await csvRows(dataset)).to.equal(3);
-    expect(listReads - before, 'one read of the list for three downloads').to.equal(1);
+    expect(listReads - before, 'one read of the list for three downloads').to.equal(readsFor(3));
 
     // PUT adds rows (SPEC §2.3): the next download reads the new list and has them all.
     const added = await uploadDataset(app, 'SMILES,LC50\nCCCC,4.5\nCCCCC,5.5\n', CSV, dataset, 'PUT');
     expect(added.status).to.equal(200);
     expect(await csvRows(dataset)).to.equal(5);
-    expect(listReads - before).to.equal(2);
+    expect(listReads - before).to.equal(readsFor(3) + 1);
 
     const gone = await fetch(dataset, { method: 'DELETE' });
     expect(gone.status).to.equal(200);
@@ -60,6 +63,6 @@ describe('dataset entry lists, kept between reads', function () {
     await uploadDataset(app, 'SMILES,x\nCCCC,4\n', CSV, a, 'PUT');
     expect(await csvRows(a)).to.equal(2);
     expect(await csvRows(b)).to.equal(2);
-    expect(listReads - before, 'only the written dataset\'s list is read again').to.equal(1);
+    expect(listReads - before, 'only the written dataset\'s list is read again').to.equal(readsFor(2));
   });
 });
