@@ -16,6 +16,7 @@ import { bound } from '../store/api.ts';
 import { NotFound } from '../errors.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { versionsOf, type GraphVersions } from '../store/versions.ts';
+import { SizedLru } from '../store/sizedLru.ts';
 
 const { namedNode } = DataFactory;
 
@@ -34,35 +35,25 @@ interface EntryList {
 }
 
 class EntryLists {
-  private readonly lists = new Map<string, EntryList>();
-  private size = 0;
+  private readonly lists = new SizedLru<EntryList>(CACHED_ENTRIES, (list) => list.entries.length);
 
   constructor(private readonly versions: GraphVersions) {}
+
+  /** The write counter now, to note before reading a list. */
+  get now(): number {
+    return this.versions.current;
+  }
 
   get(dataset: string): RDF.NamedNode[] | undefined {
     const list = this.lists.get(dataset);
     if (!list) return undefined;
+    if (this.versions.of([dataset]).seq <= list.seen) return list.entries;
     this.lists.delete(dataset);
-    this.size -= list.entries.length;
-    if (this.versions.of([dataset]).seq > list.seen) return undefined;
-    this.put(dataset, list);
-    return list.entries;
+    return undefined;
   }
 
   put(dataset: string, list: EntryList): void {
-    if (list.entries.length > CACHED_ENTRIES) return;
-    const old = this.lists.get(dataset);
-    if (old) {
-      this.lists.delete(dataset);
-      this.size -= old.entries.length;
-    }
     this.lists.set(dataset, list);
-    this.size += list.entries.length;
-    for (const [name, oldest] of this.lists) {
-      if (this.size <= CACHED_ENTRIES) break;
-      this.lists.delete(name);
-      this.size -= oldest.entries.length;
-    }
   }
 }
 
@@ -104,7 +95,7 @@ export async function entriesOf(deps: Pick<Deps, 'store'>, dataset: string): Pro
   const cached = lists?.get(dataset);
   if (cached) return cached.slice();
   // Noted before the read: a write to the dataset that ends during it makes the list stale.
-  const seen = versionsOf(deps.store)?.current ?? 0;
+  const seen = lists?.now ?? 0;
   // The sort compares entry numbers, not IRIs. (The embedded store answers this read as
   // plain terms parsed from text, not one array of 100,000 Oxigraph objects: store.ts.)
   const links = await deps.store.match(namedNode(dataset), OT.dataEntry, null, dataset);
