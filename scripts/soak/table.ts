@@ -58,15 +58,15 @@ function steadyLines(s: SteadyResult): string[] {
     const kinds = [...new Set([...first.byKind.keys(), ...last.byKind.keys()])].sort((a, b) => (a === 'main' ? -1 : b === 'main' ? 1 : a.localeCompare(b)));
     for (const kind of kinds) {
       const [a, b] = [first.byKind.get(kind), last.byKind.get(kind)];
-      const threads = `${a?.threads ?? 0} → ${b?.threads ?? 0} thread(s)`;
-      lines.push(`| ${kind === 'main' ? 'main thread' : `${kind} threads (${threads})`}: V8 heap in use, after warm-up → end | ${m(a?.heapUsed ?? 0)} → ${m(b?.heapUsed ?? 0)} MiB | level |`);
-      lines.push(`| ${kind === 'main' ? 'main thread' : `${kind} threads`}: external (WASM, buffers), after warm-up → end | ${m(a?.external ?? 0)} → ${m(b?.external ?? 0)} MiB | level once WASM reached its high-water mark |`);
+      const who = kind === 'main' ? 'main thread' : `${kind} threads`;
+      lines.push(`| ${kind === 'main' ? who : `${who} (${a?.threads ?? 0} → ${b?.threads ?? 0} thread(s))`}: V8 heap in use, after warm-up → end | ${m(a?.heapUsed ?? 0)} → ${m(b?.heapUsed ?? 0)} MiB | level |`);
+      lines.push(`| ${who}: external (WASM, buffers), after warm-up → end | ${m(a?.external ?? 0)} → ${m(b?.external ?? 0)} MiB | level once WASM reached its high-water mark |`);
       const modules = [...new Set([...Object.keys(a?.wasm ?? {}), ...Object.keys(b?.wasm ?? {})])].sort();
       if (modules.length > 0) {
         const sizes = modules.map((name) => `${name} ${m(a?.wasm[name] ?? 0)} → ${m(b?.wasm[name] ?? 0)}`).join(', ');
-        lines.push(`| ${kind === 'main' ? 'main thread' : `${kind} threads`}: of which WASM memories (their size, touched or not), after warm-up → end | ${sizes} MiB | level |`);
+        lines.push(`| ${who}: of which WASM memories (their size, touched or not), after warm-up → end | ${sizes} MiB | level |`);
       }
-      lines.push(`| ${kind === 'main' ? 'main thread' : `${kind} threads`}: of which buffers (cached representations, at most 32 MiB, and sockets' data), after warm-up → end | ${m(a?.arrayBuffers ?? 0)} → ${m(b?.arrayBuffers ?? 0)} MiB | level |`);
+      lines.push(`| ${who}: of which buffers (cached representations, at most 32 MiB, and sockets' data), after warm-up → end | ${m(a?.arrayBuffers ?? 0)} → ${m(b?.arrayBuffers ?? 0)} MiB | level |`);
     }
     lines.push(`| the rest of RSS (native, allocator; no thread counts it), after warm-up → end | ${m(first.rest)} → ${m(last.rest)} MiB | level |`);
   }
