@@ -110,8 +110,12 @@ export async function runKills(kind: 'upload' | 'model', dataDir: string, option
   for (const a of acked) {
     const res = await request(agent, a.task, { headers: { Accept: 'text/uri-list' } });
     if (res.status === 200) completedAfterRestart++;
-    else if (res.status === 202) await request(agent, a.task, { method: 'DELETE', headers: { Accept: 'text/uri-list' } });
   }
+  // Cancel every task still unfinished, not only the acknowledged ones: a kill after the
+  // service saved a submission but before its answer reached the client leaves a task the
+  // client never heard of, which start-up recovery runs again like any other.
+  const unfinished = [...await listTasks(agent, service, 'Running'), ...await listTasks(agent, service, 'Queued')];
+  for (const t of unfinished) await request(agent, t, { method: 'DELETE', headers: { Accept: 'text/uri-list' } });
   await sleep(2000);
   await service.kill('SIGTERM');
   service = await start();
@@ -119,7 +123,7 @@ export async function runKills(kind: 'upload' | 'model', dataDir: string, option
   lost += v.lost;
   halfWritten += v.halfWritten;
   const stranded = [...await listTasks(agent, service, 'Running'), ...await listTasks(agent, service, 'Queued')];
-  for (const t of stranded) problems.push(`task ${t} is still unfinished after cancel and restart`);
+  for (const t of stranded) problems.push(`task ${t}${acked.some((a) => a.task === t) ? '' : ' (never acknowledged)'} is still unfinished after cancel and restart`);
   const left = uploadFiles(dataDir);
   for (const f of left) problems.push(`upload body ${f} left in DATA_DIR/uploads`);
   await service.kill('SIGTERM');
