@@ -44,7 +44,7 @@ async function replaceRepresentation(deps: Deps, old: CompoundRecord, s: ParsedS
   }
   index.remove(id);
   index.add(id, storedOf(s, file));
-  deps.search.indexCompound(old.uri, s.smiles, s.inchiKey);
+  deps.search.indexCompound(old.uri, s.smiles, s.inchiKey, s.fingerprints);
   if (old.file) await removeStructureFiles(deps, [old.file]);
 }
 

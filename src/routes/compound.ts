@@ -28,13 +28,17 @@ import type { StructureRecord } from '../chem/write.ts';
 
 const { quad, namedNode } = DataFactory;
 
-/** The structure in the request body, by Content-Type (or a multipart file part). */
-async function readStructure(ctx: Koa.Context): Promise<ParsedStructure> {
+/**
+ * The structure in the request body, by Content-Type (or a multipart file part). A compound
+ * asks for the search fingerprints too: computed from the molecule just parsed, they spare
+ * the search index a second parse of the SMILES.
+ */
+async function readStructure(ctx: Koa.Context, use: 'compound' | 'conformer'): Promise<ParsedStructure> {
   const upload = await readUpload(ctx);
   const format = formatOfMediaType(upload.type);
   if (!format) throw new UnsupportedMediaType(upload.type, INPUT_MEDIA_TYPES, { code: ERR.UnsupportedFormat });
   await initChem([format]);
-  const parsed = parseStructure(upload.data.toString('utf8'), format);
+  const parsed = parseStructure(upload.data.toString('utf8'), format, { fingerprints: use === 'compound' });
   const limits = limitsOf(ctx);
   if (limits) checkAtoms(smilesAtomCount(parsed.smiles), limits);
   return parsed;
@@ -72,7 +76,7 @@ export function compoundRouter(deps: Deps): Router {
   }));
 
   router.post('/compound', handle(async (ctx) => {
-    const { uri } = await ensureCompound(deps, await readStructure(ctx), ctx.state.user as string | undefined);
+    const { uri } = await ensureCompound(deps, await readStructure(ctx, 'compound'), ctx.state.user as string | undefined);
     return uriListReply([uri], { uriListFirst: true });
   }));
 
@@ -98,7 +102,7 @@ export function compoundRouter(deps: Deps): Router {
   router.put('/compound/:id', handle(async (ctx) => {
     const id = idOf(ctx);
     compoundRecord(deps, id);
-    const uri = await replaceCompound(deps, id, await readStructure(ctx), ctx.state.user as string | undefined);
+    const uri = await replaceCompound(deps, id, await readStructure(ctx, 'compound'), ctx.state.user as string | undefined);
     return uriListReply([uri], { uriListFirst: true });
   }));
 
@@ -130,7 +134,7 @@ export function compoundRouter(deps: Deps): Router {
       // SPEC §4.3: a long job answers with a task (200 with the result within the sync window).
       return deps.tasks.reply(await submitGeneration(deps, id, generateCount(raw), callerOf(ctx)));
     }
-    return uriListReply([await addConformer(deps, id, await readStructure(ctx))], { uriListFirst: true });
+    return uriListReply([await addConformer(deps, id, await readStructure(ctx, 'conformer'))], { uriListFirst: true });
   }));
 
   router.delete('/compound/:id/conformer', handle(async (ctx) => {
@@ -161,7 +165,7 @@ export function compoundRouter(deps: Deps): Router {
     const id = idOf(ctx);
     const n = numberOf(ctx.params.n, 'conformer');
     await conformerRecord(deps, compoundRecord(deps, id), n);
-    return uriListReply([await replaceConformer(deps, id, n, await readStructure(ctx))], { uriListFirst: true });
+    return uriListReply([await replaceConformer(deps, id, n, await readStructure(ctx, 'conformer'))], { uriListFirst: true });
   }));
 
   router.delete('/compound/:id/conformer/:n', handle(async (ctx) => {

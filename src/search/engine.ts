@@ -83,8 +83,9 @@ export class SearchEngine {
 
   /**
    * Called when a compound is stored or its structure replaced. `fingerprints`, when given,
-   * were computed from `smiles` by fingerprintsOf in another thread (an upload's parse
-   * worker), so the event loop does not compute them again.
+   * were computed with the parse that wrote `smiles` (parseStructure's fingerprints option:
+   * in an upload's parse worker, or by the request that posted the compound), so they are
+   * not computed again here.
    */
   indexCompound(uri: string, smiles: string, inchiKey?: string, fingerprints?: StructureFingerprints): void {
     this.tryAdd({ uri: this.keyOf(uri), smiles, inchiKey }, true, fingerprints);
