@@ -92,21 +92,28 @@ async function taskLatency(service: Running): Promise<BenchRow[]> {
   }];
 }
 
-/** Distinct kazius SMILES posted as new compounds (the service holds none of them before). */
+/**
+ * Distinct kazius SMILES posted as new compounds. The row runs before the task rows, which
+ * upload kazius: after them every one of these would be a compound the service holds.
+ */
 const POSTED = Number(process.env.BENCH_POSTED ?? 2000);
 
 /**
  * POST /compound with SMILES, 16 clients in another process, every body a structure the
  * service has not seen, against the toolkit work each POST implies (parse, canonical
- * SMILES, InChI and key, molfile, formula: parseStructure) in this process, one thread.
+ * SMILES, InChI and key, formula: parseStructure as the route calls it, without the search
+ * fingerprints the service computes too) in this process, one thread.
  */
+/** What a SMILES posted to /compound costs the toolkit (no molblock: SMILES has no coordinates to keep). */
+const TOOLKIT_WORK = { molfile: 'withCoordinates' } as const;
+
 async function postCompounds(service: Running): Promise<BenchRow> {
   await initChem(['smiles']);
   const distinct = new Set<string>();
   for (const line of readFileSync(sharedData('opentox-test/kazius.csv'), 'utf8').split(/\r?\n/).slice(1)) {
     const s = line.split(',')[0]!;
     try {
-      parseStructure(s, 'smiles');
+      parseStructure(s, 'smiles', TOOLKIT_WORK);
     } catch {
       continue;
     }
@@ -116,7 +123,7 @@ async function postCompounds(service: Running): Promise<BenchRow> {
   const smiles = [...distinct];
   // The raw rate: the same structures parsed again (JIT and toolkit warm from the pass above).
   const t = performance.now();
-  for (const s of smiles) parseStructure(s, 'smiles');
+  for (const s of smiles) parseStructure(s, 'smiles', TOOLKIT_WORK);
   const raw = smiles.length / ((performance.now() - t) / 1000);
   const dir = mkdtempSync(path.join(tmpdir(), 'opentox-bench-post-'));
   try {
@@ -130,7 +137,7 @@ async function postCompounds(service: Running): Promise<BenchRow> {
     return {
       bench: `POST /compound, ${requests} distinct kazius SMILES, 16 clients in another process`,
       figure: `${fmt(rate)} compounds/s`,
-      baseline: `${fmt(raw)} structures/s parseStructure (parse, canonical SMILES, InChI, molfile) in one thread`,
+      baseline: `${fmt(raw)} structures/s parse, canonical SMILES, InChI, formula (parseStructure) in one thread`,
       ratio: `${(rate / raw).toFixed(2)} (goal >= 1)`,
     };
   } finally {
@@ -149,8 +156,8 @@ const mod: BenchModule = {
       const compound = (await created.text()).trim();
       rows.push(await versusBare('GET /compound/{id} as molfile', compound, 'chemical/x-mdl-molfile', 16));
       rows.push(await versusBare('GET /compound/{id} as SMILES', compound, 'chemical/x-daylight-smiles', 16));
-      rows.push(...await taskLatency(service));
       rows.push(await postCompounds(service));
+      rows.push(...await taskLatency(service));
       return rows;
     } finally {
       await service.stop();

@@ -30,15 +30,18 @@ const { quad, namedNode } = DataFactory;
 
 /**
  * The structure in the request body, by Content-Type (or a multipart file part). A compound
- * asks for the search fingerprints too: computed from the molecule just parsed, they spare
- * the search index a second parse of the SMILES.
+ * keeps a structure file only when the input carried coordinates (a drawing from SMILES is
+ * made when asked for), so its molfile is written only then; it asks for the search
+ * fingerprints too: computed from the molecule just parsed, they spare the search index a
+ * second parse of the SMILES.
  */
 async function readStructure(ctx: Koa.Context, use: 'compound' | 'conformer'): Promise<ParsedStructure> {
   const upload = await readUpload(ctx);
   const format = formatOfMediaType(upload.type);
   if (!format) throw new UnsupportedMediaType(upload.type, INPUT_MEDIA_TYPES, { code: ERR.UnsupportedFormat });
   await initChem([format]);
-  const parsed = parseStructure(upload.data.toString('utf8'), format, { fingerprints: use === 'compound' });
+  const compound = use === 'compound';
+  const parsed = parseStructure(upload.data.toString('utf8'), format, compound ? { molfile: 'withCoordinates', fingerprints: true } : {});
   const limits = limitsOf(ctx);
   if (limits) checkAtoms(smilesAtomCount(parsed.smiles), limits);
   return parsed;
