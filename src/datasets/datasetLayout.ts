@@ -37,7 +37,14 @@ interface EntryList {
 class EntryLists {
   private readonly lists = new SizedLru<EntryList>(CACHED_ENTRIES, (list) => list.entries.length);
 
-  constructor(private readonly versions: GraphVersions) {}
+  constructor(private readonly versions: GraphVersions) {
+    // A dataset's list goes when the dataset is written (the version check below would
+    // refuse it anyway): the lists of deleted datasets, never read again, are not kept.
+    versions.onWrite((graphs) => {
+      if (!graphs) this.lists.clear();
+      else for (const graph of graphs) this.lists.delete(graph);
+    });
+  }
 
   /** The write counter now, to note before reading a list. */
   get now(): number {

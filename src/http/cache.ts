@@ -15,6 +15,8 @@ export interface Entry {
   key: string;
   /** Which version of the graphs the body was built from. */
   tag: string;
+  /** The graphs the body was built from (Reply.depends). */
+  depends: readonly string[];
   modified: number;
   body: Buffer;
   coded: Map<Coding, Promise<Buffer>>;
@@ -39,43 +41,84 @@ export function ownBuffer(body: Buffer | string): Buffer {
   return out;
 }
 
-/** Serialised bodies by request URL and media type, least recently used evicted first. */
+/**
+ * What an entry costs besides its body and codings, counted against the budget: its key, tag
+ * and header strings, its maps and the Buffer object (about 700 bytes measured in a heap
+ * snapshot). Thousands of small bodies (finished tasks, SMILES) would otherwise hold several
+ * times the memory the budget says.
+ */
+export const ENTRY_OVERHEAD = 1024;
+
+/**
+ * Serialised bodies by request URL and media type, least recently used evicted first; an
+ * entry goes as soon as a graph it was built from is written (invalidate), so the bodies of
+ * deleted resources do not wait for eviction.
+ */
 export class BodyCache {
   /** Insertion order is recency order: the first entry is the least recently used. */
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
+  /** Keys of the entries built from each graph. */
+  private readonly byGraph = new Map<string, Set<string>>();
   /** What each URL's reply offered, when it was last served from here. */
   private readonly shapes = new Map<string, Shape>();
 
   constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
 
+  /** Entries held (for tests). */
+  get size(): number {
+    return this.entries.size;
+  }
+
   /** The entry under `key`, when it was built from version `tag`. */
   get(key: string, tag: string): Entry | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(key);
     if (entry.tag !== tag) {
-      this.bytes -= entry.bytes;
+      this.drop(entry);
       return undefined;
     }
+    this.entries.delete(key);
     this.entries.set(key, entry);
     return entry;
   }
 
-  set(key: string, tag: string, modified: number, data: Buffer | string): Entry {
+  set(key: string, tag: string, modified: number, data: Buffer | string, depends: readonly string[]): Entry {
     const body = ownBuffer(data);
-    const entry: Entry = { key, tag, modified, body, coded: new Map(), bytes: 0, etags: new Map() };
+    const entry: Entry = { key, tag, depends, modified, body, coded: new Map(), bytes: 0, etags: new Map() };
     const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.bytes -= old.bytes;
-    }
+    if (old) this.drop(old);
     // A body that would take a large share of the budget is not worth evicting others for.
     if (body.length <= this.maxBytes / 8) {
       this.entries.set(key, entry);
-      this.grow(entry, body.length);
+      for (const graph of depends) {
+        let keys = this.byGraph.get(graph);
+        if (!keys) this.byGraph.set(graph, (keys = new Set()));
+        keys.add(key);
+      }
+      this.grow(entry, ENTRY_OVERHEAD + body.length);
     }
     return entry;
+  }
+
+  /** Drops every entry built from one of `graphs` (all of them when undefined): they were written. */
+  invalidate(graphs: readonly string[] | undefined): void {
+    if (!graphs) {
+      this.entries.clear();
+      this.byGraph.clear();
+      this.shapes.clear();
+      this.bytes = 0;
+      return;
+    }
+    for (const graph of graphs) {
+      const keys = this.byGraph.get(graph);
+      if (!keys) continue;
+      for (const key of keys) {
+        const entry = this.entries.get(key);
+        if (entry) this.drop(entry);
+        this.shapes.delete(key.slice(0, key.lastIndexOf('\n')));
+      }
+    }
   }
 
   remember(url: string, shape: Shape): void {
@@ -104,10 +147,20 @@ export class BodyCache {
     if (this.entries.get(entry.key) !== entry) return;
     entry.bytes += bytes;
     this.bytes += bytes;
-    for (const [oldest, old] of this.entries) {
+    for (const old of this.entries.values()) {
       if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= old.bytes;
+      this.drop(old);
+    }
+  }
+
+  private drop(entry: Entry): void {
+    if (this.entries.get(entry.key) !== entry) return;
+    this.entries.delete(entry.key);
+    this.bytes -= entry.bytes;
+    for (const graph of entry.depends) {
+      const keys = this.byGraph.get(graph);
+      keys?.delete(entry.key);
+      if (keys?.size === 0) this.byGraph.delete(graph);
     }
   }
 }
@@ -177,7 +230,7 @@ export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Varian
       setBody(ctx, contentType, body, reply.status);
       return true;
     }
-    entry = cache.set(key, tag, current.modified, body);
+    entry = cache.set(key, tag, current.modified, body, reply.depends);
   }
   const types = reply.variants.map((v) => v.type);
   cache.remember(ctx.url, { tag, seq: current.seq, types, typesKey: types.join(','), depends: reply.depends, headers: reply.headers });

@@ -40,6 +40,7 @@ export function representationCache(store: object, maxBytes?: number): Koa.Middl
   const versions = versionsOf(store);
   if (!versions) return (_ctx, next) => next();
   const cache = new BodyCache(maxBytes);
+  versions.onWrite((graphs) => cache.invalidate(graphs));
   const choices = new Choices();
   return (ctx, next) => {
     const state: CacheState = { versions, cache, since: versions.current };

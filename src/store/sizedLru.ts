@@ -30,6 +30,11 @@ export class SizedLru<V> {
     }
   }
 
+  clear(): void {
+    this.values.clear();
+    this.total = 0;
+  }
+
   delete(key: string): void {
     const value = this.values.get(key);
     if (value === undefined) return;

@@ -29,6 +29,12 @@ export interface GraphsState {
 /** Graphs whose last write is remembered one by one. */
 const MAX_GRAPHS = 100_000;
 
+/**
+ * Told of every write: the graphs it recorded (each written graph and the graphs above it),
+ * or undefined for a write to every graph at once (forgetAll).
+ */
+export type WriteListener = (graphs: readonly string[] | undefined) => void;
+
 export class GraphVersions {
   readonly epoch = randomBytes(6).toString('base64url');
   readonly started = Date.now();
@@ -36,6 +42,17 @@ export class GraphVersions {
   private readonly last = new Map<string, GraphsState>();
   /** A write to every graph at once (forgetAll): no state is older than it. */
   private floor: GraphsState = { seq: 0, modified: this.started };
+  private readonly listeners = new Set<WriteListener>();
+
+  /**
+   * Calls `listener` after every write. Caches drop what was made from a graph as soon as it
+   * is written: a resource deleted is never asked for again, and what was cached from it
+   * would otherwise stay until its space was wanted. Answers the function that unsubscribes.
+   */
+  onWrite(listener: WriteListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   /** Number of the newest write: a request notes it before reading anything. */
   get current(): number {
@@ -45,17 +62,25 @@ export class GraphVersions {
   /** Records one write to each of `graphs` (and to the graphs above each). */
   bump(graphs: Iterable<string>): void {
     const state = { seq: ++this.seq, modified: Date.now() };
-    for (const graph of graphs) for (const name of withParents(graph)) this.last.set(name, state);
+    const names: string[] = [];
+    for (const graph of graphs) {
+      for (const name of withParents(graph)) {
+        this.last.set(name, state);
+        names.push(name);
+      }
+    }
     // Every graph ever written has an entry, and resources come and go (tasks, datasets):
     // past a bound, one write to everything (every cached representation stale once)
     // keeps the map from growing for as long as the process runs.
     if (this.last.size > MAX_GRAPHS) this.forgetAll();
+    else for (const listener of this.listeners) listener(names);
   }
 
   /** Counts as a write to every graph: what was made from any of them is stale. */
   forgetAll(): void {
     this.floor = { seq: ++this.seq, modified: Date.now() };
     this.last.clear();
+    for (const listener of this.listeners) listener(undefined);
   }
 
   /** The newest write to any of `graphs` (or to a graph below one of them). */

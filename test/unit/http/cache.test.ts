@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { GraphVersions, versioned, versionsOf, type GraphWrites } from '../../../src/store/versions.ts';
 import { chooseCoding } from '../../../src/http/compress.ts';
 import { lastModifiedOf, modifiedSince, noneMatch } from '../../../src/http/conditional.ts';
-import { BodyCache } from '../../../src/http/cache.ts';
+import { BodyCache, ENTRY_OVERHEAD } from '../../../src/http/cache.ts';
 
 describe('representation cache parts', () => {
   it('a write moves its graph and the graphs above it, not its siblings', () => {
@@ -88,19 +88,60 @@ describe('representation cache parts', () => {
     expect(lastModifiedOf(t, t + 500)).to.equal(t);
   });
 
-  it('the LRU keeps to its byte budget, drops the least recently used, and misses on another version', () => {
-    const cache = new BodyCache(80);
+  it('the LRU keeps to its byte budget (each entry counted with its overhead), drops the least recently used, and misses on another version', () => {
+    const cache = new BodyCache(8 * (ENTRY_OVERHEAD + 10));
     const body = Buffer.alloc(10);
-    for (const k of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) cache.set(k, 'v1', 0, body);
+    for (const k of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) cache.set(k, 'v1', 0, body, ['g']);
+    expect(cache.size).to.equal(8);
     expect(cache.get('a', 'v1')).to.not.equal(undefined);
-    cache.set('i', 'v1', 0, body);
+    cache.set('i', 'v1', 0, body, ['g']);
+    expect(cache.size).to.equal(8);
     expect(cache.get('b', 'v1')).to.equal(undefined);
     expect(cache.get('a', 'v1')).to.not.equal(undefined);
     expect(cache.get('a', 'v2')).to.equal(undefined);
     expect(cache.get('a', 'v1')).to.equal(undefined);
     // More than an eighth of the budget is served but not kept.
-    cache.set('big', 'v1', 0, Buffer.alloc(11));
+    cache.set('big', 'v1', 0, Buffer.alloc(ENTRY_OVERHEAD + 11), ['g']);
     expect(cache.get('big', 'v1')).to.equal(undefined);
+  });
+
+  it('a write to a graph drops every entry built from it at once, and frees its share of the budget', () => {
+    const versions = new GraphVersions();
+    const cache = new BodyCache(4 * (ENTRY_OVERHEAD + 10));
+    versions.onWrite((graphs) => cache.invalidate(graphs));
+    const body = Buffer.alloc(10);
+    const tag = 'v0';
+    cache.set('http://h/dataset/1\ntext/csv', tag, 0, body, ['http://h/dataset/1']);
+    cache.set('http://h/dataset/1\ntext/turtle', tag, 0, body, ['http://h/dataset/1']);
+    cache.set('http://h/compound/5\ntext/plain', tag, 0, body, ['http://h/compound/5']);
+    cache.set('http://h/task/1\ntext/plain', tag, 0, body, ['http://h/task/1', 'http://h/dataset/1']);
+    // The dataset is deleted: nobody will ask for it again, and its entries go now.
+    versions.bump(['http://h/dataset/1']);
+    expect(cache.size).to.equal(1);
+    expect(cache.get('http://h/compound/5\ntext/plain', tag)).to.not.equal(undefined);
+    // A write below a resource (a conformer) drops the resource's entries too.
+    versions.bump(['http://h/compound/5/conformer/1']);
+    expect(cache.size).to.equal(0);
+    // The budget freed: four new entries fit without evicting one another.
+    for (const k of ['a', 'b', 'c', 'd']) cache.set(k, tag, 0, body, [`http://h/x/${k}`]);
+    expect(cache.size).to.equal(4);
+    // A write to every graph at once (forgetAll) empties the cache.
+    versions.forgetAll();
+    expect(cache.size).to.equal(0);
+  });
+
+  it('tells listeners each write with the graphs it recorded, parents included, until they unsubscribe', () => {
+    const versions = new GraphVersions();
+    const heard: Array<readonly string[] | undefined> = [];
+    const stop = versions.onWrite((graphs) => heard.push(graphs));
+    versions.bump(['http://h/compound/5/conformer/1', 'http://h/task/2']);
+    versions.forgetAll();
+    stop();
+    versions.bump(['http://h/task/3']);
+    expect(heard).to.deep.equal([
+      ['http://h/compound/5/conformer/1', 'http://h/compound/5/conformer', 'http://h/compound/5', 'http://h/compound', 'http://h/task/2', 'http://h/task'],
+      undefined,
+    ]);
   });
 
   it('keeps each cached body, and each coded one, in memory of its own, not in a slice of Node\'s shared slab', async () => {
@@ -109,18 +150,18 @@ describe('representation cache parts', () => {
     const pooled = Buffer.from('CC(=O)Oc1ccccc1C(=O)O');
     expect(pooled.buffer.byteLength).to.be.above(pooled.length);
     for (const [key, body] of [['buffer', pooled], ['string', 'CCO']] as const) {
-      const entry = cache.set(key, 'v1', 0, body);
+      const entry = cache.set(key, 'v1', 0, body, ['g']);
       expect(entry.body.toString()).to.equal(body.toString());
       expect(entry.body.buffer.byteLength, key).to.equal(entry.body.length);
     }
     const text = 'a tab-separated line of values\t'.repeat(100);
-    const entry = cache.set('coded', 'v1', 0, text);
+    const entry = cache.set('coded', 'v1', 0, text, ['g']);
     const gzipped = await cache.coded(entry, 'gzip');
     expect(gunzipSync(gzipped).toString()).to.equal(text);
     expect(gzipped.length).to.be.below(4096);
     expect(gzipped.buffer.byteLength).to.equal(gzipped.length);
     // A buffer that already owns its memory is kept as it is, not copied.
     const own = Buffer.allocUnsafeSlow(16).fill(1);
-    expect(cache.set('own', 'v1', 0, own).body).to.equal(own);
+    expect(cache.set('own', 'v1', 0, own, ['g']).body).to.equal(own);
   });
 });
