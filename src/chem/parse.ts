@@ -59,14 +59,18 @@ export interface ParseOptions {
   /**
    * Compute the search fingerprints too, from the molecule the SMILES is written from (no
    * second parse): an upload's parse worker does, so the event loop never computes them.
+   * A function decides from the identity (canonical SMILES and InChIKey): a compound the
+   * service already holds needs none.
    */
-  fingerprints?: boolean;
+  fingerprints?: boolean | FingerprintsWanted;
 }
+
+export type FingerprintsWanted = (identity: { smiles: string; inchiKey: string }) => boolean;
 
 /** What describe() writes besides the identity. */
 interface Wanted {
   molfile: boolean;
-  fingerprints: boolean;
+  fingerprints: boolean | FingerprintsWanted;
 }
 
 /** Parses one structure; throws BadRequest naming the format and what failed. */
@@ -74,7 +78,7 @@ export function parseStructure(text: string, format: ChemFormat, options: ParseO
   if (!text || !text.trim()) throw fail(format, 'empty input: expected one structure');
   if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text)) throw fail(format, 'input is binary data, not text');
   try {
-    return parseText(text, format, { molfile: options.molfile !== 'withCoordinates', fingerprints: options.fingerprints === true });
+    return parseText(text, format, { molfile: options.molfile !== 'withCoordinates', fingerprints: options.fingerprints ?? false });
   } catch (e) {
     // A C++ exception thrown inside a toolkit (a failed precondition on odd input) is a
     // refusal of this input; the toolkit itself stays usable.
@@ -195,14 +199,15 @@ function describe(parsed: Mol, format: ChemFormat, is3D: boolean, want: Wanted):
   return withMol(mol, (m) => {
     if (m.get_num_atoms() === 0) throw fail(format, 'no atoms');
     const rd = rdkit();
+    const inchi = m.get_inchi();
+    const inchiKey = inchi ? rd.get_inchikey_for_inchi(inchi) : '';
     // The SMILES (and the fingerprints) are written from the molecule without hydrogens.
     const written = (h: Mol) => {
       const smiles = h.get_smiles();
-      return { smiles, fingerprints: want.fingerprints ? fingerprintsOfMol(h, smiles) : undefined };
+      const wanted = typeof want.fingerprints === 'function' ? want.fingerprints({ smiles, inchiKey }) : want.fingerprints;
+      return { smiles, fingerprints: wanted ? fingerprintsOfMol(h, smiles) : undefined };
     };
     const { smiles, fingerprints } = is3D ? withMol(rd.get_mol(m.remove_hs('{}'))!, written) : written(m);
-    const inchi = m.get_inchi();
-    const inchiKey = inchi ? rd.get_inchikey_for_inchi(inchi) : '';
     const molfile = want.molfile ? setChiralFlag(m.get_molblock(), smiles.includes('@')) : '';
     const { formula, weight } = formulaOf(json);
     return { smiles, inchi, inchiKey, molfile, formula, molecularWeight: weight, is3D, ...(fingerprints && { fingerprints }) };

@@ -14,7 +14,7 @@ import { formatOfMediaType, initChem, INPUT_MEDIA_TYPES, MEDIA, parseStructure, 
 import { checkAtoms, limitsOf } from '../http/limits.ts';
 import { imageSize, depictPng } from '../chem/depict.ts';
 import { ensureCompound, compoundUri } from '../compounds/compounds.ts';
-import { catchUpCompounds, compoundIndex, knowCompound } from '../compounds/compoundIndex.ts';
+import { catchUpCompounds, compoundIndex, identityKey, knowCompound } from '../compounds/compoundIndex.ts';
 import { compoundRecord, conformerRecord, conformerRecords, defaultMolfile, numberOf, type CompoundRecord } from '../compounds/compoundRecords.ts';
 import { compoundRepresentation } from '../compounds/compoundQuads.ts';
 import { deleteCompound, replaceCompound } from '../compounds/compoundUpdates.ts';
@@ -31,17 +31,17 @@ const { quad, namedNode } = DataFactory;
 /**
  * The structure in the request body, by Content-Type (or a multipart file part). A compound
  * keeps a structure file only when the input carried coordinates (a drawing from SMILES is
- * made when asked for), so its molfile is written only then; it asks for the search
- * fingerprints too: computed from the molecule just parsed, they spare the search index a
- * second parse of the SMILES.
+ * made when asked for), so its molfile is written only then. A compound new to the service
+ * gets its search fingerprints in the same parse, from the molecule already read: the search
+ * index would otherwise parse the SMILES again to compute them; one already held needs none.
  */
-async function readStructure(ctx: Koa.Context, use: 'compound' | 'conformer'): Promise<ParsedStructure> {
+async function readStructure(deps: Deps, ctx: Koa.Context, use: 'compound' | 'conformer'): Promise<ParsedStructure> {
   const upload = await readUpload(ctx);
   const format = formatOfMediaType(upload.type);
   if (!format) throw new UnsupportedMediaType(upload.type, INPUT_MEDIA_TYPES, { code: ERR.UnsupportedFormat });
   await initChem([format]);
-  const compound = use === 'compound';
-  const parsed = parseStructure(upload.data.toString('utf8'), format, compound ? { molfile: 'withCoordinates', fingerprints: true } : {});
+  const isNew = ({ smiles, inchiKey }: { smiles: string; inchiKey: string }) => !compoundIndex(deps).byKey.has(identityKey(inchiKey, smiles));
+  const parsed = parseStructure(upload.data.toString('utf8'), format, use === 'compound' ? { molfile: 'withCoordinates', fingerprints: isNew } : {});
   const limits = limitsOf(ctx);
   if (limits) checkAtoms(smilesAtomCount(parsed.smiles), limits);
   return parsed;
@@ -79,7 +79,7 @@ export function compoundRouter(deps: Deps): Router {
   }));
 
   router.post('/compound', handle(async (ctx) => {
-    const { uri } = await ensureCompound(deps, await readStructure(ctx, 'compound'), ctx.state.user as string | undefined);
+    const { uri } = await ensureCompound(deps, await readStructure(deps, ctx, 'compound'), ctx.state.user as string | undefined);
     return uriListReply([uri], { uriListFirst: true });
   }));
 
@@ -105,7 +105,7 @@ export function compoundRouter(deps: Deps): Router {
   router.put('/compound/:id', handle(async (ctx) => {
     const id = idOf(ctx);
     compoundRecord(deps, id);
-    const uri = await replaceCompound(deps, id, await readStructure(ctx, 'compound'), ctx.state.user as string | undefined);
+    const uri = await replaceCompound(deps, id, await readStructure(deps, ctx, 'compound'), ctx.state.user as string | undefined);
     return uriListReply([uri], { uriListFirst: true });
   }));
 
@@ -137,7 +137,7 @@ export function compoundRouter(deps: Deps): Router {
       // SPEC §4.3: a long job answers with a task (200 with the result within the sync window).
       return deps.tasks.reply(await submitGeneration(deps, id, generateCount(raw), callerOf(ctx)));
     }
-    return uriListReply([await addConformer(deps, id, await readStructure(ctx, 'conformer'))], { uriListFirst: true });
+    return uriListReply([await addConformer(deps, id, await readStructure(deps, ctx, 'conformer'))], { uriListFirst: true });
   }));
 
   router.delete('/compound/:id/conformer', handle(async (ctx) => {
@@ -168,7 +168,7 @@ export function compoundRouter(deps: Deps): Router {
     const id = idOf(ctx);
     const n = numberOf(ctx.params.n, 'conformer');
     await conformerRecord(deps, compoundRecord(deps, id), n);
-    return uriListReply([await replaceConformer(deps, id, n, await readStructure(ctx, 'conformer'))], { uriListFirst: true });
+    return uriListReply([await replaceConformer(deps, id, n, await readStructure(deps, ctx, 'conformer'))], { uriListFirst: true });
   }));
 
   router.delete('/compound/:id/conformer/:n', handle(async (ctx) => {

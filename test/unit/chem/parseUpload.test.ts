@@ -71,4 +71,28 @@ describe('chem: parseStructure for uploads (molfile only with coordinates)', () 
     expect(compared).to.be.greaterThan(1000);
     expect(differing).to.deep.equal([]);
   });
+
+  it('fingerprints asked for by a function of the identity: computed when it says so, for 2D and 3D input', () => {
+    const asked: Array<{ smiles: string; inchiKey: string }> = [];
+    const known = parseStructure('OC(=O)[C@@H](N)C', 'smiles', { fingerprints: (id) => { asked.push(id); return false; } });
+    expect(asked).to.deep.equal([{ smiles: ALANINE.smiles, inchiKey: ALANINE.inchiKey }]);
+    expect(known.fingerprints).to.equal(undefined);
+    const fresh = parseStructure('OC(=O)[C@@H](N)C', 'smiles', { fingerprints: () => true });
+    expect([...fresh.fingerprints!.morgan]).to.deep.equal([...fingerprintsOf(ALANINE.smiles).morgan]);
+    // 3D input: the SMILES and fingerprints come from the molecule without hydrogens.
+    const ethanol3d = [
+      '', '  made by hand', '',
+      '  3  2  0  0  0  0  0  0  0  0999 V2000',
+      '    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0',
+      '    1.5000    0.0000    0.5000 C   0  0  0  0  0  0  0  0  0  0  0  0',
+      '    2.0000    1.2000    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0',
+      '  1  2  1  0', '  2  3  1  0', 'M  END',
+    ].join('\n');
+    const seen: string[] = [];
+    const p = parseStructure(ethanol3d, 'molfile', { fingerprints: (id) => { seen.push(`${id.smiles} ${id.inchiKey}`); return true; } });
+    expect(p.is3D).to.equal(true);
+    // Ethanol, PubChem CID 702.
+    expect(seen).to.deep.equal(['CCO LFQSCWFLJHTTHZ-UHFFFAOYSA-N']);
+    expect([...p.fingerprints!.pattern]).to.deep.equal([...fingerprintsOf('CCO').pattern]);
+  });
 });
