@@ -43,9 +43,9 @@ export function ownBuffer(body: Buffer | string): Buffer {
 
 /**
  * What an entry costs besides its body and codings, counted against the budget: its key, tag
- * and header strings, its maps and the Buffer object (about 700 bytes measured in a heap
- * snapshot). Thousands of small bodies (finished tasks, SMILES) would otherwise hold several
- * times the memory the budget says.
+ * and header strings, two maps, the Buffer and ArrayBuffer objects (several hundred bytes, by
+ * the objects a heap snapshot showed kept per entry; rounded up). Thousands of small bodies
+ * (finished tasks, SMILES) would otherwise hold several times the memory the budget says.
  */
 export const ENTRY_OVERHEAD = 1024;
 
