@@ -98,15 +98,15 @@ async function taskLatency(service: Running): Promise<BenchRow[]> {
  */
 const POSTED = Number(process.env.BENCH_POSTED ?? 2000);
 
+/** What a SMILES posted to /compound costs the toolkit (no molblock: SMILES has no coordinates to keep). */
+const TOOLKIT_WORK = { molfile: 'withCoordinates' } as const;
+
 /**
  * POST /compound with SMILES, 16 clients in another process, every body a structure the
  * service has not seen, against the toolkit work each POST implies (parse, canonical
  * SMILES, InChI and key, formula: parseStructure as the route calls it, without the search
  * fingerprints the service computes too) in this process, one thread.
  */
-/** What a SMILES posted to /compound costs the toolkit (no molblock: SMILES has no coordinates to keep). */
-const TOOLKIT_WORK = { molfile: 'withCoordinates' } as const;
-
 async function postCompounds(service: Running): Promise<BenchRow> {
   await initChem(['smiles']);
   const distinct = new Set<string>();
