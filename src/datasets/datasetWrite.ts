@@ -2,12 +2,14 @@
 // values in chunks of about CHUNK_QUADS triples per commit in the embedded store (it applies a
 // commit synchronously, so small chunks keep the event loop answering other clients while a
 // job writes its result; MAX_CHUNK entries per commit in a remote one), then one final commit
-// that links them and makes the dataset visible.
+// that links them and makes the dataset visible. In the embedded store a few chunks are in
+// flight at once, so that they share the journal's fsyncs (commitPipeline.ts).
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 import type { WriteOp } from '../store/store.ts';
+import { CommitPipeline } from '../store/commitPipeline.ts';
 import { entryUri, isDataset, writtenEntries } from './datasetLayout.ts';
 import { readFeatures } from '../features/features.ts';
 import { TYPE_CLASS } from '../features/featureModel.ts';
@@ -17,6 +19,11 @@ const { quad, namedNode, literal } = DataFactory;
 /** Triples per commit: applying one holds the event loop for about 3 ms (literal values, a store of a million triples). */
 const CHUNK_QUADS = 1_000;
 const MAX_CHUNK = 2_000;
+/**
+ * Chunks committed at once in the embedded store. A remote store's commits stay one at a
+ * time: each is an update request that the store runs as its own transaction.
+ */
+const EMBEDDED_IN_FLIGHT = 4;
 
 /** Entries per commit for rows of `features` values (and the compound link). */
 const entriesPerChunk = (features: number): number => Math.max(1, Math.min(MAX_CHUNK, Math.floor(CHUNK_QUADS / (features + 1))));
@@ -81,20 +88,26 @@ export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number>
   const links: RDF.Quad[] = [];
   // A remote store's commit is an HTTP request, which holds no event loop: large chunks there.
   const size = plan.chunkSize ?? (deps.store.kind === 'sparql' ? MAX_CHUNK : entriesPerChunk(plan.features.length));
-  for (let start = 0; start < plan.entries.length; start += size) {
-    plan.signal?.throwIfAborted();
-    const quads: RDF.Quad[] = [];
-    for (let i = start; i < Math.min(start + size, plan.entries.length); i++) {
-      const e = namedNode(entryUri(dataset, first + i));
-      const { compound, values } = plan.entries.at(i)!; // i < length
-      quads.push(quad(e, OT.compound, namedNode(compound)));
-      values.forEach((v, j) => {
-        if (v !== undefined) quads.push(quad(e, predicates[j]!, v)); // one predicate per feature, as values
-      });
-      links.push(quad(namedNode(dataset), OT.dataEntry, e));
+  const pipeline = new CommitPipeline(deps.store.kind === 'sparql' ? 1 : EMBEDDED_IN_FLIGHT);
+  try {
+    for (let start = 0; start < plan.entries.length; start += size) {
+      plan.signal?.throwIfAborted();
+      const quads: RDF.Quad[] = [];
+      for (let i = start; i < Math.min(start + size, plan.entries.length); i++) {
+        const e = namedNode(entryUri(dataset, first + i));
+        const { compound, values } = plan.entries.at(i)!; // i < length
+        quads.push(quad(e, OT.compound, namedNode(compound)));
+        values.forEach((v, j) => {
+          if (v !== undefined) quads.push(quad(e, predicates[j]!, v)); // one predicate per feature, as values
+        });
+        links.push(quad(namedNode(dataset), OT.dataEntry, e));
+      }
+      await pipeline.add(() => deps.store.addToGraph(dataset, quads));
+      plan.progress?.(Math.min(95, 50 + (45 * (start + size)) / plan.entries.length));
     }
-    await deps.store.addToGraph(dataset, quads);
-    plan.progress?.(Math.min(95, 50 + (45 * (start + size)) / plan.entries.length));
+    await pipeline.drain();
+  } finally {
+    await pipeline.idle();
   }
   plan.signal?.throwIfAborted();
   const d = namedNode(dataset);
