@@ -23,7 +23,7 @@ import { SearchEngine } from './search/engine.ts';
 import { syncSearchIndex } from './search/sync.ts';
 import { createLogger, logSink, type Logger } from './logger.ts';
 import { prepareDataDir } from './dataDir.ts';
-import { PARSE_WORKER } from './chem/parseWorker.ts';
+import { PARSE_WORKER } from './datasets/parseWorker.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;

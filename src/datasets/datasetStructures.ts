@@ -6,11 +6,10 @@
 import type { Deps } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { InputRow } from './table.ts';
-import type { ParseResult } from './parseWorker.ts';
+import { PARSE_WORKER, type ParseResult } from './parseWorker.ts';
 import { ensureCompounds } from '../compounds/compounds.ts';
 import { entryAt } from '../algorithms/table.ts';
 
-const WORKER = new URL('./parseWorker.ts', import.meta.url);
 /** Structures per worker call and per commit: large enough to amortise both, small enough to overlap them. */
 const BATCH = 250;
 
@@ -19,7 +18,7 @@ type Structure = NonNullable<InputRow['structure']>;
 export async function structuresToCompounds(deps: Deps, structures: readonly Structure[], signal?: AbortSignal, progress?: (percent: number) => void, owner?: string): Promise<Array<string | { error: string }>> {
   const parses: Array<Promise<ParseResult[]>> = [];
   for (let i = 0; i < structures.length; i += BATCH) {
-    const parse = deps.tasks.runInWorker<ParseResult[]>(WORKER, 'parseStructures', structures.slice(i, i + BATCH), { signal });
+    const parse = deps.tasks.runInWorker<ParseResult[]>(PARSE_WORKER, 'parseStructures', structures.slice(i, i + BATCH), { signal });
     // Awaited below in order; a failure after an earlier one must not go unhandled.
     parse.catch(() => undefined);
     parses.push(parse);

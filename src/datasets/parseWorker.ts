@@ -1,13 +1,24 @@
-// Runs in the task engine's worker threads (runInWorker): parses a batch of upload
-// structures so the event loop stays free and all cores parse at once. The molfile is
-// written only for input with coordinates (only then does an upload store a structure
-// file), and the search fingerprints are computed here, not on the event loop when the
-// compound is indexed.
+// Runs in the task engine's worker threads (runInWorker(PARSE_WORKER, 'parseStructures',
+// items)): parses a batch of upload structures so the event loop stays free and all cores
+// parse at once. The molfile is written only for input with coordinates (only then does an
+// upload store a structure file), and the search fingerprints are computed here, not on the
+// event loop when the compound is indexed. `warmUp` readies a thread before the first upload.
 import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
 import type { StructureFormat } from './table.ts';
 import { checkCancelled } from '../tasks/cancellation.ts';
 
+/** This module, for runInWorker and WorkerPool.warm. */
+export const PARSE_WORKER = new URL(import.meta.url);
+
 export type ParseResult = ParsedStructure | { error: string };
+
+/**
+ * Loads the toolkits in this thread and parses one structure with its search fingerprints,
+ * so that the thread's first real call does not pay for it (WorkerPool.warm).
+ */
+export async function warmUp(): Promise<void> {
+  await parseStructures([{ text: 'Oc1ccccc1', format: 'smiles' }]);
+}
 
 export async function parseStructures(items: Array<{ text: string; format: StructureFormat }>): Promise<ParseResult[]> {
   // initChem loads each toolkit once per thread: Indigo only for a batch whose formats need it.

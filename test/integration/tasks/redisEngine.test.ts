@@ -17,7 +17,7 @@ import type { Store } from '../../../src/store/api.ts';
 import { defineTestJobs, startJobApp } from '../../helpers/testJobs.ts';
 import { tempDir } from '../../helpers/app.ts';
 import { until } from '../../helpers/until.ts';
-import { PARSE_WORKER } from '../../../src/chem/parseWorker.ts';
+import { PARSE_WORKER } from '../../../src/datasets/parseWorker.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

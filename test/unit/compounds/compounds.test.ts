@@ -4,7 +4,8 @@ import path from 'node:path';
 import { loadConfig } from '../../../src/config.ts';
 import { openDeps, type Running } from '../../../src/boot.ts';
 import { createLogger } from '../../../src/logger.ts';
-import { parseStructure, PARSE_WORKER, type ParseOutcome } from '../../../src/chem/index.ts';
+import { parseStructure } from '../../../src/chem/index.ts';
+import { PARSE_WORKER, type ParseResult } from '../../../src/datasets/parseWorker.ts';
 import { compoundUriByKey, ensureCompound, ensureCompounds, ensureIdentityFeatures } from '../../../src/compounds/compounds.ts';
 import { tempDir } from '../../helpers/app.ts';
 import { rmSync } from 'node:fs';
@@ -58,15 +59,14 @@ describe('domain: compound identity and creation', () => {
 
 describe('chem: parsing in worker threads', function () {
   this.timeout(60_000);
-  it('parseMany answers one outcome per text, errors as data', async () => {
+  it('parseStructures answers one result per structure, errors as data', async () => {
     const dir = tempDir();
     const deps = await openDeps(loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org' }), createLogger('silent'));
     try {
-      const out = await deps.tasks.runInWorker<ParseOutcome[]>(PARSE_WORKER, 'parseMany', { texts: ['OCC', 'C(C)(C)(C)(C)C'], format: 'smiles' });
-      expect(out[0]).to.deep.include({ ok: true });
-      expect(out[0]!.ok && out[0]!.structure.smiles).to.equal('CCO');
-      expect(out[1]!.ok).to.equal(false);
-      expect(!out[1]!.ok && out[1]!.message).to.match(/valence/);
+      const out = await deps.tasks.runInWorker<ParseResult[]>(PARSE_WORKER, 'parseStructures', [{ text: 'OCC', format: 'smiles' }, { text: 'C(C)(C)(C)(C)C', format: 'smiles' }]);
+      expect(out).to.have.length(2);
+      expect(out[0]).to.have.property('smiles', 'CCO');
+      expect(out[1]).to.have.property('error').that.matches(/valence/);
     } finally {
       await deps.close();
       rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // the time given (starting one and loading its toolkits costs a second or two).
 import { expect } from 'chai';
 import { WorkerPool } from '../../../src/tasks/workerPool.ts';
-import { PARSE_WORKER } from '../../../src/chem/parseWorker.ts';
+import { PARSE_WORKER, type ParseResult } from '../../../src/datasets/parseWorker.ts';
 
 describe('worker pool threads', function () {
   this.timeout(60_000);
@@ -14,9 +14,9 @@ describe('worker pool threads', function () {
       await pool.warm(PARSE_WORKER, 'warmUp');
       expect(pool.threads).to.equal(2);
       // Loaded: a parse in a warm thread needs no toolkit start.
-      const [outcome] = await pool.run<Array<{ ok: boolean; structure?: { smiles: string } }>>(PARSE_WORKER, 'parseMany', { texts: ['OCC'], format: 'smiles' });
-      expect(outcome).to.deep.include({ ok: true });
-      expect(outcome!.structure!.smiles).to.equal('CCO');
+      const [outcome] = await pool.run<ParseResult[]>(PARSE_WORKER, 'parseStructures', [{ text: 'OCC', format: 'smiles' }]);
+      expect(outcome).to.not.have.property('error');
+      expect(outcome).to.have.property('smiles', 'CCO');
       await new Promise((r) => setTimeout(r, 500));
       expect(pool.threads, 'kept while idle').to.equal(2);
       await new Promise((r) => setTimeout(r, 2_500));
