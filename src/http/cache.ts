@@ -10,6 +10,7 @@ import type { GraphVersions } from '../store/versions.ts';
 import type { Body, Reply, Variant } from './reply.ts';
 import { chooseCoding, compressible, encode, MIN_BYTES, type Coding, type CodingDecided } from './compress.ts';
 import { lastModifiedOf, notModified } from './conditional.ts';
+import { SizedLru } from '../store/sizedLru.ts';
 
 export interface Entry {
   key: string;
@@ -20,7 +21,6 @@ export interface Entry {
   modified: number;
   body: Buffer;
   coded: Map<Coding, Promise<Buffer>>;
-  bytes: number;
   /** Header values, computed at the first request that needs them. */
   etags: Map<string, string>;
   lastModified?: string;
@@ -55,15 +55,19 @@ export const ENTRY_OVERHEAD = 1024;
  * deleted resources do not wait for eviction.
  */
 export class BodyCache {
-  /** Insertion order is recency order: the first entry is the least recently used. */
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly entries: SizedLru<Entry>;
   /** Keys of the entries built from each graph. */
   private readonly byGraph = new Map<string, Set<string>>();
   /** What each URL's reply offered, when it was last served from here. */
   private readonly shapes = new Map<string, Shape>();
 
-  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
+  constructor(maxBytes = 32 * 1024 * 1024) {
+    // A body that would take a large share of the budget is not worth evicting others for.
+    this.entries = new SizedLru<Entry>(maxBytes, (entry) => ENTRY_OVERHEAD + entry.body.length, {
+      largest: ENTRY_OVERHEAD + maxBytes / 8,
+      onEvict: (key, entry) => this.unindex(key, entry),
+    });
+  }
 
   /** Entries held (for tests). */
   get size(): number {
@@ -72,31 +76,23 @@ export class BodyCache {
 
   /** The entry under `key`, when it was built from version `tag`. */
   get(key: string, tag: string): Entry | undefined {
-    const entry = this.entries.get(key);
+    const entry = this.entries.peek(key);
     if (!entry) return undefined;
     if (entry.tag !== tag) {
-      this.drop(entry);
+      this.entries.delete(key);
       return undefined;
     }
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry;
+    return this.entries.get(key);
   }
 
   set(key: string, tag: string, modified: number, data: Buffer | string, depends: readonly string[]): Entry {
-    const body = ownBuffer(data);
-    const entry: Entry = { key, tag, depends, modified, body, coded: new Map(), bytes: 0, etags: new Map() };
-    const old = this.entries.get(key);
-    if (old) this.drop(old);
-    // A body that would take a large share of the budget is not worth evicting others for.
-    if (body.length <= this.maxBytes / 8) {
-      this.entries.set(key, entry);
+    const entry: Entry = { key, tag, depends, modified, body: ownBuffer(data), coded: new Map(), etags: new Map() };
+    if (this.entries.set(key, entry)) {
       for (const graph of depends) {
         let keys = this.byGraph.get(graph);
         if (!keys) this.byGraph.set(graph, (keys = new Set()));
         keys.add(key);
       }
-      this.grow(entry, ENTRY_OVERHEAD + body.length);
     }
     return entry;
   }
@@ -107,15 +103,13 @@ export class BodyCache {
       this.entries.clear();
       this.byGraph.clear();
       this.shapes.clear();
-      this.bytes = 0;
       return;
     }
     for (const graph of graphs) {
       const keys = this.byGraph.get(graph);
       if (!keys) continue;
       for (const key of keys) {
-        const entry = this.entries.get(key);
-        if (entry) this.drop(entry);
+        this.entries.delete(key);
         this.shapes.delete(key.slice(0, key.lastIndexOf('\n')));
       }
     }
@@ -131,35 +125,24 @@ export class BodyCache {
     return this.shapes.get(url);
   }
 
-  /** `entry`'s body in `coding`, coded once. */
+  /** `entry`'s body in `coding`, coded once; its bytes count against the budget while it is held. */
   coded(entry: Entry, coding: Coding): Promise<Buffer> {
     let coded = entry.coded.get(coding);
     if (!coded) {
       coded = encode(entry.body, coding, true).then(ownBuffer);
       entry.coded.set(coding, coded);
-      coded.then((b) => this.grow(entry, b.length), () => entry.coded.delete(coding));
+      coded.then((b) => {
+        if (this.entries.peek(entry.key) === entry) this.entries.grow(entry.key, b.length);
+      }, () => entry.coded.delete(coding));
     }
     return coded;
   }
 
-  /** Counts `bytes` more for `entry` (while it is held) and evicts the least recently used. */
-  private grow(entry: Entry, bytes: number): void {
-    if (this.entries.get(entry.key) !== entry) return;
-    entry.bytes += bytes;
-    this.bytes += bytes;
-    for (const old of this.entries.values()) {
-      if (this.bytes <= this.maxBytes) break;
-      this.drop(old);
-    }
-  }
-
-  private drop(entry: Entry): void {
-    if (this.entries.get(entry.key) !== entry) return;
-    this.entries.delete(entry.key);
-    this.bytes -= entry.bytes;
+  /** An entry that left: the graphs it was built from no longer name it. */
+  private unindex(key: string, entry: Entry): void {
     for (const graph of entry.depends) {
       const keys = this.byGraph.get(graph);
-      keys?.delete(entry.key);
+      keys?.delete(key);
       if (keys?.size === 0) this.byGraph.delete(graph);
     }
   }

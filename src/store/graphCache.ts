@@ -8,7 +8,7 @@ import { SizedLru } from './sizedLru.ts';
 export class GraphCache extends SizedLru<readonly RDF.Quad[]> {
   /** A graph that would take more than an eighth of `maxTriples` is not kept. */
   constructor(maxTriples = 250_000) {
-    super(maxTriples, (quads) => quads.length, maxTriples / 8);
+    super(maxTriples, (quads) => quads.length, { largest: maxTriples / 8 });
   }
 
   invalidate(graph: string): void {
