@@ -41,7 +41,10 @@ export class SizedLru<V> {
     return this.held.get(key)?.value;
   }
 
-  /** Keeps `value` under `key` (replacing what was there); false when it is too large to keep. */
+  /**
+   * Keeps `value` under `key`, replacing what was there. False when `value` is too large to
+   * keep: what was under `key` goes all the same, since the caller meant to replace it.
+   */
   set(key: string, value: V): boolean {
     this.delete(key);
     const size = this.sizeOf(value);

@@ -41,13 +41,17 @@ describe('SizedLru', () => {
     const { lru, evicted } = sized(100, 5);
     expect(lru.set('big', 'x'.repeat(6))).to.equal(false);
     expect(lru.peek('big')).to.equal(undefined);
+    // A replacement too large to keep still takes the old value's place: nothing stale stays.
+    lru.set('c', 'old');
+    expect(lru.set('c', 'x'.repeat(6))).to.equal(false);
+    expect(lru.peek('c')).to.equal(undefined);
     expect(lru.set('a', 'one')).to.equal(true);
     lru.set('a', 'two');
     lru.set('b', 'three');
     lru.delete('b');
-    expect(evicted).to.deep.equal(['a', 'b']);
+    expect(evicted).to.deep.equal(['c', 'a', 'b']);
     lru.clear();
-    expect(evicted).to.deep.equal(['a', 'b']);
+    expect(evicted).to.deep.equal(['c', 'a', 'b']);
     expect(lru.size).to.equal(0);
   });
 });
