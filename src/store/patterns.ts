@@ -20,8 +20,13 @@ export function matchSelect(s: RDF.Term | null, p: RDF.Term | null, o: RDF.Term 
 
 /** `SELECT ?s ?p ?o` of every triple in graph `g` whose subject is one of `subjects`. */
 export function describeSelect(g: RDF.NamedNode, subjects: readonly RDF.NamedNode[], write: TermWriter): string {
+  return `SELECT ?s ?p ?o WHERE { ${describePattern(g, subjects, write)} }`;
+}
+
+/** The graph pattern of describeSelect: `?s ?p ?o` in graph `g`, ?s one of `subjects`. */
+export function describePattern(g: RDF.NamedNode, subjects: readonly RDF.NamedNode[], write: TermWriter): string {
   // A plain loop: this runs once per chunk of a large dataset stream (store.ts on V8).
   let values = '';
   for (let i = 0; i < subjects.length; i++) values += write(subjects[i]!) + ' ';
-  return `SELECT ?s ?p ?o WHERE { GRAPH ${write(g)} { VALUES ?s { ${values}} ?s ?p ?o } }`;
+  return `GRAPH ${write(g)} { VALUES ?s { ${values}} ?s ?p ?o }`;
 }

@@ -3,10 +3,13 @@
 // every connection (an unreachable one). It also counts the update requests it passes.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { UNBOUND } from '../../src/store/sparql/quirks.ts';
 
 /**
  * 'holes': SELECT answers lose their ?o bindings, as Virtuoso 7.2 answered rows while the
- * graph read was being rewritten; `holes` answers are spoilt, then queries pass again.
+ * graph read was being rewritten, and the CONSTRUCTs of literals as written (quirks.ts
+ * lexicalConstruct) answer the marker that query sends for an unbound ?o; `holes` answers
+ * are spoilt, then queries pass again.
  */
 export type ProxyMode = 'pass' | 'hang' | 'error' | 'down' | 'holes';
 
@@ -40,7 +43,14 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
     const answer = await fetch(new URL(req.url ?? '/', target), { method: req.method, headers, body: req.method === 'POST' ? new Uint8Array(body) : undefined });
     let out = Buffer.from(await answer.arrayBuffer());
-    if (proxy.mode === 'holes' && proxy.holes > 0 && update === null && /json/.test(answer.headers.get('content-type') ?? '')) {
+    const query = new URLSearchParams(body.toString('utf8')).get('query') ?? '';
+    if (proxy.mode === 'holes' && proxy.holes > 0 && query.includes(UNBOUND) && /n-triples|text\/plain/.test(answer.headers.get('content-type') ?? '')) {
+      const lines = out.toString('utf8').split('\n').filter((l) => l.trim() !== '');
+      if (lines.length > 0) {
+        proxy.holes--;
+        out = Buffer.from(lines.map((l) => l.replace(/^(\S+\s+<[^>]*>\s+).*$/, `$1<${UNBOUND}> .`)).join('\n') + '\n');
+      }
+    } else if (proxy.mode === 'holes' && proxy.holes > 0 && update === null && /json/.test(answer.headers.get('content-type') ?? '')) {
       const json = JSON.parse(out.toString('utf8')) as { results?: { bindings: Array<Record<string, unknown>> } };
       if (json.results?.bindings.some((b) => 'o' in b)) {
         proxy.holes--;

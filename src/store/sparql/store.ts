@@ -11,9 +11,9 @@ import { QueryFiles } from '../queries.ts';
 import { termToSparql, type Bindable } from '../binder.ts';
 import { encodeOps, type JournalOp } from '../records.ts';
 import { datasetOf, type SparqlQuery } from '../sparqlQuery.ts';
-import { describeSelect, matchSelect } from '../patterns.ts';
+import { describePattern, describeSelect, matchSelect } from '../patterns.ts';
 import { SparqlProtocol, type SparqlEndpoint } from './protocol.ts';
-import { isLexicalColumn, lexicalRow, selectPages, storedQuad, toStored, withGraphEnumeration, withLexicalForms, writtenQuad } from './quirks.ts';
+import { isLexicalColumn, lexicalConstruct, lexicalQuad, lexicalRow, selectPages, storedQuad, toStored, withGraphEnumeration, withLexicalForms, writtenQuad } from './quirks.ts';
 import { booleanOf, rowsOf, type JsonResults } from './results.ts';
 import { writeResults, type Answer } from './resultsWriter.ts';
 import { serialize } from '../../rdf/serialize.ts';
@@ -191,8 +191,10 @@ export class SparqlStore implements Store {
 
   async graph(graph: string): Promise<RDF.Quad[]> {
     const g = namedNode(graph);
-    const rows = await this.completeRows(`SELECT ?s ?p ?o WHERE { GRAPH ${stored(g)} { ?s ?p ?o } }`, ['s', 'p', 'o']);
-    return rows.map((r) => quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
+    return this.triples(`GRAPH ${stored(g)} { ?s ?p ?o }`, g, async () => {
+      const rows = await this.completeRows(`SELECT ?s ?p ?o WHERE { GRAPH ${stored(g)} { ?s ?p ?o } }`, ['s', 'p', 'o']);
+      return rows.map((r) => quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
+    });
   }
 
   hasGraph(graph: string): Promise<boolean> {
@@ -212,8 +214,12 @@ export class SparqlStore implements Store {
     const g = namedNode(graph);
     const out: RDF.Quad[] = [];
     for (let i = 0; i < subjects.length; i += SUBJECTS_PER_READ) {
-      const rows = await this.completeRows(describeSelect(g, subjects.slice(i, i + SUBJECTS_PER_READ), stored), ['s', 'p', 'o']);
-      for (const r of rows) out.push(quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
+      const some = subjects.slice(i, i + SUBJECTS_PER_READ);
+      const quads = await this.triples(describePattern(g, some, stored), g, async () => {
+        const rows = await this.completeRows(describeSelect(g, some, stored), ['s', 'p', 'o']);
+        return rows.map((r) => quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
+      });
+      for (const q of quads) out.push(q);
     }
     return out;
   }
@@ -267,14 +273,38 @@ export class SparqlStore implements Store {
     for (let attempt = 1; ; attempt++) {
       const rows = await this.rows(query);
       if (rows.every((r) => vars.every((v) => r[v] !== undefined))) return rows;
-      if (attempt === INCOMPLETE_ATTEMPTS) {
-        throw new ServiceUnavailable(`the SPARQL store at ${this.protocol.url} answered rows with unbound variables ${attempt} times`, {
-          retryAfterSeconds: 1,
-          details: 'The store was probably writing the same graph; asking again shortly should succeed.',
-        });
-      }
+      if (attempt === INCOMPLETE_ATTEMPTS) throw this.incomplete(attempt);
       await new Promise((r) => setTimeout(r, 50 * attempt));
     }
+  }
+
+  /**
+   * The triples `pattern` (binding ?s ?p ?o) matches, in `graph`: one CONSTRUCT when they
+   * are fewer than a page (quirks.ts lexicalConstruct; no order is needed to read them all),
+   * else `paged`, which reads them a page at a time in a fixed order. An answer with an
+   * unbound position is asked again, as pageOf does.
+   */
+  private async triples(pattern: string, graph: RDF.Quad_Graph, paged: () => Promise<RDF.Quad[]>): Promise<RDF.Quad[]> {
+    for (let attempt = 1; ; attempt++) {
+      const answer = await this.protocol.construct(lexicalConstruct(pattern, ROWS_PER_PAGE));
+      if (answer.length >= ROWS_PER_PAGE) return paged();
+      const out: RDF.Quad[] = [];
+      for (const q of answer) {
+        const read = lexicalQuad(q, graph);
+        if (read === undefined) break;
+        out.push(read);
+      }
+      if (out.length === answer.length) return out;
+      if (attempt === INCOMPLETE_ATTEMPTS) throw this.incomplete(attempt);
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
+
+  private incomplete(attempts: number): ServiceUnavailable {
+    return new ServiceUnavailable(`the SPARQL store at ${this.protocol.url} answered rows with unbound variables ${attempts} times`, {
+      retryAfterSeconds: 1,
+      details: 'The store was probably writing the same graph; asking again shortly should succeed.',
+    });
   }
 
   ask(name: string, values: Record<string, Bindable> = {}): Promise<boolean> {

@@ -53,6 +53,54 @@ export function storeContract(name: string, open: () => Promise<Opened>): void {
       await store.dropGraph(g);
     });
 
+    it('reads every kind of term back as it was written, through graph, match and describe', async () => {
+      const g = ex('g-terms').value;
+      const XSD = 'http://www.w3.org/2001/XMLSchema#';
+      const objects: RDF.Quad_Object[] = [
+        literal('plain'),
+        literal('with "quotes", a\nnewline, a tab\tand ünïcödé ✓'),
+        literal('', namedNode(`${XSD}string`)),
+        literal('chat', 'fr'),
+        literal('Colour', 'en-gb'),
+        literal('42', namedNode(`${XSD}integer`)),
+        literal('true', namedNode(`${XSD}boolean`)),
+        literal('2026-11-26T06:29:03Z', namedNode(`${XSD}dateTime`)),
+        literal('2026-11-26', namedNode(`${XSD}date`)),
+        literal('0.000123456789', XSD_DOUBLE),
+        literal('NaN', XSD_DOUBLE),
+        literal('2.5', namedNode(`${XSD}float`)),
+        literal('C1=CC=CC=C1', namedNode('http://example.org/type/smiles')),
+        literal('http://example.org/not-an-iri', namedNode(`${XSD}anyURI`)),
+        ex('an-iri'),
+      ];
+      const quads = objects.map((o, i) => quad(ex(`t${i}`), ex('v'), o));
+      await store.replaceGraph(g, quads);
+      const written = quads.map((q) => `${q.subject.value} ${q.object.termType} ${JSON.stringify(q.object.value)} ${(q.object as RDF.Literal).language ?? ''} ${(q.object as RDF.Literal).datatype?.value ?? ''}`).sort();
+      const readBack = (read: readonly RDF.Quad[]) => read.map((q) => `${q.subject.value} ${q.object.termType} ${JSON.stringify(q.object.value)} ${(q.object as RDF.Literal).language ?? ''} ${(q.object as RDF.Literal).datatype?.value ?? ''}`).sort();
+      expect(readBack(await store.graph(g))).to.deep.equal(written);
+      expect(readBack(await store.match(null, ex('v'), null, g))).to.deep.equal(written);
+      expect(readBack(await store.describe(g, quads.map((q) => q.subject as RDF.NamedNode)))).to.deep.equal(written);
+      await store.dropGraph(g);
+    });
+
+    it('reads numbers the stores keep as values (not as written) back as the same number and datatype', async () => {
+      // Oxigraph prints "6.02214076E23" as "602214076000000000000000" and "1.50" as "1.5";
+      // Virtuoso as "6.02214076e+23" and "1.5": RDF 1.1 §3.3 makes each the same value.
+      const g = ex('g-values').value;
+      const XSD_DECIMAL = namedNode('http://www.w3.org/2001/XMLSchema#decimal');
+      const written = [literal('6.02214076E23', XSD_DOUBLE), literal('1.50', XSD_DECIMAL), literal('-1.0E-7', XSD_DOUBLE)];
+      await store.replaceGraph(g, written.map((o, i) => quad(ex(`w${i}`), ex('v'), o)));
+      for (const read of [await store.graph(g), await store.match(null, ex('v'), null, g), await store.describe(g, written.map((_, i) => ex(`w${i}`)))]) {
+        const bySubject = new Map(read.map((q) => [q.subject.value, q.object as RDF.Literal]));
+        written.forEach((w, i) => {
+          const r = bySubject.get(ex(`w${i}`).value)!;
+          expect(Number(r.value), w.value).to.equal(Number(w.value));
+          expect(r.datatype.value).to.equal(w.datatype.value);
+        });
+      }
+      await store.dropGraph(g);
+    });
+
     it('keeps NaN and infinite doubles and floats (XSD 1.1 §3.3.5), and takes writes after them', async () => {
       // Virtuoso 7.2 breaks its indexes on a NaN double in a batch of numbers: the next
       // insert fails with "out of seg data", and so does every later write (docs/engines.md).
