@@ -109,7 +109,7 @@ export async function measureMode(csv: string, virtuoso?: Virtuoso): Promise<Mod
     return { uploadS, peakKiB, workerPeakKiB, csvS, xmlS, endKiB, get };
   } catch (e) {
     const exited = service.process.exitCode ?? service.process.signalCode;
-    throw new Error(`${(e as Error).message}${exited === null ? '' : ` (the service exited: ${exited})`}\nwhat it logged last:\n${service.logged.slice(-8).join('\n')}`, { cause: e });
+    throw new Error(`${(e as Error).message}${exited === null ? '' : ` (the service exited: ${exited})`}\nwhat it logged last:\n${service.logged.slice(-50).join('\n')}`, { cause: e });
   } finally {
     if (worker) await stopWorker(worker);
     await service.stop();

@@ -76,13 +76,11 @@ export class BodyCache {
 
   /** The entry under `key`, when it was built from version `tag`. */
   get(key: string, tag: string): Entry | undefined {
-    const entry = this.entries.peek(key);
-    if (!entry) return undefined;
-    if (entry.tag !== tag) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return this.entries.get(key);
+    // get, not peek: a hit is the common case, and it counts as a use; a stale entry goes.
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.tag === tag) return entry;
+    this.entries.delete(key);
+    return undefined;
   }
 
   set(key: string, tag: string, modified: number, data: Buffer | string, depends: readonly string[]): Entry {
