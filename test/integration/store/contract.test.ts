@@ -71,6 +71,9 @@ export function storeContract(name: string, open: () => Promise<Opened>): void {
         literal('2.5', namedNode(`${XSD}float`)),
         literal('C1=CC=CC=C1', namedNode('http://example.org/type/smiles')),
         literal('http://example.org/not-an-iri', namedNode(`${XSD}anyURI`)),
+        // Long, as a model's parameters or a saved upload's parts are kept.
+        literal(Buffer.alloc(300_000, 'opentox ').toString('base64')),
+        literal(`{"trees":${JSON.stringify(Array.from({ length: 20_000 }, (_, i) => i / 7))}}`, namedNode('http://example.org/type/json')),
         ex('an-iri'),
       ];
       const quads = objects.map((o, i) => quad(ex(`t${i}`), ex('v'), o));
