@@ -52,7 +52,9 @@ export async function* datasetQuadChunks(deps: Pick<Deps, 'store'>, view: Datase
     for (let j = 0; j < row.values.length; j++) {
       const v = row.values[j];
       if (v === undefined) continue;
-      const fv = blankNode(`v${n}_${j}`);
+      // Letters and digits only, the label RDF/XML writes as it is (rdfxml.ts nodeId); unique,
+      // since j has no 'x'.
+      const fv = blankNode(`v${n}x${j}`);
       chunk.push(quad(row.entry, OT.values, fv), quad(fv, RDFNS.type, OT.FeatureValue), quad(fv, OT.feature, predicates[j]!), quad(fv, OT.value, v));
     }
     if (++rows % ROWS_PER_CHUNK === 0) {

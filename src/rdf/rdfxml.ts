@@ -10,7 +10,11 @@ const NCNAME_CHAR = /[-.0-9A-Za-z_\u00B7\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u037D\
 // Characters XML 1.0 cannot carry at all; RDF/XML has no escape for them.
 const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
+/** Every character either form of escapeXml changes: most text (IRIs, numbers) has none. */
+const NEEDS_ESCAPE = /[\u0000-\u001F&<>"\uFFFE\uFFFF]/;
+
 export function escapeXml(text: string, attr = false): string {
+  if (!NEEDS_ESCAPE.test(text)) return text;
   let out = text.replace(XML_INVALID, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   if (attr) out = out.replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
   else out = out.replace(/\r/g, '&#13;');
@@ -26,8 +30,12 @@ function splitIri(iri: string): [string, string] | undefined {
   return [iri.slice(0, i), iri.slice(i)];
 }
 
+/** IRIs whose split a writer remembers: a stream writes the same few predicates and types again and again. */
+const SPLITS_KEPT = 1000;
+
 export class RdfXmlWriter {
   private readonly prefixOf = new Map<string, string>();
+  private readonly splits = new Map<string, [string, string] | undefined>();
   private extra = 0;
 
   constructor(prefixes: Record<string, string> = PREFIXES) {
@@ -47,8 +55,15 @@ export class RdfXmlWriter {
    * A qualified name for `iri`. A namespace without a prefix gets one, declared on the
    * subject element being written (collected in `decls`), so streaming needs no second pass.
    */
-  private qname(iri: string, decls: string[]): string {
+  private split(iri: string): [string, string] | undefined {
+    if (this.splits.has(iri)) return this.splits.get(iri);
     const split = splitIri(iri);
+    if (this.splits.size < SPLITS_KEPT) this.splits.set(iri, split);
+    return split;
+  }
+
+  private qname(iri: string, decls: string[]): string {
+    const split = this.split(iri);
     // RDF/XML has no syntax for a predicate whose IRI ends in no XML name (e.g. ".../p/123").
     if (!split) {
       throw new HttpError(406, ERR.NotAcceptable, `cannot write <${iri}> as an RDF/XML property: its IRI does not end in an XML name`, {
@@ -72,7 +87,7 @@ export class RdfXmlWriter {
 
   /** One rdf:Description (or typed node) for `subject` with all its triples. */
   subject(subject: RDF.Term, triples: readonly RDF.Quad[]): string {
-    const typeTriple = triples.find((t) => t.predicate.value === RDFNS.type.value && t.object.termType === 'NamedNode' && splitIri(t.object.value));
+    const typeTriple = triples.find((t) => t.predicate.value === RDFNS.type.value && t.object.termType === 'NamedNode' && this.split(t.object.value));
     const ns0 = this.extra;
     const decls: string[] = [];
     const element = typeTriple ? this.qname(typeTriple.object.value, decls) : 'rdf:Description';
@@ -101,6 +116,7 @@ export class RdfXmlWriter {
    * label written held two million entries by the end of a 100,000-row dataset stream.
    */
   private nodeId(label: string): string {
+    if (/^[A-Za-z0-9]*$/.test(label)) return `b${label}`;
     return `b${label.replace(/[^A-Za-z0-9]/gu, (c) => `_${c.codePointAt(0)!.toString(16)}_`)}`;
   }
 
