@@ -130,7 +130,9 @@ export class RdfXmlWriter {
 export function groupBySubject(quads: Iterable<RDF.Quad>): Map<string, { subject: RDF.Term; triples: RDF.Quad[] }> {
   const groups = new Map<string, { subject: RDF.Term; triples: RDF.Quad[] }>();
   for (const q of quads) {
-    const key = `${q.subject.termType}|${q.subject.value}`;
+    // An IRI never starts with "_:" (RFC 3987: a scheme starts with a letter), so only blank
+    // nodes need a mark, and the commonest key is the IRI itself, with no new string.
+    const key = q.subject.termType === 'BlankNode' ? `_:${q.subject.value}` : q.subject.value;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { subject: q.subject, triples: [] }));
     g.triples.push(q);
