@@ -3,6 +3,8 @@
 // Protocol.
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { DataFactory } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import type { Store } from '../../../src/store/api.ts';
@@ -101,6 +103,26 @@ export function storeContract(name: string, open: () => Promise<Opened>): void {
           expect(r.datatype.value).to.equal(w.datatype.value);
         });
       }
+      await store.dropGraph(g);
+    });
+
+    it('a term kept from a read keeps no more than itself alive (a stream remembers each compound it wrote)', async () => {
+      // 50 reads of 2,000 triples (about 450 KB of answer text each); one IRI of each is kept.
+      // A term that were a slice of its answer's text would keep 20 MB alive.
+      const g = ex('g-retained').value;
+      const subjects = Array.from({ length: 100 }, (_, i) => ex(`r/${i}`));
+      const long = 'c'.repeat(150);
+      await store.replaceGraph(g, subjects.flatMap((s, i) => Array.from({ length: 20 }, (_, j) => quad(s, ex(`p${j}`), namedNode(`http://example.org/compound/${long}/${i}/${j}`)))));
+      setFlagsFromString('--expose-gc');
+      const gc = runInNewContext('gc') as () => void;
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      const kept: string[] = [];
+      for (let i = 0; i < 50; i++) kept.push((await store.describe(g, subjects))[i]!.object.value);
+      gc();
+      const grown = process.memoryUsage().heapUsed - before;
+      expect(new Set(kept).size).to.equal(50);
+      expect(grown, `${grown} bytes kept`).to.be.below(5_000_000);
       await store.dropGraph(g);
     });
 
