@@ -11,7 +11,7 @@ import { QueryFiles } from '../queries.ts';
 import { termToSparql, type Bindable } from '../binder.ts';
 import { encodeOps, type JournalOp } from '../records.ts';
 import { datasetOf, type SparqlQuery } from '../sparqlQuery.ts';
-import { describePattern, describeSelect, matchSelect } from '../patterns.ts';
+import { describePattern, matchSelect } from '../patterns.ts';
 import { SparqlProtocol, type SparqlEndpoint } from './protocol.ts';
 import { isLexicalColumn, lexicalConstruct, lexicalQuad, lexicalRow, selectPages, storedQuad, toStored, withGraphEnumeration, withLexicalForms, writtenQuad } from './quirks.ts';
 import { booleanOf, rowsOf, type JsonResults } from './results.ts';
@@ -191,10 +191,7 @@ export class SparqlStore implements Store {
 
   async graph(graph: string): Promise<RDF.Quad[]> {
     const g = namedNode(graph);
-    return this.triples(`GRAPH ${stored(g)} { ?s ?p ?o }`, g, async () => {
-      const rows = await this.completeRows(`SELECT ?s ?p ?o WHERE { GRAPH ${stored(g)} { ?s ?p ?o } }`, ['s', 'p', 'o']);
-      return rows.map((r) => quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
-    });
+    return this.triples(`GRAPH ${stored(g)} { ?s ?p ?o }`, g);
   }
 
   hasGraph(graph: string): Promise<boolean> {
@@ -214,12 +211,7 @@ export class SparqlStore implements Store {
     const g = namedNode(graph);
     const out: RDF.Quad[] = [];
     for (let i = 0; i < subjects.length; i += SUBJECTS_PER_READ) {
-      const some = subjects.slice(i, i + SUBJECTS_PER_READ);
-      const quads = await this.triples(describePattern(g, some, stored), g, async () => {
-        const rows = await this.completeRows(describeSelect(g, some, stored), ['s', 'p', 'o']);
-        return rows.map((r) => quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
-      });
-      for (const q of quads) out.push(q);
+      for (const q of await this.triples(describePattern(g, subjects.slice(i, i + SUBJECTS_PER_READ), stored), g)) out.push(q);
     }
     return out;
   }
@@ -269,42 +261,52 @@ export class SparqlStore implements Store {
    * three such answers the request is refused with a 503 rather than read as a graph with
    * holes.
    */
-  private async pageOf(query: string, vars: readonly string[]): Promise<Row[]> {
-    for (let attempt = 1; ; attempt++) {
+  private pageOf(query: string, vars: readonly string[]): Promise<Row[]> {
+    return this.whole(async () => {
       const rows = await this.rows(query);
-      if (rows.every((r) => vars.every((v) => r[v] !== undefined))) return rows;
-      if (attempt === INCOMPLETE_ATTEMPTS) throw this.incomplete(attempt);
-      await new Promise((r) => setTimeout(r, 50 * attempt));
-    }
+      return rows.every((r) => vars.every((v) => r[v] !== undefined)) ? rows : undefined;
+    });
   }
 
   /**
    * The triples `pattern` (binding ?s ?p ?o) matches, in `graph`: one CONSTRUCT when they
    * are fewer than a page (quirks.ts lexicalConstruct; no order is needed to read them all),
-   * else `paged`, which reads them a page at a time in a fixed order. An answer with an
-   * unbound position is asked again, as pageOf does.
+   * else the SELECT of the same pattern, a page at a time in a fixed order. An answer with
+   * an unbound position is asked again, as pageOf does.
    */
-  private async triples(pattern: string, graph: RDF.Quad_Graph, paged: () => Promise<RDF.Quad[]>): Promise<RDF.Quad[]> {
-    for (let attempt = 1; ; attempt++) {
-      const answer = await this.protocol.construct(lexicalConstruct(pattern, ROWS_PER_PAGE));
-      if (answer.length >= ROWS_PER_PAGE) return paged();
+  private async triples(pattern: string, graph: RDF.NamedNode): Promise<RDF.Quad[]> {
+    const answer = await this.whole(async () => {
+      const quads = await this.protocol.construct(lexicalConstruct(pattern, ROWS_PER_PAGE));
+      if (quads.length >= ROWS_PER_PAGE) return 'more';
       const out: RDF.Quad[] = [];
-      for (const q of answer) {
+      for (const q of quads) {
         const read = lexicalQuad(q, graph);
-        if (read === undefined) break;
+        if (read === undefined) return undefined;
         out.push(read);
       }
-      if (out.length === answer.length) return out;
-      if (attempt === INCOMPLETE_ATTEMPTS) throw this.incomplete(attempt);
-      await new Promise((r) => setTimeout(r, 50 * attempt));
-    }
+      return out;
+    });
+    if (answer !== 'more') return answer;
+    const rows = await this.completeRows(`SELECT ?s ?p ?o WHERE { ${pattern} }`, ['s', 'p', 'o']);
+    return rows.map((r) => quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, graph));
   }
 
-  private incomplete(attempts: number): ServiceUnavailable {
-    return new ServiceUnavailable(`the SPARQL store at ${this.protocol.url} answered rows with unbound variables ${attempts} times`, {
-      retryAfterSeconds: 1,
-      details: 'The store was probably writing the same graph; asking again shortly should succeed.',
-    });
+  /**
+   * `read`'s answer once it is whole (undefined: the store answered with unbound variables).
+   * Such an answer is asked again after 50, then 100 ms; the third is refused with a 503.
+   */
+  private async whole<T>(read: () => Promise<T | undefined>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const answer = await read();
+      if (answer !== undefined) return answer;
+      if (attempt === INCOMPLETE_ATTEMPTS) {
+        throw new ServiceUnavailable(`the SPARQL store at ${this.protocol.url} answered rows with unbound variables ${attempt} times`, {
+          retryAfterSeconds: 1,
+          details: 'The store was probably writing the same graph; asking again shortly should succeed.',
+        });
+      }
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
   }
 
   ask(name: string, values: Record<string, Bindable> = {}): Promise<boolean> {
