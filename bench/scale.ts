@@ -87,7 +87,7 @@ interface ModeFigures {
 export async function measureMode(csv: string, virtuoso?: Virtuoso): Promise<ModeFigures> {
   const redisDir = mkdtempSync(path.join(os.tmpdir(), 'opentox-bench-redis-'));
   const redis = virtuoso ? await startRedis(redisDir) : undefined;
-  const remote: Record<string, string> = virtuoso && redis ? { SPARQL_ENDPOINT: virtuoso.endpoint, REDIS_URL: redis.url } : {};
+  const remote: Record<string, string> = virtuoso && redis ? { SPARQL_ENDPOINT: virtuoso.endpoint, SPARQL_GRAPH_STORE: virtuoso.graphStore, REDIS_URL: redis.url } : {};
   // The remote API process holds no data, so its JS heap is capped as docs/engines.md advises.
   const heap: Record<string, string> = virtuoso ? { NODE_OPTIONS: `--max-old-space-size=${API_HEAP_MIB}` } : {};
   const service = await startService({ BODY_LIMIT: String(1 << 30), WORKERS: virtuoso ? '0' : '2', ...remote, ...heap });
@@ -140,7 +140,7 @@ export async function jobsWith(workers: number, virtuoso: Virtuoso): Promise<num
   const redisDir = mkdtempSync(path.join(os.tmpdir(), 'opentox-bench-redis-'));
   const redis = await startRedis(redisDir);
   // DEBUG_ERRORS: a failed job's report carries the stack, wherever it was thrown.
-  const env = { SPARQL_ENDPOINT: virtuoso.endpoint, REDIS_URL: redis.url, WORKERS: '1', DEBUG_ERRORS: 'true' };
+  const env = { SPARQL_ENDPOINT: virtuoso.endpoint, SPARQL_GRAPH_STORE: virtuoso.graphStore, REDIS_URL: redis.url, WORKERS: '1', DEBUG_ERRORS: 'true' };
   const api = await startService({ ...env, WORKERS: '0', JOB_QUOTA: '0' });
   const started = Array.from({ length: workers }, () => launchWorker({ ...env, BASE_URL: api.url }));
   try {

@@ -38,6 +38,7 @@ export async function openStore(config: Config, logger: Logger): Promise<Store> 
     return new SparqlStore({
       queryUrl: config.sparqlEndpoint,
       updateUrl: config.sparqlUpdateEndpoint || undefined,
+      graphStoreUrl: config.sparqlGraphStore || undefined,
       user: config.sparqlUser || undefined,
       password: config.sparqlPassword || undefined,
       timeoutMs: config.storeTimeoutMs,

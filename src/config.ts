@@ -46,6 +46,7 @@ export interface Config {
   sparqlEndpoint: string;
   /** SPARQL 1.1 update endpoint (empty = sparqlEndpoint). */
   sparqlUpdateEndpoint: string;
+  sparqlGraphStore: string;
   sparqlUser: string;
   sparqlPassword: string;
   /** Time limit of one request to a remote store, in milliseconds. */
@@ -123,6 +124,7 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'loginWindowSeconds', env: 'LOGIN_WINDOW_SECONDS', parse: int, describe: 'window of LOGIN_RATE_LIMIT in seconds (default 60)' },
   { key: 'sparqlEndpoint', env: 'SPARQL_ENDPOINT', parse: str, describe: 'SPARQL 1.1 query endpoint of a remote store; unset = the embedded store in DATA_DIR' },
   { key: 'sparqlUpdateEndpoint', env: 'SPARQL_UPDATE_ENDPOINT', parse: str, describe: 'SPARQL 1.1 update endpoint of the remote store (default SPARQL_ENDPOINT)' },
+  { key: 'sparqlGraphStore', env: 'SPARQL_GRAPH_STORE', parse: str, describe: 'SPARQL 1.1 Graph Store Protocol endpoint of the remote store, for large writes (Virtuoso: /sparql-graph-crud); unset = every write is a SPARQL update' },
   { key: 'sparqlUser', env: 'SPARQL_USER', parse: str, describe: 'user for HTTP authentication (Basic or Digest) at the remote store' },
   { key: 'sparqlPassword', env: 'SPARQL_PASSWORD', parse: str, describe: 'password of SPARQL_USER' },
   { key: 'storeTimeoutMs', env: 'STORE_TIMEOUT_MS', parse: int, describe: 'time limit of one request to the remote store, 503 beyond (default 60000)' },
@@ -202,6 +204,7 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     loginWindowSeconds: 60,
     sparqlEndpoint: '',
     sparqlUpdateEndpoint: '',
+    sparqlGraphStore: '',
     sparqlUser: '',
     sparqlPassword: '',
     storeTimeoutMs: 60_000,

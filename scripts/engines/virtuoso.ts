@@ -24,6 +24,8 @@ export interface VirtuosoOptions {
 export interface Virtuoso {
   /** The SPARQL 1.1 Protocol endpoint (query and update). */
   endpoint: string;
+  /** The SPARQL 1.1 Graph Store HTTP Protocol endpoint (SPARQL_GRAPH_STORE). */
+  graphStore: string;
   sqlPort: number;
   process: ChildProcess;
   stop: () => Promise<void>;
@@ -102,6 +104,7 @@ export async function startVirtuoso(options: VirtuosoOptions): Promise<Virtuoso>
   await run(ISQL_BIN, [`127.0.0.1:${sqlPort}`, 'dba', 'dba', 'exec=GRANT SPARQL_UPDATE TO "SPARQL";']);
   return {
     endpoint,
+    graphStore: `http://127.0.0.1:${httpPort}/sparql-graph-crud`,
     sqlPort,
     process: child,
     stop: async () => {

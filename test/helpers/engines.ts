@@ -117,12 +117,17 @@ async function takesWrites({ virtuoso }: Instance): Promise<boolean> {
 
 /** Configuration for an app on `dataDir`: its own Virtuoso in the remote run, nothing otherwise. */
 export async function storeConfig(dataDir: string): Promise<Partial<Config>> {
-  return remoteStore ? { sparqlEndpoint: (await virtuosoFor(dataDir)).endpoint } : {};
+  if (!remoteStore) return {};
+  const { endpoint, graphStore } = await virtuosoFor(dataDir);
+  return { sparqlEndpoint: endpoint, sparqlGraphStore: graphStore };
 }
 
 /** The store an app started on `dataDir` would open, for tests that write before it starts. */
 export async function openTestStore(dataDir: string): Promise<Store> {
-  if (remoteStore) return new SparqlStore({ queryUrl: (await virtuosoFor(dataDir)).endpoint });
+  if (remoteStore) {
+    const { endpoint, graphStore } = await virtuosoFor(dataDir);
+    return new SparqlStore({ queryUrl: endpoint, graphStoreUrl: graphStore });
+  }
   return EmbeddedStore.open(path.join(dataDir, 'store'));
 }
 

@@ -119,7 +119,7 @@ describe('distributed: two API processes (WORKERS=0) and two workers on Virtuoso
     proxy = roundRobin(() => apiPorts);
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
-    env = { SPARQL_ENDPOINT: virtuoso.endpoint, REDIS_URL: redis.url, BASE_URL: base, HOST: '127.0.0.1', JOB_LOCK_MS: '8000' };
+    env = { SPARQL_ENDPOINT: virtuoso.endpoint, SPARQL_GRAPH_STORE: virtuoso.graphStore, REDIS_URL: redis.url, BASE_URL: base, HOST: '127.0.0.1', JOB_LOCK_MS: '8000' };
     startWorker(0);
     startWorker(1);
     await Promise.all([startApi(0), startApi(1)]);

@@ -14,6 +14,11 @@ export interface SparqlEndpoint {
   queryUrl: string;
   /** The update endpoint (defaults to queryUrl). */
   updateUrl?: string;
+  /**
+   * The store's SPARQL 1.1 Graph Store HTTP Protocol endpoint, which names a graph by its
+   * `graph` parameter (GSP §4.2); unset, every write is an update.
+   */
+  graphStoreUrl?: string;
   user?: string;
   password?: string;
   /** Time limit of one request to the store (default 60 s). */
@@ -22,6 +27,22 @@ export interface SparqlEndpoint {
 
 const JSON_RESULTS = 'application/sparql-results+json';
 const N_TRIPLES = 'application/n-triples';
+const FORM = 'application/x-www-form-urlencoded';
+
+/** What one request (a POST) to the store sends. */
+interface Outgoing {
+  type: string;
+  body: string;
+  accept: string;
+}
+
+/** A query or update sent as a URL-encoded form (§2.1.2, §2.2.1), with the dataset parameters (§2.1.4) beside it. */
+function form(fields: Record<string, string>, accept: string, dataset?: URLSearchParams): Outgoing {
+  const params = new URLSearchParams(fields);
+  for (const [k, v] of dataset ?? []) params.append(k, v);
+  return { type: FORM, body: params.toString(), accept };
+}
+
 /** Seconds a client is told to wait when the store is unreachable. */
 const RETRY_AFTER = 5;
 
@@ -52,19 +73,19 @@ export class SparqlProtocol {
   }
 
   async select(query: string, signal?: AbortSignal): Promise<Row[]> {
-    const res = await this.post(this.endpoint.queryUrl, { query }, JSON_RESULTS, signal);
+    const res = await this.send(this.endpoint.queryUrl, form({ query }, JSON_RESULTS), signal);
     const rows = rowsOf((await res.json()) as JsonResults);
     this.checkWhole(res, rows.length);
     return rows;
   }
 
   async ask(query: string, signal?: AbortSignal): Promise<boolean> {
-    const res = await this.post(this.endpoint.queryUrl, { query }, JSON_RESULTS, signal);
+    const res = await this.send(this.endpoint.queryUrl, form({ query }, JSON_RESULTS), signal);
     return booleanOf((await res.json()) as JsonResults);
   }
 
   async construct(query: string, signal?: AbortSignal, dataset?: URLSearchParams): Promise<RDF.Quad[]> {
-    const res = await this.post(this.endpoint.queryUrl, { query }, N_TRIPLES, signal, dataset);
+    const res = await this.send(this.endpoint.queryUrl, form({ query }, N_TRIPLES, dataset), signal);
     const text = await res.text();
     const quads = new Parser({ format: 'N-Triples' }).parse(text);
     this.checkWhole(res, quads.length);
@@ -73,12 +94,26 @@ export class SparqlProtocol {
 
   /** A query answered in the media type `accept`, for the public endpoint. */
   async raw(query: string, accept: string, signal?: AbortSignal, dataset?: URLSearchParams): Promise<{ type: string; body: string }> {
-    const res = await this.post(this.endpoint.queryUrl, { query }, accept, signal, dataset);
+    const res = await this.send(this.endpoint.queryUrl, form({ query }, accept, dataset), signal);
     return { type: res.headers.get('content-type') ?? accept, body: await res.text() };
   }
 
   async update(update: string, signal?: AbortSignal): Promise<void> {
-    const res = await this.post(this.updateUrl, { update }, '*/*', signal);
+    const res = await this.send(this.updateUrl, form({ update }, '*/*'), signal);
+    await res.arrayBuffer();
+  }
+
+  /**
+   * Adds N-Triples to `graph` through the Graph Store endpoint (POST, GSP §5.5), in one
+   * request. Virtuoso parses such a body with its Turtle loader in about half the time per
+   * triple that INSERT DATA takes, and a body it refuses adds nothing (measured here;
+   * docs/engines.md, Writes).
+   */
+  async addToGraph(graph: string, ntriples: string, signal?: AbortSignal): Promise<void> {
+    const base = this.endpoint.graphStoreUrl;
+    if (base === undefined) throw new InternalError('addToGraph needs the store\'s Graph Store endpoint (SPARQL_GRAPH_STORE)');
+    const url = `${base}${base.includes('?') ? '&' : '?'}graph=${encodeURIComponent(graph)}`;
+    const res = await this.send(url, { type: N_TRIPLES, body: ntriples, accept: '*/*' }, signal);
     await res.arrayBuffer();
   }
 
@@ -93,11 +128,11 @@ export class SparqlProtocol {
   }
 
   /** One request within MAX_CONCURRENT: the answer is read whole before its place is given back. */
-  private async post(url: string, form: Record<string, string>, accept: string, signal?: AbortSignal, dataset?: URLSearchParams): Promise<Response> {
+  private async send(url: string, outgoing: Outgoing, signal?: AbortSignal): Promise<Response> {
     while (this.active >= MAX_CONCURRENT) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.active++;
     try {
-      const res = await this.postOnce(url, form, accept, signal, dataset);
+      const res = await this.sendOnce(url, outgoing, signal);
       return new Response(await res.arrayBuffer(), { status: res.status, statusText: res.statusText, headers: res.headers });
     } finally {
       this.active--;
@@ -105,24 +140,20 @@ export class SparqlProtocol {
     }
   }
 
-  /** `dataset`: default-graph-uri and named-graph-uri parameters (§2.1.4), sent beside the query. */
-  private async postOnce(url: string, form: Record<string, string>, accept: string, signal?: AbortSignal, dataset?: URLSearchParams): Promise<Response> {
-    const params = new URLSearchParams(form);
-    for (const [k, v] of dataset ?? []) params.append(k, v);
-    const body = params.toString();
-    const send = (authorization?: string) => {
-      const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept };
+  private async sendOnce(url: string, { type, body, accept }: Outgoing, signal?: AbortSignal): Promise<Response> {
+    const attempt = (authorization?: string) => {
+      const headers: Record<string, string> = { 'content-type': type, accept };
       if (authorization) headers.authorization = authorization;
       const timeout = AbortSignal.timeout(this.timeoutMs);
       return fetch(url, { method: 'POST', headers, body, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     };
     let res: Response;
     try {
-      res = await send(this.authorization(url));
+      res = await attempt(this.authorization(url));
       if (res.status === 401 && this.endpoint.user !== undefined) {
         await res.arrayBuffer();
         this.learnChallenge(res.headers.get('www-authenticate') ?? '');
-        res = await send(this.authorization(url));
+        res = await attempt(this.authorization(url));
       }
     } catch (e) {
       if (signal?.aborted) throw e;
@@ -149,7 +180,9 @@ export class SparqlProtocol {
     if (this.scheme.kind === 'basic') return 'Basic ' + Buffer.from(`${user}:${password ?? ''}`).toString('base64');
     const challenge = parseDigestChallenge(this.scheme.header)!;
     this.scheme.nc += 1;
-    return digestAuthorization(challenge, user, password ?? '', 'POST', new URL(url).pathname, this.scheme.nc);
+    // The digest's uri is the request target, query included (RFC 7616 §3.4).
+    const { pathname, search } = new URL(url);
+    return digestAuthorization(challenge, user, password ?? '', 'POST', pathname + search, this.scheme.nc);
   }
 
   private learnChallenge(header: string): void {

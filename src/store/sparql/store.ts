@@ -1,9 +1,11 @@
 // The store on any SPARQL 1.1 Protocol endpoint (DESIGN: storage rules, "above the
 // embedded ceiling"). A commit is one update request (SPARQL 1.1 Update §3: a request's
 // operations in order), so a graph is never replaced by two requests with a gap between
-// them. Virtuoso 7.2 commits each operation as it runs it and keeps them when a later one
-// fails; every commit is idempotent, so sending it again completes it (docs/engines.md,
-// Writes). Durability is the store's.
+// them; with a Graph Store endpoint, the large additions to a graph go there instead, in
+// requests of their own, in their place in the order.
+// Virtuoso 7.2 commits each operation as it runs it and keeps them when a later one fails;
+// every commit is idempotent, so sending it again completes it (docs/engines.md, Writes).
+// Durability is the store's.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Store, Row, SelectOptions, SparqlOptions, WriteOp } from '../api.ts';
@@ -41,16 +43,35 @@ export interface SparqlStoreOptions extends SparqlEndpoint {
   queries?: QueryFiles;
   /** Time limit of a public query (/sparql), as SPARQL_TIMEOUT_MS for the embedded store. */
   publicTimeoutMs?: number;
+  /** With a graphStoreUrl: the triples from which one graph's insert is a graph write (default GRAPH_STORE_FROM). */
+  graphStoreFrom?: number;
 }
 
 const lines = (nt: string | undefined): string[] => (nt ? nt.split('\n').filter((l) => l.trim() !== '') : []);
 const hasBlank = (triples: readonly string[]): boolean => triples.some((t) => /(^|\s)_:/.test(t));
 
-/** One step of an update: INSERT DATA triples into a graph, or an operation as text. */
-type Step = { insert: string; triples: string[] } | { text: string };
+/**
+ * Triples from which one graph's insert goes to the Graph Store endpoint, when the store
+ * has one: below it, the request of its own costs more than the faster load saves.
+ */
+const GRAPH_STORE_FROM = 1000;
+/** Triples per Graph Store request: a longer add goes as several (adds commute). */
+const GRAPH_STORE_TRIPLES = 100_000;
 
-/** The steps of one journal op (its N-Triples are checked by encodeOps). */
-function steps(op: JournalOp): Step[] {
+/** Triples added to a graph through the Graph Store endpoint (a POST, GSP §5.5). */
+interface GraphWrite {
+  graph: string;
+  triples: string[];
+}
+
+/** One step of a commit: INSERT DATA triples into a graph, an operation as text, or a graph write. */
+type Step = { insert: string; triples: string[] } | { text: string } | GraphWrite;
+
+/**
+ * The steps of one journal op (its N-Triples are checked by encodeOps). `graphStoreFrom`:
+ * the triples from which an insert without blank nodes is a graph write (undefined: none is).
+ */
+function steps(op: JournalOp, graphStoreFrom: number | undefined): Step[] {
   const g = `<${op.graph}>`;
   const triples = lines(op.nt);
   switch (op.op) {
@@ -60,6 +81,13 @@ function steps(op: JournalOp): Step[] {
       return triples.length === 0 ? [] : [{ text: `DELETE DATA { GRAPH ${g} {\n${triples.join('\n')}\n} }` }];
     case 'replace':
     case 'add': {
+      // Adds only: Virtuoso's PUT drops the graph and loads the body as two steps, and a
+      // reader between them finds the graph empty (the store contract's half-replaced case).
+      if (op.op === 'add' && graphStoreFrom !== undefined && triples.length >= graphStoreFrom && !hasBlank(triples)) {
+        const writes: Step[] = [];
+        for (let i = 0; i < triples.length; i += GRAPH_STORE_TRIPLES) writes.push({ graph: op.graph, triples: triples.slice(i, i + GRAPH_STORE_TRIPLES) });
+        return writes;
+      }
       const out: Step[] = op.op === 'replace' ? [{ text: `DROP SILENT GRAPH ${g}` }] : [];
       if (triples.length === 0) return out;
       // Blank nodes may not stand in INSERT DATA on some stores (Virtuoso SP031); a template
@@ -72,13 +100,13 @@ function steps(op: JournalOp): Step[] {
 }
 
 /**
- * The operations of a commit, in order. Consecutive inserts share INSERT DATA operations of
- * up to TRIPLES_PER_OPERATION triples, one GRAPH block per graph (SPARQL 1.1 Update §3.1.1):
- * Virtuoso takes minutes over a request of thousands of small operations (a bulk upload's
- * compounds), and seconds over the same triples in a few large ones.
+ * The update operations and graph writes of a commit, in order. Consecutive inserts share
+ * INSERT DATA operations of up to TRIPLES_PER_OPERATION triples, one GRAPH block per graph
+ * (SPARQL 1.1 Update §3.1.1): Virtuoso takes minutes over a request of thousands of small
+ * operations (a bulk upload's compounds), and seconds over the same triples in a few large ones.
  */
-function operations(ops: readonly JournalOp[]): string[] {
-  const out: string[] = [];
+function operations(ops: readonly JournalOp[], graphStoreFrom: number | undefined): Array<string | GraphWrite> {
+  const out: Array<string | GraphWrite> = [];
   let blocks: string[] = [];
   let size = 0;
   const flush = () => {
@@ -86,10 +114,10 @@ function operations(ops: readonly JournalOp[]): string[] {
     blocks = [];
     size = 0;
   };
-  for (const step of ops.flatMap(steps)) {
-    if ('text' in step) {
+  for (const step of ops.flatMap((op) => steps(op, graphStoreFrom))) {
+    if (!('insert' in step)) {
       flush();
-      out.push(step.text);
+      out.push('text' in step ? step.text : step);
       continue;
     }
     for (let i = 0; i < step.triples.length; ) {
@@ -119,20 +147,30 @@ const REQUEST_CHARS = 8_000_000;
  */
 const OPS_PER_REQUEST = 500;
 
-function requestsOf(ops: readonly string[]): string[] {
-  const out: string[] = [];
+/** One request to the store: an update, or a graph write. */
+type Request = { update: string } | GraphWrite;
+
+/** Consecutive operations joined into update requests; graph writes stand alone, in their place. */
+function requestsOf(ops: ReadonlyArray<string | GraphWrite>): Request[] {
+  const out: Request[] = [];
   let current: string[] = [];
   let size = 0;
+  const flush = () => {
+    if (current.length > 0) out.push({ update: current.join(' ;\n') });
+    current = [];
+    size = 0;
+  };
   for (const op of ops) {
-    if (current.length > 0 && (size + op.length > REQUEST_CHARS || current.length === OPS_PER_REQUEST)) {
-      out.push(current.join(' ;\n'));
-      current = [];
-      size = 0;
+    if (typeof op !== 'string') {
+      flush();
+      out.push(op);
+      continue;
     }
+    if (current.length > 0 && (size + op.length > REQUEST_CHARS || current.length === OPS_PER_REQUEST)) flush();
     current.push(op);
     size += op.length + 3;
   }
-  if (current.length > 0) out.push(current.join(' ;\n'));
+  flush();
   return out;
 }
 
@@ -145,11 +183,14 @@ export class SparqlStore implements Store {
   readonly protocol: SparqlProtocol;
 
   private readonly publicTimeoutMs: number;
+  /** Undefined when the store has no Graph Store endpoint: every write is an update. */
+  private readonly graphStoreFrom: number | undefined;
   /** The last write sent: writes go one at a time, in the order they were made. */
   private lastWrite: Promise<void> = Promise.resolve();
 
   constructor(options: SparqlStoreOptions) {
     this.publicTimeoutMs = options.publicTimeoutMs ?? 30_000;
+    this.graphStoreFrom = options.graphStoreUrl === undefined ? undefined : Math.max(1, options.graphStoreFrom ?? GRAPH_STORE_FROM);
     this.queries = options.queries ?? new QueryFiles();
     this.protocol = new SparqlProtocol(options);
   }
@@ -161,10 +202,13 @@ export class SparqlStore implements Store {
    */
   commit(ops: readonly WriteOp[]): Promise<void> {
     const stored = ops.map((o) => (o.op === 'drop' ? o : { ...o, quads: o.quads.map(storedQuad) }));
-    const requests = requestsOf(operations(encodeOps(stored)));
+    const requests = requestsOf(operations(encodeOps(stored), this.graphStoreFrom));
     if (requests.length === 0) return this.lastWrite;
     const write = this.lastWrite.then(async () => {
-      for (const text of requests) await this.protocol.update(text);
+      for (const r of requests) {
+        if ('update' in r) await this.protocol.update(r.update);
+        else await this.protocol.addToGraph(r.graph, r.triples.join('\n') + '\n');
+      }
     });
     this.lastWrite = write.catch(() => undefined);
     return write;

@@ -24,7 +24,8 @@ describe('nothing shared but the store', function () {
   let first: TestApp;
   let second: TestApp | undefined;
   before(async () => {
-    first = await startApp({ sparqlEndpoint: (await virtuosoFor('nothing shared')).endpoint });
+    const virtuoso = await virtuosoFor('nothing shared');
+    first = await startApp({ sparqlEndpoint: virtuoso.endpoint, sparqlGraphStore: virtuoso.graphStore });
   });
   after(async () => {
     await second?.close();
@@ -37,7 +38,7 @@ describe('nothing shared but the store', function () {
     expect(made.status).to.equal(200);
     const uri = (await made.text()).trim();
     // The second process answers under the same public base, from a DATA_DIR of its own.
-    second = await startApp({ sparqlEndpoint: first.deps.config.sparqlEndpoint, baseUrl: first.url });
+    second = await startApp({ sparqlEndpoint: first.deps.config.sparqlEndpoint, sparqlGraphStore: first.deps.config.sparqlGraphStore, baseUrl: first.url });
     const local = uri.replace(first.url, second.origin);
     const mol = await fetch(local, { headers: { Accept: 'chemical/x-mdl-molfile' } });
     expect(mol.status).to.equal(200);

@@ -94,6 +94,31 @@ describe('SPARQL 1.1 Protocol client (against Virtuoso)', function () {
     expect(e.message).to.contain('-auth');
   });
 
+  it('adds N-Triples to a graph through the Graph Store endpoint, and a body the store refuses adds nothing', async () => {
+    const gsp = new SparqlProtocol({ queryUrl: virtuoso.endpoint, graphStoreUrl: virtuoso.graphStore });
+    const g = 'http://t/g4?with=query&and=#fragment';
+    await gsp.addToGraph(g, `<http://t/s> <http://t/d> "0.25"^^<${XSD}double> .\n<http://t/s> <http://t/p> "caf\\u00E9 \\"quoted\\"\\nline"@fr .\n`);
+    await gsp.addToGraph(g, '<http://t/s> <http://t/o> <http://t/x> .\n');
+    const rows = await gsp.select(`SELECT ?p ?o WHERE { GRAPH <${g}> { <http://t/s> ?p ?o } } ORDER BY ?p`);
+    expect(rows.map((r) => [r.p!.value, r.o!.value])).to.deep.equal([['http://t/d', '0.25'], ['http://t/o', 'http://t/x'], ['http://t/p', 'café "quoted"\nline']]);
+    expect((rows[2]!.o as ReturnType<typeof DataFactory.literal>).language).to.equal('fr');
+    const e = (await gsp.addToGraph(g, '<http://t/s2> <http://t/p> <http://t/y> .\n<http://t/s2> <http://t/p> "unterminated .\n').then(() => null, (x: unknown) => x)) as HttpError;
+    expect(e).to.be.instanceOf(HttpError);
+    expect(e.message).to.contain('sparql-graph-crud');
+    expect(await gsp.ask(`ASK { GRAPH <${g}> { <http://t/s2> ?p ?o } }`)).to.equal(false);
+    expect(await gsp.select(`SELECT ?o WHERE { GRAPH <${g}> { ?s ?p ?o } }`)).to.have.length(3);
+  });
+
+  it('authenticates with HTTP Digest at the Graph Store endpoint', async () => {
+    const auth = new SparqlProtocol({ queryUrl: virtuoso.endpoint + '-auth', graphStoreUrl: virtuoso.graphStore + '-auth', user: 'dba', password: 'dba' });
+    await auth.addToGraph('http://t/g5', '<http://t/a> <http://t/b> "c" .\n');
+    expect(await auth.ask('ASK { GRAPH <http://t/g5> { <http://t/a> <http://t/b> "c" } }')).to.equal(true);
+    const wrong = new SparqlProtocol({ queryUrl: virtuoso.endpoint + '-auth', graphStoreUrl: virtuoso.graphStore + '-auth', user: 'dba', password: 'nope' });
+    const e = (await wrong.addToGraph('http://t/g5', '<http://t/a> <http://t/b> "d" .\n').then(() => null, (x: unknown) => x)) as HttpError;
+    expect(e.status).to.equal(503);
+    expect(await auth.ask('ASK { GRAPH <http://t/g5> { <http://t/a> <http://t/b> "d" } }')).to.equal(false);
+  });
+
   it('an unreachable store answers 503 naming it, with Retry-After, within the time limit', async () => {
     const port = await freePort();
     const dead = new SparqlProtocol({ queryUrl: `http://127.0.0.1:${port}/sparql`, timeoutMs: 2000 });
