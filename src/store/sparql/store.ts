@@ -43,7 +43,7 @@ export interface SparqlStoreOptions extends SparqlEndpoint {
   queries?: QueryFiles;
   /** Time limit of a public query (/sparql), as SPARQL_TIMEOUT_MS for the embedded store. */
   publicTimeoutMs?: number;
-  /** With a graphStoreUrl: the triples from which one graph's insert is a graph write (default GRAPH_STORE_FROM). */
+  /** With a graphStoreUrl: the triples from which an addition to one graph is a graph write (default GRAPH_STORE_FROM). */
   graphStoreFrom?: number;
 }
 
@@ -51,7 +51,7 @@ const lines = (nt: string | undefined): string[] => (nt ? nt.split('\n').filter(
 const hasBlank = (triples: readonly string[]): boolean => triples.some((t) => /(^|\s)_:/.test(t));
 
 /**
- * Triples from which one graph's insert goes to the Graph Store endpoint, when the store
+ * Triples from which an addition to one graph goes to the Graph Store endpoint, when the store
  * has one: below it, the request of its own costs more than the faster load saves.
  */
 const GRAPH_STORE_FROM = 1000;
@@ -69,7 +69,7 @@ type Step = { insert: string; triples: string[] } | { text: string } | GraphWrit
 
 /**
  * The steps of one journal op (its N-Triples are checked by encodeOps). `graphStoreFrom`:
- * the triples from which an insert without blank nodes is a graph write (undefined: none is).
+ * the triples from which an addition without blank nodes is a graph write (undefined: none is).
  */
 function steps(op: JournalOp, graphStoreFrom: number | undefined): Step[] {
   const g = `<${op.graph}>`;
