@@ -1,6 +1,7 @@
 // An HTTP proxy in front of a SPARQL store that the fault tests switch between passing
 // requests on, never answering (a slow store), answering 500 (a failing one) and cutting
-// every connection (an unreachable one). It also counts the update requests it passes.
+// every connection (an unreachable one). It also counts the update and Graph Store
+// requests it passes.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { UNBOUND } from '../../src/store/sparql/quirks.ts';
@@ -21,6 +22,8 @@ export interface FaultyProxy {
   holes: number;
   /** Update requests (form field `update`) passed on to the store. */
   updates: string[];
+  /** Graph Store requests (an N-Triples body) passed on: the graph each named. */
+  graphWrites: string[];
   close: () => Promise<void>;
 }
 
@@ -32,7 +35,7 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
 
 export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
   const sockets = new Set<Socket>();
-  const proxy: FaultyProxy = { url: '', mode: 'pass', holes: 0, updates: [], close: async () => undefined };
+  const proxy: FaultyProxy = { url: '', mode: 'pass', holes: 0, updates: [], graphWrites: [], close: async () => undefined };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (proxy.mode === 'down') return req.socket.destroy();
     if (proxy.mode === 'hang') return;
@@ -40,6 +43,7 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
     if (proxy.mode === 'error') return res.writeHead(500, { 'content-type': 'text/plain' }).end('Virtuoso 42000 Error SR000: simulated failure');
     const update = new URLSearchParams(body.toString('utf8')).get('update');
     if (update !== null) proxy.updates.push(update);
+    if (/n-triples/.test(req.headers['content-type'] ?? '')) proxy.graphWrites.push(new URL(req.url ?? '/', target).searchParams.get('graph') ?? '');
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
     const answer = await fetch(new URL(req.url ?? '/', target), { method: req.method, headers, body: req.method === 'POST' ? new Uint8Array(body) : undefined });
     let out = Buffer.from(await answer.arrayBuffer());

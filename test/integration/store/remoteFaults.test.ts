@@ -1,12 +1,14 @@
 // The remote store failing under a running service: unreachable, slow, answering errors.
 // Requests answer 503 with a report naming the store and Retry-After, never a hang nor a
 // 500 with a stack; a write is one update request, so a failed one leaves nothing behind;
-// the service answers again as soon as the store does. The store sits behind a proxy the
-// test switches between these states (test/helpers/faultyProxy.ts).
+// the service answers again as soon as the store does. The store (and, below, its Graph
+// Store endpoint, where large additions go) sits behind a proxy the test switches between
+// these states (test/helpers/faultyProxy.ts).
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { releaseVirtuoso, virtuosoFor } from '../../helpers/engines.ts';
 import { startFaultyProxy, type FaultyProxy } from '../../helpers/faultyProxy.ts';
+import { followTask } from '../../helpers/datasets.ts';
 
 const FEATURE = (title: string) => `@prefix ot: <http://www.opentox.org/api/1.1#> .
 @prefix dc: <http://purl.org/dc/elements/1.1/> .
@@ -100,5 +102,51 @@ describe('remote store faults', function () {
     expect(proxy.holes).to.equal(0);
     proxy.holes = 3;
     await expectStoreReport(await fetch(holed!, { headers: { Accept: 'text/plain' } }), /answered rows with unbound variables 3 times/);
+  });
+});
+
+describe('remote store faults at the Graph Store endpoint', function () {
+  this.timeout(120_000);
+  let proxy: FaultyProxy;
+  let app: TestApp;
+  before(async () => {
+    const virtuoso = await virtuosoFor('graph store faults');
+    proxy = await startFaultyProxy(virtuoso.graphStore);
+    app = await startApp({ sparqlEndpoint: virtuoso.endpoint, sparqlGraphStore: proxy.url, storeTimeoutMs: 1500 });
+  });
+  after(async () => {
+    proxy.mode = 'pass';
+    await app?.close();
+    await proxy?.close();
+    await releaseVirtuoso('graph store faults');
+  });
+
+  // 60 rows of 20 values: one addition of 1,260 triples to the dataset graph.
+  const csv = ['SMILES,' + Array.from({ length: 20 }, (_, j) => `d${j}`).join(',')]
+    .concat(Array.from({ length: 60 }, (_, i) => `${'C'.repeat(i + 1)}O,` + Array.from({ length: 20 }, (_, j) => String(i * 100 + j + 0.125)).join(',')))
+    .join('\n') + '\n';
+  const upload = async () => {
+    const res = await fetch(app.url + '/dataset', { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: csv });
+    const text = (await res.text()).trim();
+    // A small upload may be answered at once (SPEC §4.3), else through its task.
+    return res.status === 202 ? followTask(text, 60_000) : { status: res.status, body: text };
+  };
+
+  it('an upload\'s entries go there; a store answering 500 there fails the upload with a report naming it and leaves no dataset, and the next upload is whole', async () => {
+    proxy.mode = 'error';
+    const failed = await upload();
+    expect(failed.status).to.equal(503);
+    expect(failed.body).to.contain(`the SPARQL store at ${proxy.url.split('?')[0]}`).and.match(/answered 500/);
+    proxy.mode = 'pass';
+    const before = proxy.graphWrites.length;
+    const done = await upload();
+    expect(done.status, done.body).to.equal(200);
+    const dataset = done.body.trim();
+    expect(proxy.graphWrites.slice(before)).to.include(dataset);
+    const listed = (await (await fetch(app.url + '/dataset', { headers: { Accept: 'text/uri-list' } })).text()).trim().split(/\r?\n/);
+    expect(listed, 'the failed upload left no dataset').to.deep.equal([dataset]);
+    const rows = (await (await fetch(dataset, { headers: { Accept: 'text/csv' } })).text()).trim().split('\r\n'); // RFC 4180 lines
+    expect(rows).to.have.length(61);
+    expect(rows.slice(1).map((r) => r.split(',').at(-1)).sort((a, b) => Number(a) - Number(b))).to.deep.equal(Array.from({ length: 60 }, (_, i) => String(i * 100 + 19 + 0.125)));
   });
 });
