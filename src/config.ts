@@ -46,6 +46,7 @@ export interface Config {
   sparqlEndpoint: string;
   /** SPARQL 1.1 update endpoint (empty = sparqlEndpoint). */
   sparqlUpdateEndpoint: string;
+  /** SPARQL 1.1 Graph Store Protocol endpoint, where large additions go (empty = updates only). */
   sparqlGraphStore: string;
   sparqlUser: string;
   sparqlPassword: string;

@@ -136,7 +136,7 @@ describe('remote store faults at the Graph Store endpoint', function () {
     proxy.mode = 'error';
     const failed = await upload();
     expect(failed.status).to.equal(503);
-    expect(failed.body).to.contain(`the SPARQL store at ${proxy.url.split('?')[0]}`).and.match(/answered 500/);
+    expect(failed.body).to.contain(`the SPARQL store at ${proxy.url}`).and.match(/answered 500/);
     proxy.mode = 'pass';
     const before = proxy.graphWrites.length;
     const done = await upload();
