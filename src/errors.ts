@@ -1,6 +1,6 @@
 // One error hierarchy (STYLE §1): domain code throws these; src/http/errorMiddleware.ts
 // turns them into ot:ErrorReport responses (SPEC §7.2).
-import type { NamedNode } from 'n3';
+import { DataFactory, type NamedNode } from 'n3';
 import { ERR } from './rdf/vocab.ts';
 
 /** A received or nested error report (SPEC §7.2 "cause"). */
@@ -119,4 +119,27 @@ export function parseError(what: string, err: unknown, code = ERR.BadRequest): B
   const line = e.context?.line ?? e.line;
   const where = line === undefined ? '' : ` at line ${line}${e.column === undefined ? '' : `, column ${e.column}`}`;
   return new BadRequest(`${what}${where}: ${e.message ?? String(err)}`, { code });
+}
+
+/**
+ * An error as plain data, to cross a thread boundary: structured cloning keeps only an
+ * Error's message, so an HttpError would lose its status and code.
+ */
+export interface PlainError {
+  message: string;
+  status?: number;
+  code?: string;
+  details?: string;
+  stack?: string;
+}
+
+export function plainError(e: unknown): PlainError {
+  const err = e as { message?: string; status?: number; code?: { value?: string }; details?: string; stack?: string };
+  return { message: err.message ?? String(e), status: err.status, code: err.code?.value, details: err.details, stack: err.stack };
+}
+
+/** The error a PlainError was made from, rebuilt on this side of the thread boundary. */
+export function errorFromPlain(e: PlainError): Error {
+  if (e.status && e.code) return new HttpError(e.status, DataFactory.namedNode(e.code), e.message, { details: e.details });
+  return Object.assign(new Error(e.message), { stack: e.stack });
 }

@@ -7,7 +7,8 @@ export const FP_BITS = 2048;
 /** 32-bit words per fingerprint. */
 export const FP_WORDS = FP_BITS / 32;
 const MORGAN = JSON.stringify({ radius: 2, nBits: FP_BITS });
-const PATTERN = JSON.stringify({ nBits: FP_BITS });
+/** RDKit's options of the pattern fingerprint (the substructure matcher computes it too). */
+export const PATTERN = JSON.stringify({ nBits: FP_BITS });
 /** Changes whenever the fingerprint definition changes, so stored ones are recomputed. */
 export const FP_VERSION = `morgan2-${FP_BITS}/pattern-${FP_BITS}`;
 
@@ -66,16 +67,18 @@ function words(bytes: Uint8Array): Uint32Array {
 export interface StructureFingerprints {
   canonicalSmiles: string;
   morgan: Uint32Array;
-  pattern: Uint32Array;
+  /** Undefined when it was left for the search index to compute (ParseOptions.fingerprints). */
+  pattern?: Uint32Array;
   /** RDKit's binary form of the molecule, read back by the substructure matcher. */
   pickle: Uint8Array;
 }
 
 /** Everything the search index keeps of one structure given as SMILES (or a molfile). */
-export function fingerprintsOf(structure: string): StructureFingerprints {
+export function fingerprintsOf(structure: string): StructureFingerprints & { pattern: Uint32Array } {
   const mol = parseWith('SMILES', structure, (rd) => rd.get_mol(structure));
   try {
-    return fingerprintsOfMol(mol, mol.get_smiles());
+    const smiles = mol.get_smiles();
+    return { ...fingerprintsOfMol(mol, smiles, false), pattern: patternOf(mol) };
   } finally {
     mol.delete();
   }
@@ -86,13 +89,18 @@ export function fingerprintsOf(structure: string): StructureFingerprints {
  * methods are called), whose canonical SMILES is `canonicalSmiles`. Morgan and pattern bits
  * depend on the molecular graph, not on the atom order, so they equal fingerprintsOf's.
  */
-export function fingerprintsOfMol(mol: Mol, canonicalSmiles: string): StructureFingerprints {
+export function fingerprintsOfMol(mol: Mol, canonicalSmiles: string, withPattern = true): StructureFingerprints {
   return {
     canonicalSmiles,
     morgan: words(mol.get_morgan_fp_as_uint8array(MORGAN)),
-    pattern: words(mol.get_pattern_fp_as_uint8array(PATTERN)),
+    pattern: withPattern ? patternOf(mol) : undefined,
     pickle: new Uint8Array(mol.get_as_uint8array()),
   };
+}
+
+/** The pattern fingerprint (the substructure screen) of a molecule. */
+export function patternOf(mol: Mol): Uint32Array {
+  return words(mol.get_pattern_fp_as_uint8array(PATTERN));
 }
 
 /** Canonical SMILES and standard InChIKey of a SMILES or InChI query (exact search). */

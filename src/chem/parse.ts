@@ -59,18 +59,16 @@ export interface ParseOptions {
   /**
    * Compute the search fingerprints too, from the molecule the SMILES is written from (no
    * second parse): an upload's parse worker does, so the event loop never computes them.
-   * A function decides from the identity (canonical SMILES and InChIKey): a compound the
-   * service already holds needs none.
+   * 'withoutPattern' leaves out the pattern fingerprint, the dearest of them, which the
+   * search index then computes itself once posts pause (SearchEngine.indexCompound).
    */
-  fingerprints?: boolean | FingerprintsWanted;
+  fingerprints?: boolean | 'withoutPattern';
 }
-
-export type FingerprintsWanted = (identity: { smiles: string; inchiKey: string }) => boolean;
 
 /** What describe() writes besides the identity. */
 interface Wanted {
   molfile: boolean;
-  fingerprints: boolean | FingerprintsWanted;
+  fingerprints: boolean | 'withoutPattern';
 }
 
 /** Parses one structure; throws BadRequest naming the format and what failed. */
@@ -204,8 +202,7 @@ function describe(parsed: Mol, format: ChemFormat, is3D: boolean, want: Wanted):
     // The SMILES (and the fingerprints) are written from the molecule without hydrogens.
     const written = (h: Mol) => {
       const smiles = h.get_smiles();
-      const wanted = typeof want.fingerprints === 'function' ? want.fingerprints({ smiles, inchiKey }) : want.fingerprints;
-      return { smiles, fingerprints: wanted ? fingerprintsOfMol(h, smiles) : undefined };
+      return { smiles, fingerprints: want.fingerprints ? fingerprintsOfMol(h, smiles, want.fingerprints !== 'withoutPattern') : undefined };
     };
     const { smiles, fingerprints } = is3D ? withMol(rd.get_mol(m.remove_hs('{}'))!, written) : written(m);
     const molfile = want.molfile ? setChiralFlag(m.get_molblock(), smiles.includes('@')) : '';

@@ -24,8 +24,36 @@ function queryFor(kind, text) {
   return current.mol;
 }
 
+/**
+ * The pattern fingerprints (RDKit's options in job.text) of the job's molecules, end to end
+ * as 32-bit words: the search index computes them here for compounds posted without one.
+ */
+function patterns(job) {
+  const words = [];
+  let start = 0;
+  for (let i = 0; i < job.ends.length; i++) {
+    const mol = rdkit.get_mol_from_uint8array(job.pickles.subarray(start, job.ends[i]));
+    start = job.ends[i];
+    if (!mol) throw new Error(`molecule ${i} of the batch could not be read back from its pickle`);
+    try {
+      const bytes = mol.get_pattern_fp_as_uint8array(job.text);
+      words.push(new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+    } finally {
+      mol.delete();
+    }
+  }
+  const out = new Uint32Array(words.reduce((n, w) => n + w.length, 0));
+  let at = 0;
+  for (const w of words) {
+    out.set(w, at);
+    at += w.length;
+  }
+  return { id: job.id, value: out };
+}
+
 /** job: { id, kind, text, pickles: Uint8Array (end to end), ends: Uint32Array }. */
 function run(job) {
+  if (job.kind === 'pattern') return patterns(job);
   const query = queryFor(job.kind, job.text);
   const matched = [];
   let start = 0;
@@ -39,7 +67,7 @@ function run(job) {
       mol.delete();
     }
   }
-  return { id: job.id, matched: Uint32Array.from(matched) };
+  return { id: job.id, value: Uint32Array.from(matched) };
 }
 
 process.on('message', (job) => {

@@ -10,10 +10,11 @@ import { emptyReply, uriListReply, bodyReply } from '../http/reply.ts';
 import { contentType, readForm, readUpload } from '../http/body.ts';
 import { BadRequest, UnsupportedMediaType } from '../errors.ts';
 import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
-import { formatOfMediaType, initChem, INPUT_MEDIA_TYPES, MEDIA, parseStructure, smilesAtomCount, type ParsedStructure } from '../chem/index.ts';
+import { formatOfMediaType, INPUT_MEDIA_TYPES, MEDIA, smilesAtomCount, type ParsedStructure } from '../chem/index.ts';
+import { structureParser } from '../chem/parseThreads.ts';
 import { checkAtoms, limitsOf } from '../http/limits.ts';
 import { imageSize, depictPng } from '../chem/depict.ts';
-import { ensureCompound, compoundUri, compoundUriByKey } from '../compounds/compounds.ts';
+import { ensureCompound, compoundUri } from '../compounds/compounds.ts';
 import { catchUpCompounds, compoundIndex, knowCompound } from '../compounds/compoundIndex.ts';
 import { compoundRecord, conformerRecord, conformerRecords, defaultMolfile, numberOf, type CompoundRecord } from '../compounds/compoundRecords.ts';
 import { compoundRepresentation } from '../compounds/compoundQuads.ts';
@@ -29,19 +30,18 @@ import type { StructureRecord } from '../chem/write.ts';
 const { quad, namedNode } = DataFactory;
 
 /**
- * The structure in the request body, by Content-Type (or a multipart file part). A compound
- * keeps a structure file only when the input carried coordinates (a drawing from SMILES is
- * made when asked for), so its molfile is written only then. A compound new to the service
- * gets its search fingerprints in the same parse, from the molecule already read: the search
- * index would otherwise parse the SMILES again to compute them; one already held needs none.
+ * The structure in the request body, by Content-Type (or a multipart file part), parsed in
+ * the parser's threads (parseThreads.ts). A compound keeps a structure file only when the
+ * input carried coordinates (a drawing from SMILES is made when asked for), so its molfile
+ * is written only then. A compound's search fingerprints come from the same parse, from the
+ * molecule already read: the search index would otherwise parse the SMILES again for a new
+ * compound (one already held ignores them).
  */
-async function readStructure(deps: Deps, ctx: Koa.Context, use: 'compound' | 'conformer'): Promise<ParsedStructure> {
+async function readStructure(ctx: Koa.Context, use: 'compound' | 'conformer'): Promise<ParsedStructure> {
   const upload = await readUpload(ctx);
   const format = formatOfMediaType(upload.type);
   if (!format) throw new UnsupportedMediaType(upload.type, INPUT_MEDIA_TYPES, { code: ERR.UnsupportedFormat });
-  await initChem([format]);
-  const isNew = ({ smiles, inchiKey }: { smiles: string; inchiKey: string }) => compoundUriByKey(deps, inchiKey, smiles) === undefined;
-  const parsed = parseStructure(upload.data.toString('utf8'), format, use === 'compound' ? { molfile: 'withCoordinates', fingerprints: isNew } : {});
+  const parsed = await structureParser().parse(upload.data.toString('utf8'), format, use === 'compound' ? { molfile: 'withCoordinates', fingerprints: 'withoutPattern' } : {});
   const limits = limitsOf(ctx);
   if (limits) checkAtoms(smilesAtomCount(parsed.smiles), limits);
   return parsed;
@@ -79,7 +79,7 @@ export function compoundRouter(deps: Deps): Router {
   }));
 
   router.post('/compound', handle(async (ctx) => {
-    const { uri } = await ensureCompound(deps, await readStructure(deps, ctx, 'compound'), ctx.state.user as string | undefined);
+    const { uri } = await ensureCompound(deps, await readStructure(ctx, 'compound'), ctx.state.user as string | undefined);
     return uriListReply([uri], { uriListFirst: true });
   }));
 
@@ -105,7 +105,7 @@ export function compoundRouter(deps: Deps): Router {
   router.put('/compound/:id', handle(async (ctx) => {
     const id = idOf(ctx);
     compoundRecord(deps, id);
-    const uri = await replaceCompound(deps, id, await readStructure(deps, ctx, 'compound'), ctx.state.user as string | undefined);
+    const uri = await replaceCompound(deps, id, await readStructure(ctx, 'compound'), ctx.state.user as string | undefined);
     return uriListReply([uri], { uriListFirst: true });
   }));
 
@@ -137,7 +137,7 @@ export function compoundRouter(deps: Deps): Router {
       // SPEC §4.3: a long job answers with a task (200 with the result within the sync window).
       return deps.tasks.reply(await submitGeneration(deps, id, generateCount(raw), callerOf(ctx)));
     }
-    return uriListReply([await addConformer(deps, id, await readStructure(deps, ctx, 'conformer'))], { uriListFirst: true });
+    return uriListReply([await addConformer(deps, id, await readStructure(ctx, 'conformer'))], { uriListFirst: true });
   }));
 
   router.delete('/compound/:id/conformer', handle(async (ctx) => {
@@ -168,7 +168,7 @@ export function compoundRouter(deps: Deps): Router {
     const id = idOf(ctx);
     const n = numberOf(ctx.params.n, 'conformer');
     await conformerRecord(deps, compoundRecord(deps, id), n);
-    return uriListReply([await replaceConformer(deps, id, n, await readStructure(deps, ctx, 'conformer'))], { uriListFirst: true });
+    return uriListReply([await replaceConformer(deps, id, n, await readStructure(ctx, 'conformer'))], { uriListFirst: true });
   }));
 
   router.delete('/compound/:id/conformer/:n', handle(async (ctx) => {

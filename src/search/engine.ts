@@ -3,17 +3,32 @@
 // is full, and stop when the caller's signal aborts (the client disconnected).
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import path from 'node:path';
-import { FP_VERSION, ToolkitParseError, fingerprintsOf, identityOf, initFingerprints, morganOf, searchToolkit, type StructureFingerprints } from '../chem/fingerprints.ts';
+import { FP_VERSION, FP_WORDS, PATTERN, ToolkitParseError, fingerprintsOf, identityOf, initFingerprints, morganOf, searchToolkit, type StructureFingerprints } from '../chem/fingerprints.ts';
 import { screenOf, type QueryKind } from '../chem/smarts.ts';
 import { BadRequest, ServiceUnavailable } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
-import { StructureIndex } from './index.ts';
+import { StructureIndex, UNKNOWN_PATTERN } from './index.ts';
 import { IndexFile } from './indexFile.ts';
 import { MatcherPool, MatchTimeout } from './matcherPool.ts';
 import { bySimilarity, screenScan, similarityScan, type SimilarityHit, type SlotFilter } from './scan.ts';
 
 const SCAN_CHUNK = 16_384;
 const MATCH_CHUNK = 2_048;
+
+/*
+ * The pattern fingerprint of a posted compound is computed after the POST is answered: it
+ * costs more than the parse and InChI together, and a client that posts compounds waits for
+ * neither the screen nor the search. Until it is there, the compound's screen has every bit
+ * set, so every substructure search matches it exactly (no hit is lost, the search is only
+ * slower). The matcher processes compute them once posts pause for FILL_QUIET_MS, or at once
+ * when FILL_BACKLOG are waiting.
+ */
+const FILL_QUIET_MS = 500;
+const FILL_BACKLOG = 20_000;
+/** Patterns computed per matcher call (about 0.2 to 0.4 ms each). */
+const FILL_CHUNK = 500;
+/** A matcher call that takes longer than this is stopped; its compounds wait for the next start. */
+const FILL_TIMEOUT_MS = 60_000;
 
 export interface SearchOptions {
   /** Only these compounds (a dataset's); undefined searches all. */
@@ -39,6 +54,14 @@ export class SearchEngine {
   /** True when the file holds more or other than the index (compacted by reconcile). */
   private stale = false;
   private readonly pool: MatcherPool;
+  /** Slots whose pattern fingerprint is still to be computed (UNKNOWN_PATTERN until then). */
+  private readonly unscreened = new Set<number>();
+  private lastDeferred = 0;
+  private fillTimer: NodeJS.Timeout | undefined;
+  private filling: Promise<void> | undefined;
+  /** Slots of the fill in flight. */
+  private inFill = 0;
+  private closed = false;
 
   private constructor(private readonly file: IndexFile | undefined, private readonly timeoutMs: number, workers: number, private readonly base: () => string) {
     this.pool = new MatcherPool(workers);
@@ -54,6 +77,8 @@ export class SearchEngine {
     const engine = new SearchEngine(file, options.timeoutMs, options.workers, options.baseUrl ?? (() => ''));
     const loaded = file?.load(engine.index);
     engine.stale = !loaded?.loaded || loaded.garbage > 0;
+    // Patterns a stopped process did not compute are computed now.
+    for (let slot = 0; slot < engine.index.slots; slot++) if (engine.index.unscreened(slot)) engine.deferPattern(slot, 0);
     return engine;
   }
 
@@ -148,9 +173,87 @@ export class SearchEngine {
     return found;
   }
 
+  /** Compounds whose pattern fingerprint is still to be computed (or being computed). */
+  get patternsPending(): number {
+    return this.unscreened.size + this.inFill;
+  }
+
+  /** Computes every pattern fingerprint still missing now, without waiting for posts to pause. */
+  async fillPatternsNow(): Promise<void> {
+    while (this.unscreened.size > 0 && !this.closed) {
+      await this.filling;
+      if (this.unscreened.size > 0) await this.fillOnce();
+    }
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.fillTimer);
+    await this.filling;
     this.file?.close();
     await this.pool.close();
+  }
+
+  private deferPattern(slot: number, at = performance.now()): void {
+    this.unscreened.add(slot);
+    this.lastDeferred = Math.max(this.lastDeferred, at);
+    this.scheduleFill(FILL_QUIET_MS);
+  }
+
+  private scheduleFill(delayMs: number): void {
+    if (this.fillTimer || this.filling || this.closed) return;
+    this.fillTimer = setTimeout(() => {
+      this.fillTimer = undefined;
+      void this.fillWhenQuiet();
+    }, delayMs);
+    // Nothing to answer waits on it: it must not keep a process alive.
+    this.fillTimer.unref();
+  }
+
+  private async fillWhenQuiet(): Promise<void> {
+    if (this.closed || this.unscreened.size === 0) return;
+    const quietFor = performance.now() - this.lastDeferred;
+    if (quietFor < FILL_QUIET_MS && this.unscreened.size < FILL_BACKLOG) return this.scheduleFill(FILL_QUIET_MS - quietFor);
+    // One fill at a time (fillPatternsNow may be running one).
+    await this.filling;
+    await this.fillOnce();
+    if (this.unscreened.size > 0) this.scheduleFill(0);
+  }
+
+  /** Computes up to FILL_CHUNK missing patterns in a matcher process. */
+  private fillOnce(): Promise<void> {
+    const run = async () => {
+      const slots: number[] = [];
+      for (const slot of this.unscreened) {
+        if (slots.length === FILL_CHUNK) break;
+        this.unscreened.delete(slot);
+        // Removed or replaced since (a replacement has a slot of its own).
+        if (this.index.uris[slot] !== undefined) slots.push(slot);
+      }
+      if (slots.length === 0) return;
+      const pickles = slots.map((slot) => this.index.pickles[slot]!);
+      let words: Uint32Array;
+      this.inFill = slots.length;
+      try {
+        words = await this.pool.patterns(PATTERN, pickles, FILL_TIMEOUT_MS);
+        if (words.length !== slots.length * FP_WORDS) throw new Error(`the matcher answered ${words.length} words for ${slots.length} patterns`);
+      } catch {
+        // These compounds keep a screen that passes everything (exact, only slower to
+        // search); the next start tries again, since the file holds them so.
+        return;
+      } finally {
+        this.inFill = 0;
+      }
+      slots.forEach((slot, i) => {
+        const uri = this.index.uris[slot];
+        if (uri === undefined || this.index.pickles[slot] !== pickles[i]) return;
+        const pattern = words.subarray(i * FP_WORDS, (i + 1) * FP_WORDS);
+        this.index.setPattern(uri, pattern);
+        if (!this.closed) this.file?.appendPattern(uri, pattern);
+      });
+    };
+    this.filling = run().finally(() => (this.filling = undefined));
+    return this.filling;
   }
 
   private async matchChunk(worker: ReturnType<MatcherPool['pick']>, kind: QueryKind, text: string, pickles: Uint8Array[], budget: number): Promise<Uint32Array> {
@@ -178,9 +281,10 @@ export class SearchEngine {
       this.index.remove(s.uri);
       return false;
     }
-    const entry = { uri: s.uri, canonicalSmiles: fps.canonicalSmiles, inchiKey: s.inchiKey, morgan: fps.morgan, pattern: fps.pattern, pickle: fps.pickle };
-    this.index.add(entry);
+    const entry = { uri: s.uri, canonicalSmiles: fps.canonicalSmiles, inchiKey: s.inchiKey, morgan: fps.morgan, pattern: fps.pattern ?? UNKNOWN_PATTERN, pickle: fps.pickle };
+    const slot = this.index.add(entry);
     if (persist) this.file?.append(entry);
+    if (!fps.pattern) this.deferPattern(slot);
     return true;
   }
 

@@ -8,7 +8,8 @@ import type { QueryKind } from '../chem/smarts.ts';
 /** What src/chem/substructWorker.mjs is sent and answers. */
 interface MatchJob {
   id: number;
-  kind: QueryKind;
+  /** A query to match, or 'pattern': compute the molecules' pattern fingerprints (`text` = RDKit's options). */
+  kind: QueryKind | 'pattern';
   text: string;
   /** The candidates' pickles end to end; `ends[i]` is where candidate i ends. */
   pickles: Uint8Array;
@@ -17,8 +18,11 @@ interface MatchJob {
 
 interface MatchResult {
   id: number;
-  /** Indexes (into the job's candidates) of the molecules that contain the query. */
-  matched?: Uint32Array;
+  /**
+   * Indexes (into the job's candidates) of the molecules that contain the query; for a
+   * 'pattern' job, the molecules' fingerprints end to end.
+   */
+  value?: Uint32Array;
   error?: string;
 }
 
@@ -129,7 +133,7 @@ class MatchWorker {
     clearTimeout(this.timer);
     this.running = undefined;
     if (result.error) task.reject(new Error(result.error));
-    else task.resolve(result.matched!);
+    else task.resolve(result.value!);
     void this.pump();
   }
 
@@ -156,21 +160,30 @@ export class MatcherPool {
 
   /** The worker with the shortest queue; one search keeps to one worker. */
   pick(): { match: (kind: QueryKind, text: string, pickles: Uint8Array[], timeoutMs: number) => Promise<Uint32Array> } {
-    const worker = this.workers.reduce((a, b) => (b.load < a.load ? b : a));
-    return {
-      match: (kind, text, pickles, timeoutMs) => {
-        const total = pickles.reduce((n, p) => n + p.byteLength, 0);
-        const packed = new Uint8Array(total);
-        const ends = new Uint32Array(pickles.length);
-        let pos = 0;
-        pickles.forEach((p, i) => {
-          packed.set(p, pos);
-          pos += p.byteLength;
-          ends[i] = pos;
-        });
-        return worker.run({ id: this.nextId++, kind, text, pickles: packed, ends }, timeoutMs);
-      },
-    };
+    const worker = this.leastBusy();
+    return { match: (kind, text, pickles, timeoutMs) => worker.run(this.job(kind, text, pickles), timeoutMs) };
+  }
+
+  /** The pattern fingerprints (RDKit's `options`) of the molecules `pickles`, end to end. */
+  patterns(options: string, pickles: Uint8Array[], timeoutMs: number): Promise<Uint32Array> {
+    return this.leastBusy().run(this.job('pattern', options, pickles), timeoutMs);
+  }
+
+  private leastBusy(): MatchWorker {
+    return this.workers.reduce((a, b) => (b.load < a.load ? b : a));
+  }
+
+  private job(kind: MatchJob['kind'], text: string, pickles: Uint8Array[]): MatchJob {
+    const total = pickles.reduce((n, p) => n + p.byteLength, 0);
+    const packed = new Uint8Array(total);
+    const ends = new Uint32Array(pickles.length);
+    let pos = 0;
+    pickles.forEach((p, i) => {
+      packed.set(p, pos);
+      pos += p.byteLength;
+      ends[i] = pos;
+    });
+    return { id: this.nextId++, kind, text, pickles: packed, ends };
   }
 
   async close(): Promise<void> {

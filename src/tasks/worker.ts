@@ -4,6 +4,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { bindCancelFlag, checkCancelled, isCancelled } from './cancellation.ts';
 import { runInBackground } from './threadPriority.ts';
+import { plainError, type PlainError } from '../errors.ts';
 
 // Jobs yield the CPU to the thread serving requests (threadPriority.ts).
 runInBackground();
@@ -19,7 +20,7 @@ export interface WorkerCall {
 
 export type WorkerOutcome =
   | { ok: true; value: unknown }
-  | { ok: false; error: { message: string; status?: number; code?: string; details?: string; stack?: string } };
+  | { ok: false; error: PlainError };
 
 /** What a worker function receives besides its input. */
 export interface WorkerTools {
@@ -51,11 +52,7 @@ export default async function runCall(call: WorkerCall): Promise<WorkerOutcome> 
     if (typeof fn !== 'function') throw new Error(`${call.module} exports no function ${call.fn}`);
     return { ok: true, value: await (fn as (i: unknown, t: WorkerTools) => unknown)(call.input, tools) };
   } catch (e) {
-    const err = e as { message?: string; status?: number; code?: { value?: string }; details?: string; stack?: string };
-    return {
-      ok: false,
-      error: { message: err.message ?? String(e), status: err.status, code: err.code?.value, details: err.details, stack: err.stack },
-    };
+    return { ok: false, error: plainError(e) };
   } finally {
     bindCancelFlag(undefined);
     call.port?.close();

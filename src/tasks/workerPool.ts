@@ -6,8 +6,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import { DataFactory } from 'n3';
-import { HttpError, InternalError, ServiceUnavailable } from '../errors.ts';
+import { errorFromPlain, InternalError, ServiceUnavailable } from '../errors.ts';
 import type { WorkerOptions } from './api.ts';
 import type { WorkerCall, WorkerOutcome } from './worker.ts';
 import { newCancelFlag, raiseCancelFlag } from './cancellation.ts';
@@ -26,12 +25,6 @@ const NOOP = 'data:text/javascript,export function noop() {}';
 function moduleUrl(module: URL | string): string {
   if (module instanceof URL) return module.href;
   return /^(file|data):/.test(module) ? module : pathToFileURL(module).href;
-}
-
-/** Rebuilds a worker's error on this side of the thread boundary. */
-function errorFrom(e: Extract<WorkerOutcome, { ok: false }>['error']): Error {
-  if (e.status && e.code) return new HttpError(e.status, DataFactory.namedNode(e.code), e.message, { details: e.details });
-  return Object.assign(new Error(e.message), { stack: e.stack });
 }
 
 export class WorkerPool {
@@ -95,7 +88,7 @@ export class WorkerPool {
       this.inFlight.set(settled, cancel);
       void settled.finally(() => this.inFlight.delete(settled));
       const outcome = await Promise.race([running, stopped]);
-      if (!outcome.ok) throw errorFrom(outcome.error);
+      if (!outcome.ok) throw errorFromPlain(outcome.error);
       return outcome.value as T;
     } catch (e) {
       if (options.signal?.aborted) throw options.signal.reason ?? e;

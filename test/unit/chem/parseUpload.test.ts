@@ -43,7 +43,7 @@ describe('chem: parseStructure for uploads (molfile only with coordinates)', () 
     const expected = fingerprintsOf(ALANINE.smiles);
     expect(ok.fingerprints?.canonicalSmiles).to.equal(expected.canonicalSmiles);
     expect([...ok.fingerprints!.morgan]).to.deep.equal([...expected.morgan]);
-    expect([...ok.fingerprints!.pattern]).to.deep.equal([...expected.pattern]);
+    expect([...ok.fingerprints!.pattern!]).to.deep.equal([...expected.pattern]);
     expect(bad).to.have.property('error').that.matches(/not a valid structure/);
   });
 
@@ -64,7 +64,7 @@ describe('chem: parseStructure for uploads (molfile only with coordinates)', () 
         }
         const again = fingerprintsOf(p.smiles);
         compared++;
-        const same = p.fingerprints?.canonicalSmiles === again.canonicalSmiles && p.fingerprints.morgan.every((w, i) => w === again.morgan[i]) && p.fingerprints.pattern.every((w, i) => w === again.pattern[i]);
+        const same = p.fingerprints?.canonicalSmiles === again.canonicalSmiles && p.fingerprints.morgan.every((w, i) => w === again.morgan[i]) && p.fingerprints.pattern!.every((w, i) => w === again.pattern[i]);
         if (!same) differing.push(p.smiles);
       }
     }
@@ -72,13 +72,14 @@ describe('chem: parseStructure for uploads (molfile only with coordinates)', () 
     expect(differing).to.deep.equal([]);
   });
 
-  it('fingerprints asked for by a function of the identity: computed when it says so, for 2D and 3D input', () => {
-    const asked: Array<{ smiles: string; inchiKey: string }> = [];
-    const known = parseStructure('OC(=O)[C@@H](N)C', 'smiles', { fingerprints: (id) => { asked.push(id); return false; } });
-    expect(asked).to.deep.equal([{ smiles: ALANINE.smiles, inchiKey: ALANINE.inchiKey }]);
-    expect(known.fingerprints).to.equal(undefined);
-    const fresh = parseStructure('OC(=O)[C@@H](N)C', 'smiles', { fingerprints: () => true });
-    expect([...fresh.fingerprints!.morgan]).to.deep.equal([...fingerprintsOf(ALANINE.smiles).morgan]);
+  it("'withoutPattern': the Morgan fingerprint and pickle, no pattern, for 2D and 3D input", () => {
+    const p = parseStructure('OC(=O)[C@@H](N)C', 'smiles', { fingerprints: 'withoutPattern' });
+    expect(p).to.include(ALANINE);
+    expect(p.fingerprints?.pattern).to.equal(undefined);
+    expect(p.fingerprints?.canonicalSmiles).to.equal(ALANINE.smiles);
+    expect([...p.fingerprints!.morgan]).to.deep.equal([...fingerprintsOf(ALANINE.smiles).morgan]);
+    expect(p.fingerprints!.pickle.byteLength).to.be.greaterThan(0);
+    expect(parseStructure('OC(=O)[C@@H](N)C', 'smiles').fingerprints).to.equal(undefined);
     // 3D input: the SMILES and fingerprints come from the molecule without hydrogens.
     const ethanol3d = [
       '', '  made by hand', '',
@@ -88,11 +89,11 @@ describe('chem: parseStructure for uploads (molfile only with coordinates)', () 
       '    2.0000    1.2000    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0',
       '  1  2  1  0', '  2  3  1  0', 'M  END',
     ].join('\n');
-    const seen: string[] = [];
-    const p = parseStructure(ethanol3d, 'molfile', { fingerprints: (id) => { seen.push(`${id.smiles} ${id.inchiKey}`); return true; } });
-    expect(p.is3D).to.equal(true);
+    const e = parseStructure(ethanol3d, 'molfile', { fingerprints: true });
+    expect(e.is3D).to.equal(true);
     // Ethanol, PubChem CID 702.
-    expect(seen).to.deep.equal(['CCO LFQSCWFLJHTTHZ-UHFFFAOYSA-N']);
-    expect([...p.fingerprints!.pattern]).to.deep.equal([...fingerprintsOf('CCO').pattern]);
+    expect(`${e.smiles} ${e.inchiKey}`).to.equal('CCO LFQSCWFLJHTTHZ-UHFFFAOYSA-N');
+    expect([...e.fingerprints!.pattern!]).to.deep.equal([...fingerprintsOf('CCO').pattern]);
+    expect([...e.fingerprints!.morgan]).to.deep.equal([...fingerprintsOf('CCO').morgan]);
   });
 });

@@ -4,6 +4,8 @@ import { SearchEngine } from '../../../src/search/engine.ts';
 import { HttpError } from '../../../src/errors.ts';
 import { sharedData } from '../../helpers/data.ts';
 import { tempDir } from '../../helpers/app.ts';
+import { initChem, parseStructure } from '../../../src/chem/index.ts';
+import { fingerprintsOf } from '../../../src/chem/fingerprints.ts';
 
 const C60 = 'c12c3c4c5c1c1c6c7c2c2c8c3c3c9c4c4c%10c5c5c1c1c6c6c%11c7c2c2c7c8c3c3c8c9c4c4c9c%10c5c5c1c1c6c6c%11c2c2c7c3c3c8c4c4c9c5c1c1c6c2c3c41';
 
@@ -124,5 +126,72 @@ describe('search index file', () => {
     const third = await SearchEngine.open({ dataDir, timeoutMs: 1000, workers: 1 });
     expect([...third.index.uris].filter(Boolean).sort()).to.deep.equal(['u:2', 'u:4']);
     await third.close();
+  });
+});
+
+describe('search: pattern fingerprints computed after the post', () => {
+  const nitro = /\[N\+\]\(\[O-\]\)=O|\[N\+\]\(=O\)\[O-\]|\[O-\]\[N\+\]\(=O\)/;
+  const smiles = hamsterSmiles().slice(0, 80);
+  const uri = (i: number) => `http://x/compound/${i}`;
+  /** As POST /compound gives them: the Morgan fingerprint and pickle from the parse, no pattern. */
+  const posted = (s: string) => parseStructure(s, 'smiles', { fingerprints: 'withoutPattern' });
+  const patternAt = (engine: SearchEngine, u: string) => [...engine.index.entry(engine.index.slotOf(u)!)!.pattern];
+
+  before(() => initChem(['smiles']));
+
+  it('a compound without its screen is still found by every substructure search, then gets the pattern of its SMILES', async () => {
+    const dataDir = tempDir();
+    const engine = await SearchEngine.open({ dataDir, timeoutMs: 30_000, workers: 1 });
+    try {
+      const parsed = smiles.map(posted);
+      parsed.forEach((p, i) => engine.indexCompound(uri(i), p.smiles, p.inchiKey, p.fingerprints));
+      expect(engine.patternsPending).to.equal(smiles.length);
+      // Before the patterns: the screen passes everything and the matcher decides.
+      const expected = parsed.map((p, i) => (nitro.test(p.smiles) ? uri(i) : '')).filter(Boolean);
+      expect(expected.length).to.be.greaterThan(2);
+      const before = (await engine.substructure('smarts', '[N+](=O)[O-]')).map((h) => h.uri);
+      expect(before).to.include.members(expected);
+      expect(await engine.substructure('smiles', 'C1CCCCCCCCCCCCCCCCCC1')).to.deep.equal([]);
+      await engine.fillPatternsNow();
+      expect(engine.patternsPending).to.equal(0);
+      // Computed in the matcher process from the pickle; compared with the pattern of the
+      // canonical SMILES parsed again here, as a query's screen is made.
+      parsed.forEach((p, i) => expect(patternAt(engine, uri(i)), p.smiles).to.deep.equal([...fingerprintsOf(p.smiles).pattern]));
+      expect((await engine.substructure('smarts', '[N+](=O)[O-]')).map((h) => h.uri)).to.deep.equal(before);
+    } finally {
+      await engine.close();
+    }
+    // The patterns are in the file: a restart has them, in the same storage order.
+    const again = await SearchEngine.open({ dataDir, timeoutMs: 30_000, workers: 1 });
+    try {
+      expect(again.patternsPending).to.equal(0);
+      expect(again.index.uris.filter(Boolean)).to.deep.equal(smiles.map((_s, i) => uri(i)));
+      smiles.forEach((s, i) => expect(patternAt(again, uri(i))).to.deep.equal([...fingerprintsOf(posted(s).smiles).pattern]));
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('computes them by itself once posts pause, and after a restart those it had not', async () => {
+    const dataDir = tempDir();
+    const first = await SearchEngine.open({ dataDir, timeoutMs: 30_000, workers: 1 });
+    smiles.slice(0, 5).forEach((s, i) => {
+      const p = posted(s);
+      first.indexCompound(uri(i), p.smiles, p.inchiKey, p.fingerprints);
+    });
+    // Stopped before posts paused: the file holds the compounds without their patterns.
+    await first.close();
+    const second = await SearchEngine.open({ dataDir, timeoutMs: 30_000, workers: 1 });
+    try {
+      expect(second.patternsPending).to.equal(5);
+      const p = posted(smiles[5]!);
+      second.indexCompound(uri(5), p.smiles, p.inchiKey, p.fingerprints);
+      const deadline = Date.now() + 20_000;
+      while (second.patternsPending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(second.patternsPending).to.equal(0);
+      smiles.slice(0, 6).forEach((s, i) => expect(patternAt(second, uri(i))).to.deep.equal([...fingerprintsOf(posted(s).smiles).pattern]));
+    } finally {
+      await second.close();
+    }
   });
 });
