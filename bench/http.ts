@@ -97,8 +97,12 @@ async function taskLatency(service: Running): Promise<BenchRow[]> {
  * upload kazius: after them every one of these would be a compound the service holds.
  */
 const POSTED = Number(process.env.BENCH_POSTED ?? 2000);
-/** Other distinct SMILES posted first, so the service is measured warm, as the baseline is. */
-const WARM_UP = 500;
+/**
+ * Other distinct SMILES posted first, so the service is measured warm, as the baseline is:
+ * its parser threads start on the first POST, and each compiles the toolkit's hot code only
+ * after some hundreds of structures of its own.
+ */
+const WARM_UP = 1500;
 
 /** What a SMILES posted to /compound costs the toolkit (no molblock: SMILES has no coordinates to keep). */
 const TOOLKIT_WORK = { molfile: 'withCoordinates' } as const;

@@ -14,7 +14,6 @@ import { UPLOAD_JOB } from './datasets/datasetUploadJob.ts';
 import { JOB } from './rdf/vocab.ts';
 import { loadBuiltInOntologies } from './ontology/ontology.ts';
 import { loadAlgorithms } from './algorithms/boot.ts';
-import { structureParser } from './chem/parseThreads.ts';
 import { JobEngine, type EngineOptions } from './tasks/engine.ts';
 import { defineJobs } from './jobs.ts';
 import { closeIds } from './ids/mint.ts';
@@ -115,13 +114,4 @@ export async function openDeps(config: Config, logger: Logger = createLogger(con
  */
 export async function warmWorkers(deps: Pick<Deps, 'tasks' | 'logger'>): Promise<void> {
   await deps.tasks.warmWorkers(PARSE_WORKER, 'warmUp').catch((err: unknown) => deps.logger.warn({ err }, 'could not start the worker threads ahead of the first job'));
-}
-
-/**
- * Starts the threads that parse structures sent in requests (parseThreads.ts), so the first
- * POST of a compound after start does not wait for them. Only a process that serves HTTP
- * (src/main.ts) needs them.
- */
-export function warmParser(): Promise<void> {
-  return structureParser().warm();
 }

@@ -7,7 +7,7 @@ async function main(): Promise<void> {
   // Checked before the toolkits and the store are loaded (about a second): a DATA_DIR
   // that cannot hold files is refused at once. openDeps checks it again for other callers.
   prepareDataDir(config.dataDir);
-  const [{ openDeps, warmParser, warmWorkers }, { createApp }, { createLogger }, { createHttpServer }] = await Promise.all([
+  const [{ openDeps, warmWorkers }, { createApp }, { createLogger }, { createHttpServer }] = await Promise.all([
     import('./boot.ts'), import('./app.ts'), import('./logger.ts'), import('./http/listen.ts'),
   ]);
   const logger = createLogger(config.logLevel);
@@ -16,7 +16,6 @@ async function main(): Promise<void> {
   const server = createHttpServer(config, app.callback()).listen(config.port, config.host, () => {
     logger.info({ baseUrl: config.baseUrl, dataDir: config.dataDir, logLevel: config.logLevel }, `OpenTox service at ${config.baseUrl} (data in ${config.dataDir})`);
     void warmWorkers(deps);
-    void warmParser();
   });
   const stop = async () => {
     server.close();

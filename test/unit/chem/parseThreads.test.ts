@@ -52,4 +52,23 @@ describe('chem: structures parsed in the parser threads', () => {
       expect((a as PromiseFulfilledResult<unknown>).value).to.deep.equal(expected);
     });
   });
+
+  it('starts a thread on first use, parses on the event loop until it is ready, and stops it when idle', async () => {
+    const lazy = new StructureParser(1, 300);
+    expect(lazy.threadCount).to.equal(0);
+    // Answered at once, here: the thread is still loading its toolkits.
+    expect(await lazy.parse('OC(=O)[C@@H](N)C', 'smiles')).to.include(ALANINE);
+    expect(lazy.threadCount).to.equal(1);
+    expect(lazy.batches).to.equal(1); // the thread's warm-up only
+    await lazy.warm();
+    expect(await lazy.parse('OC(=O)[C@@H](N)C', 'smiles')).to.include(ALANINE);
+    expect(lazy.batches).to.equal(2);
+    const deadline = Date.now() + 5000;
+    while (lazy.threadCount > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(lazy.threadCount).to.equal(0);
+    // The next structure starts one again.
+    expect((await lazy.parse('CCO', 'smiles')).inchiKey).to.equal('LFQSCWFLJHTTHZ-UHFFFAOYSA-N');
+    expect(lazy.threadCount).to.equal(1);
+    await lazy.warm();
+  });
 });
