@@ -73,8 +73,8 @@ export class StructureParser {
 
   /** Starts every thread and waits until each has loaded its toolkits (for tests and benchmarks). */
   async warm(): Promise<void> {
-    const starting = Array.from({ length: this.size - this.threads.length }, () => this.start());
-    await Promise.all([...this.threads, ...starting].filter((t) => !t.ready).map((t) => new Promise<void>((resolve) => t.worker.once('message', () => resolve()))));
+    for (let i = this.threads.length; i < this.size; i++) this.start();
+    await Promise.all(this.threads.filter((t) => !t.ready).map((t) => new Promise<void>((resolve) => t.worker.once('message', () => resolve()))));
   }
 
   /** Threads started (for tests). */
