@@ -27,8 +27,13 @@ const FILL_QUIET_MS = 500;
 const FILL_BACKLOG = 20_000;
 /** Patterns computed per matcher call (about 0.2 to 0.4 ms each). */
 const FILL_CHUNK = 500;
-/** A matcher call that takes longer than this is stopped; its compounds wait for the next start. */
+/** A matcher call that takes longer than this is stopped (and counts as failed). */
 const FILL_TIMEOUT_MS = 60_000;
+/**
+ * Failed fills in a row after which the missing patterns wait for the next start. A matcher
+ * killed by another search's time limit fails the fill it was running: that one is retried.
+ */
+const FILL_ATTEMPTS = 3;
 
 export interface SearchOptions {
   /** Only these compounds (a dataset's); undefined searches all. */
@@ -61,6 +66,7 @@ export class SearchEngine {
   private filling: Promise<void> | undefined;
   /** Slots of the fill in flight. */
   private inFill = 0;
+  private fillFailures = 0;
   private closed = false;
 
   private constructor(private readonly file: IndexFile | undefined, private readonly timeoutMs: number, workers: number, private readonly base: () => string) {
@@ -238,12 +244,15 @@ export class SearchEngine {
         words = await this.pool.patterns(PATTERN, pickles, FILL_TIMEOUT_MS);
         if (words.length !== slots.length * FP_WORDS) throw new Error(`the matcher answered ${words.length} words for ${slots.length} patterns`);
       } catch {
-        // These compounds keep a screen that passes everything (exact, only slower to
-        // search); the next start tries again, since the file holds them so.
+        // Until they get one, these compounds keep a screen that passes everything (exact,
+        // only slower to search); after FILL_ATTEMPTS the next start tries again, since the
+        // file holds them so.
+        if (++this.fillFailures < FILL_ATTEMPTS) for (const slot of slots) this.unscreened.add(slot);
         return;
       } finally {
         this.inFill = 0;
       }
+      this.fillFailures = 0;
       slots.forEach((slot, i) => {
         const uri = this.index.uris[slot];
         if (uri === undefined || this.index.pickles[slot] !== pickles[i]) return;
