@@ -7,9 +7,10 @@
 // thread together, as one message: under load a thread gets a batch per round trip, so the
 // cost of crossing threads is shared, and at rest a structure goes alone at once.
 //
-// A thread holds its own toolkits, about 190 MB, so threads start on first use and stop
-// after IDLE_MS without work; until one has loaded its toolkits (a second or two), structures
-// are parsed on the event loop as before, so no request waits for a thread to start. They
+// A thread holds its own toolkits, about 190 MB, so threads start only once structures come
+// faster than START_RATE a second, and stop after IDLE_MS without work. A structure that comes
+// alone, or before a thread has loaded its toolkits (a second or two), is parsed on the event
+// loop (about a millisecond), so no request waits for a thread to start. They
 // are not niced (threadPriority.ts) as job threads are: a client waits on them. A thread is
 // stopped only while idle: on Node 20, terminating one inside RDKit's WASM can hang the other
 // threads that use it (substructWorker.mjs).
@@ -24,6 +25,8 @@ const ENTRY = new URL('./parseThread.mjs', import.meta.url);
 const BATCH = 32;
 /** A thread without work for this long is stopped (its memory returned). */
 export const IDLE_MS = 120_000;
+/** Structures parsed on the event loop within one second that start the first thread. */
+export const START_RATE = 20;
 /** What a new thread parses first, to load its toolkits. */
 const WARM_UP: ParseRequest = { text: 'Oc1ccccc1', format: 'smiles', molfile: 'always', fingerprints: true };
 
@@ -54,14 +57,22 @@ export class StructureParser {
   private readonly queue: Waiting[] = [];
   /** Messages sent to the threads so far (each a batch of structures). */
   batches = 0;
+  /** Structures parsed on the event loop in the current second (START_RATE). */
+  private hereSince = 0;
+  private hereCount = 0;
 
   constructor(readonly size: number, readonly idleMs = IDLE_MS) {}
 
-  /** parseStructure (parse.ts) of `text`: in one of the threads once one is ready. */
+  /** parseStructure (parse.ts) of `text`: in one of the threads once one is ready, else here. */
   async parse(text: string, format: ChemFormat, options: ThreadParseOptions = {}): Promise<ParsedStructure> {
     const request: ParseRequest = { text, format, molfile: options.molfile ?? 'always', fingerprints: options.fingerprints ?? false };
     if (!this.threads.some((t) => t.ready)) {
-      if (this.threads.length === 0) this.start();
+      const now = performance.now();
+      if (now - this.hereSince > 1000) {
+        this.hereSince = now;
+        this.hereCount = 0;
+      }
+      if (++this.hereCount >= START_RATE && this.threads.length === 0) this.start();
       await initChem([format]);
       return parseStructure(text, format, { molfile: request.molfile, fingerprints: request.fingerprints });
     }
