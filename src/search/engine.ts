@@ -186,9 +186,11 @@ export class SearchEngine {
 
   /** Computes every pattern fingerprint still missing now, without waiting for posts to pause. */
   async fillPatternsNow(): Promise<void> {
-    while (this.unscreened.size > 0 && !this.closed) {
+    for (;;) {
+      // A fill in flight (the quiet timer's) holds slots of its own: wait for it first.
       await this.filling;
-      if (this.unscreened.size > 0) await this.fillOnce();
+      if (this.unscreened.size === 0 || this.closed) return;
+      await this.fillOnce();
     }
   }
 
@@ -220,14 +222,16 @@ export class SearchEngine {
     if (this.closed || this.unscreened.size === 0) return;
     const quietFor = performance.now() - this.lastDeferred;
     if (quietFor < FILL_QUIET_MS && this.unscreened.size < FILL_BACKLOG) return this.scheduleFill(FILL_QUIET_MS - quietFor);
-    // One fill at a time (fillPatternsNow may be running one).
-    await this.filling;
     await this.fillOnce();
-    if (this.unscreened.size > 0) this.scheduleFill(0);
   }
 
-  /** Computes up to FILL_CHUNK missing patterns in a matcher process. */
+  /**
+   * Computes up to FILL_CHUNK missing patterns in a matcher process; one fill at a time (a
+   * call while one runs answers that one). When it ends with patterns still missing (some
+   * were deferred meanwhile), the next is scheduled.
+   */
   private fillOnce(): Promise<void> {
+    if (this.filling) return this.filling;
     const run = async () => {
       const slots: number[] = [];
       for (const slot of this.unscreened) {
@@ -261,7 +265,10 @@ export class SearchEngine {
         if (!this.closed) this.file?.appendPattern(uri, pattern);
       });
     };
-    this.filling = run().finally(() => (this.filling = undefined));
+    this.filling = run().finally(() => {
+      this.filling = undefined;
+      if (this.unscreened.size > 0) this.scheduleFill(0);
+    });
     return this.filling;
   }
 
