@@ -2,15 +2,14 @@
 // event loop sends and answers one reply per structure, in order. Its failures cross back as
 // plain data, so a refused structure keeps its 400 and error code.
 import { parentPort } from 'node:worker_threads';
-import { initChem, parseStructure, type ChemFormat, type ParsedStructure } from './index.ts';
+import { initChem, parseStructure, type ChemFormat, type ParsedStructure, type ParseOptions } from './index.ts';
 import { plainError, type PlainError } from '../errors.ts';
 
-/** What the event loop asks: parseStructure's arguments, its options as plain data. */
+/** What the event loop asks: parseStructure's arguments (its options are plain data). */
 export interface ParseRequest {
   text: string;
   format: ChemFormat;
-  molfile: 'always' | 'withCoordinates';
-  fingerprints: boolean | 'withoutPattern';
+  options: ParseOptions;
 }
 
 export type ParseReply = { ok: true; value: ParsedStructure } | { ok: false; error: PlainError };
@@ -23,7 +22,7 @@ async function parseBatch(batch: ParseRequest[]): Promise<ParseReply[]> {
   }
   return batch.map((r): ParseReply => {
     try {
-      return { ok: true, value: parseStructure(r.text, r.format, { molfile: r.molfile, fingerprints: r.fingerprints }) };
+      return { ok: true, value: parseStructure(r.text, r.format, r.options) };
     } catch (e) {
       return { ok: false, error: plainError(e) };
     }

@@ -10,14 +10,14 @@
 // A thread holds its own toolkits, about 190 MB, so threads start only once structures come
 // faster than START_RATE a second, and stop after IDLE_MS without work. A structure that comes
 // alone, or before a thread has loaded its toolkits (a second or two), is parsed on the event
-// loop (about a millisecond), so no request waits for a thread to start. They
-// are not niced (threadPriority.ts) as job threads are: a client waits on them. A thread is
-// stopped only while idle: on Node 20, terminating one inside RDKit's WASM can hang the other
-// threads that use it (substructWorker.mjs).
+// loop (about a millisecond), so no request waits for a thread to start. They are not niced
+// (threadPriority.ts) as job threads are: a client waits on them. A thread is stopped only
+// while idle: on Node 20, terminating one inside RDKit's WASM can hang the other threads that
+// use it (substructWorker.mjs).
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { errorFromPlain, InternalError } from '../errors.ts';
-import { initChem, parseStructure, type ChemFormat, type ParsedStructure } from './index.ts';
+import { initChem, parseStructure, type ChemFormat, type ParsedStructure, type ParseOptions } from './index.ts';
 import type { ParseReply, ParseRequest } from './parseThread.ts';
 
 const ENTRY = new URL('./parseThread.mjs', import.meta.url);
@@ -28,7 +28,7 @@ export const IDLE_MS = 120_000;
 /** Structures parsed on the event loop within one second that start the first thread. */
 export const START_RATE = 20;
 /** What a new thread parses first, to load its toolkits. */
-const WARM_UP: ParseRequest = { text: 'Oc1ccccc1', format: 'smiles', molfile: 'always', fingerprints: true };
+const WARM_UP: ParseRequest = { text: 'Oc1ccccc1', format: 'smiles', options: { fingerprints: true } };
 
 interface Waiting {
   request: ParseRequest;
@@ -45,13 +45,6 @@ interface Thread {
   idle: NodeJS.Timeout | undefined;
 }
 
-export interface ThreadParseOptions {
-  /** As ParseOptions.molfile (parse.ts). */
-  molfile?: 'always' | 'withCoordinates';
-  /** As ParseOptions.fingerprints (parse.ts). */
-  fingerprints?: boolean | 'withoutPattern';
-}
-
 export class StructureParser {
   private readonly threads: Thread[] = [];
   private readonly queue: Waiting[] = [];
@@ -64,8 +57,7 @@ export class StructureParser {
   constructor(readonly size: number, readonly idleMs = IDLE_MS) {}
 
   /** parseStructure (parse.ts) of `text`: in one of the threads once one is ready, else here. */
-  async parse(text: string, format: ChemFormat, options: ThreadParseOptions = {}): Promise<ParsedStructure> {
-    const request: ParseRequest = { text, format, molfile: options.molfile ?? 'always', fingerprints: options.fingerprints ?? false };
+  async parse(text: string, format: ChemFormat, options: ParseOptions = {}): Promise<ParsedStructure> {
     if (!this.threads.some((t) => t.ready)) {
       const now = performance.now();
       if (now - this.hereSince > 1000) {
@@ -74,10 +66,10 @@ export class StructureParser {
       }
       if (++this.hereCount >= START_RATE && this.threads.length === 0) this.start();
       await initChem([format]);
-      return parseStructure(text, format, { molfile: request.molfile, fingerprints: request.fingerprints });
+      return parseStructure(text, format, options);
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ request, resolve, reject });
+      this.queue.push({ request: { text, format, options }, resolve, reject });
       this.pump();
     });
   }

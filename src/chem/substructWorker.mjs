@@ -29,7 +29,7 @@ function queryFor(kind, text) {
  * as 32-bit words: the search index computes them here for compounds posted without one.
  */
 function patterns(job) {
-  const words = [];
+  let out = new Uint8Array(0);
   let start = 0;
   for (let i = 0; i < job.ends.length; i++) {
     const mol = rdkit.get_mol_from_uint8array(job.pickles.subarray(start, job.ends[i]));
@@ -37,18 +37,14 @@ function patterns(job) {
     if (!mol) throw new Error(`molecule ${i} of the batch could not be read back from its pickle`);
     try {
       const bytes = mol.get_pattern_fp_as_uint8array(job.text);
-      words.push(new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+      // Every fingerprint has the length the options give.
+      if (i === 0) out = new Uint8Array(job.ends.length * bytes.byteLength);
+      out.set(bytes, i * bytes.byteLength);
     } finally {
       mol.delete();
     }
   }
-  const out = new Uint32Array(words.reduce((n, w) => n + w.length, 0));
-  let at = 0;
-  for (const w of words) {
-    out.set(w, at);
-    at += w.length;
-  }
-  return { id: job.id, value: out };
+  return { id: job.id, value: new Uint32Array(out.buffer) };
 }
 
 /** job: { id, kind, text, pickles: Uint8Array (end to end), ends: Uint32Array }. */

@@ -11,7 +11,7 @@ import type { IndexEntry, StructureIndex } from './index.ts';
 const MAGIC = 'OTSEARCH1';
 const ADD = 1;
 const REMOVE = 2;
-/** The pattern fingerprint of an entry added before without one (SearchEngine.fillPatterns). */
+/** The pattern fingerprint of an entry added before without one (the search index's fill, engine.ts). */
 const PATTERN = 3;
 const FP_BYTES = FP_WORDS * 4;
 
