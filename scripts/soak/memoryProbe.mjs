@@ -9,14 +9,24 @@ import process from 'node:process';
 import { setInterval } from 'node:timers';
 import { isMainThread, threadId, workerData } from 'node:worker_threads';
 
-/** What a worker thread is, from what it was started with (src/store/replica.ts, compactor.ts, forestThreads.ts; else the job pool). */
+/** What a worker thread is, from what it was started with (src/store/replica.ts, compactor.ts, forestThreads.ts, chem/parseThreads.ts; else the job pool). */
 function kindOf(data) {
   if (data && typeof data === 'object') {
     if ('segments' in data && 'dir' in data) return 'replica';
     if ('target' in data && 'plan' in data) return 'compactor';
     if ('forestThread' in data) return 'forest';
+    if ('parseThread' in data) return 'parser';
   }
   return 'pool';
+}
+
+/**
+ * The service's main thread, or the main thread of a process it forked: the substructure
+ * matchers (src/search/matcherPool.ts) inherit NODE_OPTIONS and so this probe, and only they
+ * have an IPC channel to a parent.
+ */
+function mainKind() {
+  return typeof process.send === 'function' ? 'matcher' : 'main';
 }
 
 /**
@@ -73,7 +83,7 @@ function wasmSizes() {
 const file = process.env.SOAK_MEMORY_FILE;
 if (file) {
   wrapWebAssembly();
-  const kind = isMainThread ? 'main' : kindOf(workerData);
+  const kind = isMainThread ? mainKind() : kindOf(workerData);
   setInterval(() => {
     const m = process.memoryUsage();
     // Seconds since the epoch: the reader (steady.ts) times every thread from the start of the load.

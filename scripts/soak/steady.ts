@@ -21,7 +21,7 @@ export interface MemorySample {
   /** Seconds since the steady load began (negative while the service started). */
   t: number;
   thread: number;
-  kind: 'main' | 'pool' | 'replica' | 'compactor' | 'forest';
+  kind: 'main' | 'pool' | 'replica' | 'compactor' | 'forest' | 'parser' | 'matcher';
   /** The process's RSS (the same for every thread). */
   rss: number;
   heapUsed: number;

@@ -58,7 +58,8 @@ function steadyLines(s: SteadyResult): string[] {
     const kinds = [...new Set([...first.byKind.keys(), ...last.byKind.keys()])].sort((a, b) => (a === 'main' ? -1 : b === 'main' ? 1 : a.localeCompare(b)));
     for (const kind of kinds) {
       const [a, b] = [first.byKind.get(kind), last.byKind.get(kind)];
-      const who = kind === 'main' ? 'main thread' : `${kind} threads`;
+      // The matchers are processes of their own (their RSS is not the service's).
+      const who = kind === 'main' ? 'main thread' : kind === 'matcher' ? 'matcher processes' : `${kind} threads`;
       lines.push(`| ${kind === 'main' ? who : `${who} (${a?.threads ?? 0} → ${b?.threads ?? 0} thread(s))`}: V8 heap in use, after warm-up → end | ${m(a?.heapUsed ?? 0)} → ${m(b?.heapUsed ?? 0)} MiB | level |`);
       lines.push(`| ${who}: external (WASM, buffers), after warm-up → end | ${m(a?.external ?? 0)} → ${m(b?.external ?? 0)} MiB | level once WASM reached its high-water mark |`);
       const modules = [...new Set([...Object.keys(a?.wasm ?? {}), ...Object.keys(b?.wasm ?? {})])].sort();

@@ -21,6 +21,8 @@ import { initChem, parseStructure, type ChemFormat, type ParsedStructure, type P
 import type { ParseReply, ParseRequest } from './parseThread.ts';
 
 const ENTRY = new URL('./parseThread.mjs', import.meta.url);
+/** What the threads are started with: nothing they read, a name for whoever lists the process's threads (the soak's memory probe). */
+const PARSE_THREAD = { parseThread: true };
 /** Most structures sent to a thread in one message. */
 const BATCH = 32;
 /** A thread without work for this long is stopped (its memory returned). */
@@ -107,7 +109,7 @@ export class StructureParser {
 
   /** Starts a thread; it is ready once it has parsed WARM_UP. */
   private start(): Thread {
-    const thread: Thread = { worker: new Worker(ENTRY), ready: false, batch: undefined, idle: undefined };
+    const thread: Thread = { worker: new Worker(ENTRY, { workerData: PARSE_THREAD }), ready: false, batch: undefined, idle: undefined };
     this.threads.push(thread);
     thread.worker.on('message', (replies: ParseReply[]) => {
       const batch = thread.batch ?? [];

@@ -9,6 +9,16 @@ import { obabelInchiKey } from '../helpers/obabel.ts';
 
 const URIS = { Accept: 'text/uri-list' };
 
+/** Waits (at most 30 s) until this process has used under a tenth of a core for a quarter of a second. */
+async function untilQuiet(): Promise<void> {
+  for (const end = Date.now() + 30_000; Date.now() < end;) {
+    const before = process.cpuUsage();
+    await sleep(250);
+    const used = process.cpuUsage(before);
+    if ((used.user + used.system) / 1000 < 25) return;
+  }
+}
+
 describe('chemistry over HTTP: metal complexes and 3D (SPEC §2.2, §4.2)', function () {
   this.timeout(120_000);
   let app: TestApp;
@@ -28,12 +38,18 @@ describe('chemistry over HTTP: metal complexes and 3D (SPEC §2.2, §4.2)', func
   });
 
   it('ibuprofen (stereocentre unspecified) as chemical/x-xyz: 3D in seconds of CPU, no atoms on top of each other', async () => {
-    // The first 3D request of a worker thread loads the toolkits; time a warm one.
-    const warm = await fetch(await createCompound(app.url, 'CCO'), { headers: { Accept: 'chemical/x-xyz' } });
+    // The first 3D request of a worker thread loads the toolkits, and V8 compiles the
+    // generator's ring and stereo paths only once a molecule takes them: time a warm one,
+    // warmed by a smaller aryl propanoic acid (measured: after ethanol alone, ibuprofen's
+    // first embedding costs 3.5 s of CPU, the next 0.4 to 0.8 s).
+    const warm = await fetch(await createCompound(app.url, 'CC(C(=O)O)c1ccc(Cl)cc1'), { headers: { Accept: 'chemical/x-xyz' } });
     expect(warm.status).to.equal(200);
     const uri = await createCompound(app.url, 'CC(C)Cc1ccc(cc1)C(C)C(=O)O');
     // CPU time of this process (the app and its worker threads run here): on a shared
-    // machine wall time would measure the other processes as well.
+    // machine wall time would measure the other processes as well. Work that earlier tests
+    // left running in this process (a parser thread loading its toolkits, V8 compiling WASM
+    // in the background) would be counted too, so the request is timed once that has ended.
+    await untilQuiet();
     const cpu = process.cpuUsage();
     const res = await fetch(uri, { headers: { Accept: 'chemical/x-xyz' } });
     const used = process.cpuUsage(cpu);
@@ -50,7 +66,7 @@ describe('chemistry over HTTP: metal complexes and 3D (SPEC §2.2, §4.2)', func
     expect(closest, 'closest atoms (C-H bond about 1.09 Å)').to.be.within(0.9, 1.2);
     // Open Babel perceives bonds from the coordinates alone: the same constitution comes back.
     expect(obabelInchiKey(xyz, 'xyz').slice(0, 14)).to.equal('HEFNNWSXXWATRW');
-    // Before: 20 s, then 400.
+    // Once 20 s; here now 1.6 to 2.3 s, the JIT compiling the rest of the path included.
     expect(cpuMs).to.be.below(5000);
   });
 
