@@ -127,18 +127,36 @@ export class StructureParser {
         thread.idle.unref();
       }
     });
-    // A thread that fails outside parseStructure's own error handling is dropped (the next
-    // structure starts another); the structures it held are answered with the error.
-    const lost = (why: string) => {
+    // A thread that fails outside parseStructure's own error handling (killed, out of
+    // memory) is dropped, and the next structures start another. The ones it held were
+    // parsed by nobody: each is parsed here once more, as before any thread was ready, so
+    // its client gets the structure's own answer, not the thread's failure.
+    const lost = () => {
       if (!this.drop(thread)) return;
-      for (const w of thread.batch ?? []) w.reject(new InternalError(`the structure parser stopped: ${why}`));
+      const held = thread.batch ?? [];
       thread.batch = undefined;
+      // One lost before it had loaded its toolkits would most likely be lost again: the
+      // structures waiting for it are parsed here too, and a thread starts again only as the
+      // first did (START_RATE).
+      if (!thread.ready && !this.threads.some((t) => t.ready)) held.push(...this.queue.splice(0));
+      void this.parseHere(held);
       this.pump();
     };
-    thread.worker.on('error', (e) => lost(e.message));
-    thread.worker.on('exit', (code) => lost(`its thread exited with code ${code}`));
+    thread.worker.on('error', lost);
+    thread.worker.on('exit', lost);
     this.send(thread, [{ request: WARM_UP, resolve: () => undefined, reject: () => undefined }]);
     return thread;
+  }
+
+  private async parseHere(held: Waiting[]): Promise<void> {
+    for (const w of held) {
+      try {
+        await initChem([w.request.format]);
+        w.resolve(parseStructure(w.request.text, w.request.format, w.request.options));
+      } catch (e) {
+        w.reject(e as Error);
+      }
+    }
   }
 
   private stop(thread: Thread): void {

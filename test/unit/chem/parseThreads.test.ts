@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
+import type { Worker } from 'node:worker_threads';
 import { initChem, parseStructure } from '../../../src/chem/index.ts';
 import { START_RATE, StructureParser } from '../../../src/chem/parseThreads.ts';
 import { HttpError } from '../../../src/errors.ts';
@@ -71,5 +72,38 @@ describe('chem: structures parsed in the parser threads', () => {
     expect(lazy.threadCount).to.equal(0);
     expect((await lazy.parse('CCO', 'smiles')).inchiKey).to.equal('LFQSCWFLJHTTHZ-UHFFFAOYSA-N');
     expect(lazy.threadCount).to.equal(0);
+  });
+
+  it('a thread killed in the middle of a batch loses none of its structures, nor does the one started in its place, killed while loading', async () => {
+    const fragile = new StructureParser(1);
+    await fragile.warm();
+    const threads = (fragile as unknown as { threads: Array<{ worker: Worker }> }).threads;
+    const smiles = ['OC(=O)[C@@H](N)C', 'C(C)(C)(C)(C)C', 'c1ccccc1O', 'CCO', 'CC(C)Cc1ccc(cc1)C(C)C(=O)O'];
+    const answers = Promise.allSettled(smiles.map((s) => fragile.parse(s, 'smiles')));
+    // The warm-up, then the first structure alone; the other four wait for the thread.
+    expect(fragile.batches).to.equal(2);
+    // What an out-of-memory thread or a crash in a toolkit does: the thread ends unanswered.
+    const first = threads[0]!.worker;
+    await first.terminate();
+    // Another was started for the four that wait; it is killed before its toolkits load.
+    while (threads[0]?.worker === first) await new Promise((r) => setTimeout(r, 5));
+    expect(fragile.threadCount).to.equal(1);
+    await threads[0]!.worker.terminate();
+    const settled = await answers;
+    settled.forEach((a, i) => {
+      if (i === 1) {
+        // Pentavalent carbon: refused for itself, as in any thread.
+        expect(a.status).to.equal('rejected');
+        expect(((a as PromiseRejectedResult).reason as HttpError).status).to.equal(400);
+        return;
+      }
+      expect(a.status, smiles[i]).to.equal('fulfilled');
+      expect((a as PromiseFulfilledResult<unknown>).value).to.deep.equal(parseStructure(smiles[i]!, 'smiles'));
+    });
+    expect((settled[0] as PromiseFulfilledResult<object>).value).to.include(ALANINE);
+    // Nothing restarts the threads over and over: the next start is the parser's usual one.
+    expect(fragile.threadCount).to.equal(0);
+    await fragile.warm();
+    expect((await fragile.parse('CCO', 'smiles')).inchiKey).to.equal('LFQSCWFLJHTTHZ-UHFFFAOYSA-N');
   });
 });
