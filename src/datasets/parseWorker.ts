@@ -2,7 +2,11 @@
 // items)): parses a batch of upload structures so the event loop stays free and all cores
 // parse at once. The molfile is written only for input with coordinates (only then does an
 // upload store a structure file), and the search fingerprints are computed here, not on the
-// event loop when the compound is indexed. `warmUp` readies a thread before the first upload.
+// event loop when the compound is indexed. All but the pattern fingerprint: as for a posted
+// compound, the search index's matcher computes it once writes pause (src/search/engine.ts),
+// and until then the compound passes every substructure screen. The upload's own CPU drops
+// by a quarter and its dataset is ready sooner (docs/performance.md). `warmUp` readies a
+// thread before the first upload.
 import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
 import type { StructureFormat } from './table.ts';
 import { checkCancelled } from '../tasks/cancellation.ts';
@@ -27,7 +31,7 @@ export async function parseStructures(items: Array<{ text: string; format: Struc
     // Outside the try: a cancelled upload stops here instead of failing every structure.
     checkCancelled();
     try {
-      return parseStructure(text, format, { molfile: 'withCoordinates', fingerprints: true });
+      return parseStructure(text, format, { molfile: 'withCoordinates', fingerprints: 'withoutPattern' });
     } catch (e) {
       return { error: (e as Error).message };
     }
