@@ -67,8 +67,7 @@ export class StructureParser {
         this.hereCount = 0;
       }
       if (++this.hereCount >= START_RATE && this.threads.length === 0) this.start();
-      await initChem([format]);
-      return parseStructure(text, format, options);
+      return this.parseHere({ text, format, options });
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ request: { text, format, options }, resolve, reject });
@@ -139,7 +138,7 @@ export class StructureParser {
       // structures waiting for it are parsed here too, and a thread starts again only as the
       // first did (START_RATE).
       if (!thread.ready && !this.threads.some((t) => t.ready)) held.push(...this.queue.splice(0));
-      void this.parseHere(held);
+      for (const w of held) this.parseHere(w.request).then(w.resolve, w.reject);
       this.pump();
     };
     thread.worker.on('error', lost);
@@ -148,15 +147,10 @@ export class StructureParser {
     return thread;
   }
 
-  private async parseHere(held: Waiting[]): Promise<void> {
-    for (const w of held) {
-      try {
-        await initChem([w.request.format]);
-        w.resolve(parseStructure(w.request.text, w.request.format, w.request.options));
-      } catch (e) {
-        w.reject(e as Error);
-      }
-    }
+  /** parseStructure on the event loop: until a thread is ready, and for what a lost thread held. */
+  private async parseHere({ text, format, options }: ParseRequest): Promise<ParsedStructure> {
+    await initChem([format]);
+    return parseStructure(text, format, options);
   }
 
   private stop(thread: Thread): void {
