@@ -99,8 +99,8 @@ async function taskLatency(service: Running): Promise<BenchRow[]> {
 const POSTED = Number(process.env.BENCH_POSTED ?? 2000);
 /**
  * Other distinct SMILES posted first, so the service is measured warm, as the baseline is:
- * its parser threads start on the first POST, and each compiles the toolkit's hot code only
- * after some hundreds of structures of its own.
+ * its parser threads start only once structures come faster than a rate
+ * (src/chem/parseThreads.ts), and load their toolkits first.
  */
 const WARM_UP = 1500;
 
