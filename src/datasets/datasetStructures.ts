@@ -16,6 +16,17 @@ const BATCH = 250;
 type Structure = NonNullable<InputRow['structure']>;
 
 export async function structuresToCompounds(deps: Deps, structures: readonly Structure[], signal?: AbortSignal, progress?: (percent: number) => void, owner?: string): Promise<Array<string | { error: string }>> {
+  // The search index computes the new compounds' pattern fingerprints once this is done,
+  // not in a gap between two batches, on a core the parse needs (SearchEngine.holdFills).
+  const release = deps.search.holdFills();
+  try {
+    return await parseAndStore(deps, structures, signal, progress, owner);
+  } finally {
+    release();
+  }
+}
+
+async function parseAndStore(deps: Deps, structures: readonly Structure[], signal: AbortSignal | undefined, progress: ((percent: number) => void) | undefined, owner: string | undefined): Promise<Array<string | { error: string }>> {
   const parses: Array<Promise<ParseResult[]>> = [];
   for (let i = 0; i < structures.length; i += BATCH) {
     const parse = deps.tasks.runInWorker<ParseResult[]>(PARSE_WORKER, 'parseStructures', structures.slice(i, i + BATCH), { signal });

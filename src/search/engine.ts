@@ -21,7 +21,9 @@ const MATCH_CHUNK = 2_048;
  * neither the screen nor the search. Until it is there, the compound's screen has every bit
  * set, so every substructure search matches it exactly (no hit is lost, the search is only
  * slower). The matcher processes compute them once posts pause for FILL_QUIET_MS, or at once
- * when FILL_BACKLOG are waiting.
+ * when FILL_BACKLOG are waiting. An upload holds them back while it stores its compounds
+ * (holdFills): the gap between two of its batches can pass for a pause, and a fill then
+ * takes a core from the threads parsing the upload.
  */
 const FILL_QUIET_MS = 500;
 const FILL_BACKLOG = 20_000;
@@ -62,6 +64,8 @@ export class SearchEngine {
   /** Slots whose pattern fingerprint is still to be computed (UNKNOWN_PATTERN until then). */
   private readonly unscreened = new Set<number>();
   private lastDeferred = 0;
+  /** Uploads storing compounds now (holdFills). */
+  private holds = 0;
   private fillTimer: NodeJS.Timeout | undefined;
   private filling: Promise<void> | undefined;
   /** Slots of the fill in flight. */
@@ -202,6 +206,23 @@ export class SearchEngine {
     await this.pool.close();
   }
 
+  /**
+   * Holds the pattern fills back until the returned function is called (once FILL_BACKLOG
+   * wait, they run all the same): an upload holds them while it stores its compounds, and
+   * they start once it has finished and posts pause.
+   */
+  holdFills(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      this.lastDeferred = Math.max(this.lastDeferred, performance.now());
+      if (this.unscreened.size > 0) this.scheduleFill(FILL_QUIET_MS);
+    };
+  }
+
   private deferPattern(slot: number, at = performance.now()): void {
     this.unscreened.add(slot);
     this.lastDeferred = Math.max(this.lastDeferred, at);
@@ -221,7 +242,11 @@ export class SearchEngine {
   private async fillWhenQuiet(): Promise<void> {
     if (this.closed || this.unscreened.size === 0) return;
     const quietFor = performance.now() - this.lastDeferred;
-    if (quietFor < FILL_QUIET_MS && this.unscreened.size < FILL_BACKLOG) return this.scheduleFill(FILL_QUIET_MS - quietFor);
+    if (this.unscreened.size < FILL_BACKLOG) {
+      // Held: the release schedules the fill (and every compound deferred meanwhile checks the backlog).
+      if (this.holds > 0) return;
+      if (quietFor < FILL_QUIET_MS) return this.scheduleFill(FILL_QUIET_MS - quietFor);
+    }
     await this.fillOnce();
   }
 

@@ -172,6 +172,28 @@ describe('search: pattern fingerprints computed after the post', () => {
     }
   });
 
+  it('an upload holds the fills back while it stores its compounds; they run once it is done', async () => {
+    const engine = await SearchEngine.open({ dataDir: tempDir(), timeoutMs: 30_000, workers: 1 });
+    try {
+      const release = engine.holdFills();
+      smiles.slice(0, 5).forEach((s, i) => {
+        const p = posted(s);
+        engine.indexCompound(uri(i), p.smiles, p.inchiKey, p.fingerprints);
+      });
+      // Three times the pause after which posted compounds get their patterns.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(engine.patternsPending, 'held').to.equal(5);
+      release();
+      release(); // a second call changes nothing
+      const deadline = Date.now() + 20_000;
+      while (engine.patternsPending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(engine.patternsPending).to.equal(0);
+      smiles.slice(0, 5).forEach((s, i) => expect(patternAt(engine, uri(i))).to.deep.equal([...fingerprintsOf(posted(s).smiles).pattern]));
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('computes them by itself once posts pause, and after a restart those it had not', async () => {
     const dataDir = tempDir();
     const first = await SearchEngine.open({ dataDir, timeoutMs: 30_000, workers: 1 });
