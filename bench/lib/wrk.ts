@@ -1,7 +1,10 @@
 // Load from another process (wrk, Debian's `wrk`), so figures are what a client sees: the
 // service never shares its event loop or its cores' time slices with the load generator.
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -44,4 +47,48 @@ export async function wrk(url: string, options: WrkOptions = {}): Promise<WrkRes
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
   const errors = Number(non2xx?.[1] ?? 0) + (socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
   return { requestsPerSecond: Number(rps[1]), p50: ms(p50[1]!), p99: ms(p99[1]!), errors };
+}
+
+export interface BodiesResult {
+  /** Responses counted (one per body), and those answered 200. */
+  responses: number;
+  ok: number;
+  seconds: number;
+}
+
+/**
+ * POSTs every one of `bodies` once (one line each), `connections` at a time, with wrk and
+ * bodies.lua: the time from the first request until the last of them is answered. `spare`
+ * bodies (at least one per connection) go to the connections that send again while the
+ * last are in flight; they load the service as the others do, but are not counted.
+ */
+export async function wrkBodies(url: string, contentType: string, bodies: readonly string[], spare: readonly string[], connections: number): Promise<BodiesResult> {
+  if (!existsSync(WRK_BIN)) throw new Error(`${WRK_BIN} is missing: apt-get install wrk`);
+  if (spare.length < connections) throw new Error(`wrkBodies: ${spare.length} spare bodies for ${connections} connections`);
+  if ([...bodies, ...spare].some((b) => b.includes('\n'))) throw new Error('wrkBodies: a body spans lines');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'opentox-wrk-'));
+  try {
+    const file = path.join(dir, 'bodies');
+    writeFileSync(file, [...bodies, ...spare].join('\n') + '\n');
+    const script = fileURLToPath(new URL('./bodies.lua', import.meta.url));
+    // bodies.lua prints its line at the last counted response; wrk would then idle to the
+    // end of -d, so it is stopped here once the line is read.
+    const child = spawn(WRK_BIN, ['-t', '1', '-c', String(connections), '-d', '600s', '-s', script, url, '--', file, String(bodies.length), contentType], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    let out = '';
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /^BODIES (\{.*\})$/m.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+      void exited.then(() => reject(new Error(`wrk ended before the last response:\n${out}`)));
+    }).finally(() => child.kill('SIGKILL'));
+    await exited;
+    const result = JSON.parse(line) as { responses: number; ok: number; microseconds: number };
+    return { responses: result.responses, ok: result.ok, seconds: result.microseconds / 1e6 };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

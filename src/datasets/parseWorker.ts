@@ -20,11 +20,13 @@ const UPLOAD_PARSE: ParseOptions = { molfile: 'withCoordinates', fingerprints: '
 
 /**
  * Loads the toolkits in this thread and parses one structure as an upload does, so that the
- * thread's first real call does not pay for it (WorkerPool.warm). The first thread also runs
+ * thread's first real call does not pay for it (WorkerPool.warm), and loads the upload
+ * reader (a fifth of a second, most of a small upload's read). The first thread also runs
  * the toolkits' warm-up set, whose optimised code then serves every thread
  * (src/chem/warmUp.ts): without it, the first upload after a start took half as long again.
  */
 export async function warmUp(thread: number | null): Promise<void> {
+  await import('./readTableWorker.ts');
   await parseStructures([{ text: 'Oc1ccccc1', format: 'smiles' }]);
   if (thread === 0) warmUpToolkits(UPLOAD_PARSE);
 }
