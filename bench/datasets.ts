@@ -1,6 +1,6 @@
 // Dataset upload, measured from outside: kazius.csv uploaded to `npm start` in a child
 // process, to a finished dataset, beside the toolkit's own parse rate of the same file in
-// this process (the Ruby service took 37 s). datasetsLarge.ts has the 100,000-row dataset.
+// this process (the Ruby service took 37 s). largeDataset.ts has the 100,000-row dataset.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { sharedData } from '../test/helpers/data.ts';
@@ -41,18 +41,22 @@ function timeParse(rows: ReturnType<typeof readCsv>['rows'], options: ParseOptio
   return (performance.now() - t) / 1000;
 }
 
+interface Round {
+  uploadS: number;
+  rawS: number;
+  workS: number;
+  load: string;
+}
+
 /**
- * kazius.csv uploaded to `npm start` in a child process, as its first upload once its start
- * is over, from this process as a client; then the baselines in this process.
+ * One round: kazius.csv uploaded to `npm start` in a child process, as its first upload once
+ * its start is over, from this process as a client; then the baselines in this process.
  */
-export async function kazius(): Promise<BenchRow[]> {
-  const text = readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8');
-  const rows = readCsv(text).rows;
+async function round(text: string, rows: ReturnType<typeof readCsv>['rows'], cores: number): Promise<Round> {
   // The upload first, into a service that has parsed nothing yet. `npm start` readies its
   // job threads once it listens (their toolkits loaded and warmed up, src/chem/warmUp.ts);
   // the machine going quiet says that is done. Parsing the baselines first, in the same
   // process as the service, had warmed the toolkits' code for the upload too.
-  const cores = os.availableParallelism();
   const service = await startService({ WORKERS: String(cores) });
   let uploadS: number;
   let load: string;
@@ -65,17 +69,35 @@ export async function kazius(): Promise<BenchRow[]> {
   } finally {
     await service.stop();
   }
-  // The baselines once the service has gone, each after an untimed pass. The upload parses
-  // in the worker pool (one thread per core): its ceiling is the one-thread rate × cores.
+  // The baselines once the service has gone, each after an untimed pass.
   await untilIdle();
   const rawS = timeParse(rows, {});
   // What a parse worker does per structure (src/datasets/parseWorker.ts): the parse without
   // a molfile (SMILES input has no coordinates to keep) and the search fingerprints but the
   // pattern, which the search index computes later.
   const workS = timeParse(rows, { molfile: 'withCoordinates', fingerprints: 'withoutPattern' });
+  return { uploadS, rawS, workS, load };
+}
+
+/** Rounds of upload and baselines: this machine's speed moves by a third within minutes. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+export async function kazius(): Promise<BenchRow[]> {
+  const text = readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8');
+  const rows = readCsv(text).rows;
+  // The upload parses in the worker pool (one thread per core): its ceiling is the
+  // one-thread rate × cores.
+  const cores = os.availableParallelism();
+  const rounds: Round[] = [];
+  for (let i = 0; i < ROUNDS; i++) rounds.push(await round(text, rows, cores));
+  const ratio = (r: Round) => r.rawS / r.uploadS / cores;
+  const sorted = [...rounds].sort((a, b) => ratio(a) - ratio(b));
+  // The round with the median ratio, and every round's ratio beside it.
+  const { uploadS, rawS, workS, load } = sorted[Math.floor(sorted.length / 2)]!;
+  const all = (of: (r: Round) => number) => rounds.map((r) => fmt(of(r), 2)).join(', ');
   return [
-    { bench: `kazius.csv upload to a finished dataset (${rows.length} rows), the first upload to \`npm start\` once it is ready`, figure: `${fmt(uploadS)} s, ${fmt(rows.length / uploadS, 0)} compounds/s`, baseline: `toolkit parse alone, one thread: ${fmt(rawS)} s, ${fmt(rows.length / rawS, 0)} compounds/s`, ratio: `${fmt(rawS / uploadS, 2)}× the one-thread rate, ${fmt(rawS / uploadS / cores, 2)}× that rate × ${cores} cores` },
-    { bench: 'kazius.csv upload against the parse worker\'s own work', figure: `${fmt(uploadS)} s`, baseline: `parse + search fingerprints but the pattern, one thread: ${fmt(workS)} s, ${fmt(rows.length / workS, 0)} compounds/s`, ratio: `${fmt(workS / uploadS / cores, 2)}× that rate × ${cores} cores (load average ${load} after the upload)` },
+    { bench: `kazius.csv upload to a finished dataset (${rows.length} rows), the first upload to \`npm start\` once it is ready, median of ${ROUNDS} rounds`, figure: `${fmt(uploadS)} s, ${fmt(rows.length / uploadS, 0)} compounds/s`, baseline: `toolkit parse alone, one thread: ${fmt(rawS)} s, ${fmt(rows.length / rawS, 0)} compounds/s`, ratio: `${fmt(rawS / uploadS, 2)}× the one-thread rate, ${fmt(rawS / uploadS / cores, 2)}× that rate × ${cores} cores (rounds ${all(ratio)}; uploads ${rounds.map((r) => fmt(r.uploadS)).join(', ')} s)` },
+    { bench: 'kazius.csv upload against the parse worker\'s own work', figure: `${fmt(uploadS)} s`, baseline: `parse + search fingerprints but the pattern, one thread: ${fmt(workS)} s, ${fmt(rows.length / workS, 0)} compounds/s`, ratio: `${fmt(workS / uploadS / cores, 2)}× that rate × ${cores} cores (rounds ${all((r) => r.workS / r.uploadS / cores)}; load average ${load} after the upload)` },
     { bench: 'kazius.csv upload vs the Ruby OpenTox service', figure: `${fmt(uploadS)} s`, baseline: `${RUBY_KAZIUS_S} s (published, not this machine)`, ratio: `${fmt(RUBY_KAZIUS_S / uploadS, 1)}× faster` },
   ];
 }

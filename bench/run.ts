@@ -11,7 +11,7 @@ const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
   ['modelsCv', () => import('./modelsCv.ts')],
   ['rdf', () => import('./rdf.ts')],
   ['datasets', () => import('./datasets.ts')],
-  ['datasetsLarge', () => import('./datasetsLarge.ts')],
+  ['largeDataset', () => import('./largeDataset.ts')],
   ['search', () => import('./search.ts')],
   ['compounds', () => import('./compounds.ts')],
   ['auth', () => import('./auth.ts')],
