@@ -20,7 +20,6 @@ export const CANCEL_GRACE_MS = 3000;
  * only memory. (Piscina's own default, a second, would start them again for every job.)
  */
 export const IDLE_THREAD_MS = 15 * 60_000;
-const NOOP = 'data:text/javascript,export function noop() {}';
 
 function moduleUrl(module: URL | string): string {
   if (module instanceof URL) return module.href;
@@ -32,6 +31,10 @@ export class WorkerPool {
   private closed = false;
   /** Calls in flight, with their cancel flags: close() asks them to stop first. */
   private readonly inFlight = new Map<Promise<unknown>, Int32Array>();
+  /** Calls handed to Piscina and not yet settled: at most one per thread (slot). */
+  private running = 0;
+  /** Calls waiting for a thread, in the order they came (slot). */
+  private readonly waiting: Array<() => void> = [];
 
   constructor(
     readonly size: number,
@@ -59,6 +62,42 @@ export class WorkerPool {
     return this.pool?.threads.length ?? 0;
   }
 
+  /**
+   * Waits until a thread is free for one more call, first come first served. Piscina's own
+   * queue keeps no order for calls that carry an abort signal, as ours do (to terminate a
+   * thread that ignores a cancel): a call it cannot hand to a thread at once goes to the back
+   * of a second queue, or with its stricterFIFO option to the front, so a burst of calls ran
+   * in neither order. An upload stores its batches in order, so it waited for whichever ran
+   * last while the threads stood idle. Here Piscina gets a call only when a thread is free.
+   */
+  private async slot(signal: AbortSignal | undefined): Promise<void> {
+    if (this.running < this.size && this.waiting.length === 0) {
+      this.running++;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      // The slot is handed on by release(): `running` stays as it is.
+      const take = () => {
+        signal?.removeEventListener('abort', abort);
+        resolve();
+      };
+      const abort = () => {
+        const i = this.waiting.indexOf(take);
+        if (i >= 0) this.waiting.splice(i, 1);
+        reject(signal?.reason);
+      };
+      this.waiting.push(take);
+      signal?.addEventListener('abort', abort, { once: true });
+    });
+  }
+
+  /** A call handed to Piscina has settled: its slot goes to the first waiting call. */
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+
   async run<T>(module: URL | string, fn: string, input: unknown, options: WorkerOptions = {}): Promise<T> {
     if (this.closed) throw new ServiceUnavailable('the service is stopping; no new worker jobs are accepted');
     const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
@@ -72,15 +111,24 @@ export class WorkerPool {
     let stop: (() => void) | undefined;
     try {
       signal?.throwIfAborted();
-      const running = this.piscina.run(call, { signal: terminate.signal, transferList: channel ? [channel.port2] : undefined }) as Promise<WorkerOutcome>;
+      await this.slot(signal);
+      let running: Promise<WorkerOutcome>;
+      try {
+        if (this.closed) throw new ServiceUnavailable('the service is stopping; no new worker jobs are accepted');
+        signal?.throwIfAborted();
+        running = this.piscina.run(call, { signal: terminate.signal, transferList: channel ? [channel.port2] : undefined }) as Promise<WorkerOutcome>;
+      } catch (e) {
+        this.release();
+        throw e;
+      }
+      void running.catch(() => undefined).finally(() => this.release());
       const stopped = new Promise<never>((_, reject) => {
         stop = () => {
           reject(signal?.reason);
           raiseCancelFlag(cancel);
-          const timer = setTimeout(() => {
-            terminate.abort();
-            this.respawn();
-          }, this.cancelGraceMs);
+          // Piscina ends the thread; the next waiting call, handed over when this one
+          // settles, makes it start another (it starts one for a call no thread can take).
+          const timer = setTimeout(() => terminate.abort(), this.cancelGraceMs);
           void running.catch(() => undefined).finally(() => clearTimeout(timer));
         };
       });
@@ -101,19 +149,11 @@ export class WorkerPool {
     }
   }
 
-  /**
-   * Piscina with minThreads 0 starts no thread in place of a terminated one while calls
-   * wait in its queue, so they would wait forever: a no-op call per missing thread makes
-   * it start them (it spawns a thread for a call queued while fewer than maxThreads run).
-   */
-  private respawn(): void {
-    const missing = Math.min(this.piscina.queueSize, this.size - this.threads);
-    for (let i = 0; i < missing; i++) void this.piscina.run({ module: NOOP, fn: 'noop', input: null } satisfies WorkerCall).catch(() => undefined);
-  }
-
   /** Asks running calls to stop, waits for them up to the grace period, then terminates every thread. */
   async close(): Promise<void> {
     this.closed = true;
+    // Waiting calls get their slot now, and are refused (run checks `closed`).
+    for (const take of this.waiting.splice(0)) take();
     for (const flag of this.inFlight.values()) raiseCancelFlag(flag);
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise((r) => (timer = setTimeout(r, this.cancelGraceMs)));

@@ -30,3 +30,66 @@ describe('worker pool threads', function () {
     }
   });
 });
+
+describe('worker pool order', function () {
+  this.timeout(60_000);
+  /** Busy for `ms`, answering when it started (the threads share the process's monotonic clock). */
+  const BUSY = 'data:text/javascript,export function busy(ms) { const start = performance.timeOrigin + performance.now(); while (performance.timeOrigin + performance.now() < start + ms); return start; }';
+
+  it('runs calls in the order they came, as many at once as it has threads', async () => {
+    const pool = new WorkerPool(2);
+    try {
+      await Promise.all([pool.run(BUSY, 'busy', 1), pool.run(BUSY, 'busy', 1)]);
+      const starts = await Promise.all(Array.from({ length: 16 }, () => pool.run<number>(BUSY, 'busy', 25)));
+      const order = starts.map((start, call) => ({ start, call })).sort((a, b) => a.start - b.start).map((c) => c.call);
+      // Two threads: the calls start in pairs, in the order they were made (within a pair, either first).
+      order.forEach((call, position) => expect(Math.abs(call - position), `call ${call} started at position ${position}: ${order.join(" ")}`).to.be.at.most(1));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a call cancelled while it waits for a thread is dropped from the queue, and the rest still run', async () => {
+    const pool = new WorkerPool(1);
+    try {
+      const first = pool.run<number>(BUSY, 'busy', 300);
+      const controller = new AbortController();
+      const cancelled = pool.run<number>(BUSY, 'busy', 5_000, { signal: controller.signal });
+      const last = pool.run<number>(BUSY, 'busy', 1);
+      controller.abort(new Error('cancelled by the test'));
+      const outcome = await cancelled.then(() => 'ran', (e: Error) => e.message);
+      expect(outcome).to.equal('cancelled by the test');
+      const t = Date.now();
+      await Promise.all([first, last]);
+      // The cancelled call never took the thread: the last one did not wait its 5 s.
+      expect(Date.now() - t).to.be.below(3_000);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('worker pool: a call that ignores its cancel', function () {
+  this.timeout(60_000);
+  /** Spins without looking at its cancel flag. */
+  const DEAF = 'data:text/javascript,export function spin(ms) { const end = Date.now() + ms; while (Date.now() < end); return ms; }';
+
+  it('loses its thread after the grace period, and the calls waiting behind it run on a new one', async () => {
+    const pool = new WorkerPool(1, 300);
+    try {
+      const controller = new AbortController();
+      const deaf = pool.run<number>(DEAF, 'spin', 30_000, { signal: controller.signal });
+      const next = pool.run<number>(DEAF, 'spin', 1);
+      await new Promise((r) => setTimeout(r, 500));
+      const t = Date.now();
+      controller.abort(new Error('cancelled by the test'));
+      expect(await deaf.then(() => 'ran', (e: Error) => e.message)).to.equal('cancelled by the test');
+      expect(await next).to.equal(1);
+      // The grace period and a new thread, not the 30 s the deaf call would have taken.
+      expect(Date.now() - t).to.be.below(10_000);
+      expect(pool.threads).to.equal(1);
+    } finally {
+      await pool.close();
+    }
+  });
+});
