@@ -3,6 +3,7 @@
 // the workers parse the batches after it. Batches are stored in upload order, so compound
 // ids follow the rows. A structure the toolkit cannot read becomes an error for its row,
 // not a failed upload.
+import os from 'node:os';
 import type { Deps } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { InputRow } from './table.ts';
@@ -12,6 +13,23 @@ import { entryAt } from '../algorithms/table.ts';
 
 /** Structures per worker call and per commit: large enough to amortise both, small enough to overlap them. */
 const BATCH = 250;
+/** The smallest of the last batches (batchSizes). */
+const MIN_BATCH = 25;
+
+/**
+ * Sizes of the batches `count` structures are cut into: BATCH while much remains, then a
+ * share of what is left for each thread, so that the threads (which take the batches in
+ * order) run out of work together instead of one parsing the last full batch alone.
+ */
+export function batchSizes(count: number, threads: number): number[] {
+  const sizes: number[] = [];
+  for (let left = count; left > 0;) {
+    const size = Math.min(left, BATCH, Math.max(MIN_BATCH, Math.ceil(left / (2 * threads))));
+    sizes.push(size);
+    left -= size;
+  }
+  return sizes;
+}
 
 type Structure = NonNullable<InputRow['structure']>;
 
@@ -28,8 +46,10 @@ export async function structuresToCompounds(deps: Deps, structures: readonly Str
 
 async function parseAndStore(deps: Deps, structures: readonly Structure[], signal: AbortSignal | undefined, progress: ((percent: number) => void) | undefined, owner: string | undefined): Promise<Array<string | { error: string }>> {
   const parses: Array<Promise<ParseResult[]>> = [];
-  for (let i = 0; i < structures.length; i += BATCH) {
-    const parse = deps.tasks.runInWorker<ParseResult[]>(PARSE_WORKER, 'parseStructures', structures.slice(i, i + BATCH), { signal });
+  let i = 0;
+  for (const size of batchSizes(structures.length, deps.config.workers || os.availableParallelism())) {
+    const parse = deps.tasks.runInWorker<ParseResult[]>(PARSE_WORKER, 'parseStructures', structures.slice(i, i + size), { signal });
+    i += size;
     // Awaited below in order; a failure after an earlier one must not go unhandled.
     parse.catch(() => undefined);
     parses.push(parse);
