@@ -136,6 +136,13 @@ describe('search: pattern fingerprints computed after the post', () => {
   /** As POST /compound gives them: the Morgan fingerprint and pickle from the parse, no pattern. */
   const posted = (s: string) => parseStructure(s, 'smiles', { fingerprints: 'withoutPattern' });
   const patternAt = (engine: SearchEngine, u: string) => [...engine.index.entry(engine.index.slotOf(u)!)!.pattern];
+  /** Waits (20 s at most) until every pattern is filled, then checks the first `n` against those of their SMILES. */
+  async function filled(engine: SearchEngine, n: number): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (engine.patternsPending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(engine.patternsPending).to.equal(0);
+    smiles.slice(0, n).forEach((s, i) => expect(patternAt(engine, uri(i))).to.deep.equal([...fingerprintsOf(posted(s).smiles).pattern]));
+  }
 
   before(() => initChem(['smiles']));
 
@@ -185,10 +192,7 @@ describe('search: pattern fingerprints computed after the post', () => {
       expect(engine.patternsPending, 'held').to.equal(5);
       release();
       release(); // a second call changes nothing
-      const deadline = Date.now() + 20_000;
-      while (engine.patternsPending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(engine.patternsPending).to.equal(0);
-      smiles.slice(0, 5).forEach((s, i) => expect(patternAt(engine, uri(i))).to.deep.equal([...fingerprintsOf(posted(s).smiles).pattern]));
+      await filled(engine, 5);
     } finally {
       await engine.close();
     }
@@ -208,10 +212,7 @@ describe('search: pattern fingerprints computed after the post', () => {
       expect(second.patternsPending).to.equal(5);
       const p = posted(smiles[5]!);
       second.indexCompound(uri(5), p.smiles, p.inchiKey, p.fingerprints);
-      const deadline = Date.now() + 20_000;
-      while (second.patternsPending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(second.patternsPending).to.equal(0);
-      smiles.slice(0, 6).forEach((s, i) => expect(patternAt(second, uri(i))).to.deep.equal([...fingerprintsOf(posted(s).smiles).pattern]));
+      await filled(second, 6);
     } finally {
       await second.close();
     }
