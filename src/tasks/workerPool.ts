@@ -67,8 +67,9 @@ export class WorkerPool {
    * queue keeps no order for calls that carry an abort signal, as ours do (to terminate a
    * thread that ignores a cancel): a call it cannot hand to a thread at once goes to the back
    * of a second queue, or with its stricterFIFO option to the front, so a burst of calls ran
-   * in neither order. An upload stores its batches in order, so it waited for whichever ran
-   * last while the threads stood idle. Here Piscina gets a call only when a thread is free.
+   * in neither order. An upload stores its batches in order, so its progress stood still
+   * while the threads parsed batches it could not store yet. Here Piscina gets a call only
+   * when a thread is free.
    */
   private async slot(signal: AbortSignal | undefined): Promise<void> {
     if (this.running < this.size && this.waiting.length === 0) {
@@ -152,8 +153,11 @@ export class WorkerPool {
   /** Asks running calls to stop, waits for them up to the grace period, then terminates every thread. */
   async close(): Promise<void> {
     this.closed = true;
-    // Waiting calls get their slot now, and are refused (run checks `closed`).
-    for (const take of this.waiting.splice(0)) take();
+    // Waiting calls get a slot now, each refused as it takes it (run checks `closed`) and
+    // giving it back.
+    const waiting = this.waiting.splice(0);
+    this.running += waiting.length;
+    for (const take of waiting) take();
     for (const flag of this.inFlight.values()) raiseCancelFlag(flag);
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise((r) => (timer = setTimeout(r, this.cancelGraceMs)));

@@ -2,6 +2,7 @@
 // the time given (starting one and loading its toolkits costs a second or two).
 import { expect } from 'chai';
 import { WorkerPool } from '../../../src/tasks/workerPool.ts';
+import type { HttpError } from '../../../src/errors.ts';
 import { PARSE_WORKER, type ParseResult } from '../../../src/datasets/parseWorker.ts';
 
 describe('worker pool threads', function () {
@@ -66,6 +67,19 @@ describe('worker pool: order and cancels', function () {
     } finally {
       await pool.close();
     }
+  });
+
+  it('calls still waiting when the pool closes are refused with 503', async () => {
+    const pool = new WorkerPool(1);
+    const running = pool.run<number>(BUSY, 'busy', 200);
+    const waiting = pool.run<number>(BUSY, 'busy', 1);
+    await new Promise((r) => setTimeout(r, 50));
+    const closed = pool.close();
+    const refusal = await waiting.then(() => undefined, (e: HttpError) => e);
+    expect(refusal?.status).to.equal(503);
+    // The running call is asked to stop (it answers or is cancelled); close() waits for it.
+    await running.catch(() => undefined);
+    await closed;
   });
 
   it('a call that ignores its cancel loses its thread after the grace period, and the calls waiting behind it run on a new one', async () => {
