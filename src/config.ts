@@ -1,4 +1,5 @@
 // Typed configuration from environment variables and matching --flags (flags win).
+import os from 'node:os';
 import path from 'node:path';
 
 export interface Config {
@@ -226,6 +227,9 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
 }
 
 /** Flag name of an option: PORT → --port, DATA_DIR → --data-dir. */
+/** Threads of the job pool: WORKERS, or one per core when it is 0. */
+export const workerThreads = (config: Pick<Config, 'workers'>): number => config.workers || os.availableParallelism();
+
 export const flagName = (env: string): string => '--' + env.toLowerCase().replace(/_/g, '-');
 
 /** Reads configuration: defaults, then environment, then --flag value / --flag=value. */

@@ -1,6 +1,6 @@
 // The task that applies an algorithm (SPEC §4.3: anything that can take long answers 202
 // with a task). Its parameters are plain JSON, so a Queued run survives a restart.
-import os from 'node:os';
+import { workerThreads } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import { NotFound } from '../errors.ts';
 import type { JobContext } from '../tasks/api.ts';
@@ -16,7 +16,7 @@ export interface ApplyJobParams extends ApplyParams {
 }
 
 export function defineApplyJob(deps: Deps, io: AlgorithmIO): void {
-  const workers = deps.config.workers || os.availableParallelism();
+  const workers = workerThreads(deps.config);
   deps.tasks.define<ApplyJobParams>({
     kind: APPLY_JOB,
     idempotent: false,

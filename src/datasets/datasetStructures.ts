@@ -3,7 +3,7 @@
 // the workers parse the batches after it. Batches are stored in upload order, so compound
 // ids follow the rows. A structure the toolkit cannot read becomes an error for its row,
 // not a failed upload.
-import os from 'node:os';
+import { workerThreads } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { InputRow } from './table.ts';
@@ -47,7 +47,7 @@ export async function structuresToCompounds(deps: Deps, structures: readonly Str
 async function parseAndStore(deps: Deps, structures: readonly Structure[], signal: AbortSignal | undefined, progress: ((percent: number) => void) | undefined, owner: string | undefined): Promise<Array<string | { error: string }>> {
   const parses: Array<Promise<ParseResult[]>> = [];
   let i = 0;
-  for (const size of batchSizes(structures.length, deps.config.workers || os.availableParallelism())) {
+  for (const size of batchSizes(structures.length, workerThreads(deps.config))) {
     const parse = deps.tasks.runInWorker<ParseResult[]>(PARSE_WORKER, 'parseStructures', structures.slice(i, i + size), { signal });
     i += size;
     // Awaited below in order; a failure after an earlier one must not go unhandled.

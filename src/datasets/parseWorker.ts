@@ -25,7 +25,7 @@ const UPLOAD_PARSE: ParseOptions = { molfile: 'withCoordinates', fingerprints: '
  * the toolkits' warm-up set, whose optimised code then serves every thread
  * (src/chem/warmUp.ts): without it, the first upload after a start took half as long again.
  */
-export async function warmUp(thread: number | null): Promise<void> {
+export async function warmUp(thread: number): Promise<void> {
   await import('./readTableWorker.ts');
   await parseStructures([{ text: 'Oc1ccccc1', format: 'smiles' }]);
   if (thread === 0) warmUpToolkits(UPLOAD_PARSE);

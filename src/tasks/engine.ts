@@ -4,8 +4,7 @@
 // the jobs' in-flight work (src/tasks/recovery.ts). With REDIS_URL the FIFO is a shared
 // queue (src/tasks/redis/) instead: any process submits, worker processes run
 // (src/tasks/delivery.ts), and every process reads the task from the store.
-import os from 'node:os';
-import type { Config } from '../config.ts';
+import { workerThreads, type Config } from '../config.ts';
 import { uriOf } from '../deps.ts';
 import { InsufficientStorage, NotFound, ServiceUnavailable } from '../errors.ts';
 import type { Reply } from '../http/reply.ts';
@@ -88,7 +87,7 @@ export class JobEngine implements TaskEngine {
     this.consumes = !this.queue || options.role === 'worker' || deps.config.workers > 0;
     // A process that takes no jobs (an API process beside worker processes) needs its threads
     // only to parse a small upload now and then: they are not started ahead and go soon after.
-    this.pool = new WorkerPool(deps.config.workers || os.availableParallelism(), undefined, this.consumes ? IDLE_THREAD_MS : NO_JOBS_IDLE_MS);
+    this.pool = new WorkerPool(workerThreads(deps.config), undefined, this.consumes ? IDLE_THREAD_MS : NO_JOBS_IDLE_MS);
     this.concurrency = deps.config.taskConcurrency || 2 * this.pool.size;
   }
 
