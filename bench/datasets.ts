@@ -4,25 +4,17 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { sharedData } from '../test/helpers/data.ts';
-import { uploadDataset } from '../test/helpers/datasets.ts';
+import { upload } from './lib/upload.ts';
 import { readCsv } from '../src/datasets/csv.ts';
 import { initChem, parseStructure, type ParseOptions } from '../src/chem/index.ts';
 import type { BenchModule, BenchRow } from './types.ts';
 import { startService } from './lib/processes.ts';
-import { untilIdle } from './lib/idle.ts';
+import { loadAverage, untilIdle } from './lib/idle.ts';
 
 const RUBY_KAZIUS_S = 37;
 
 const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-/** The dataset URI of `body` uploaded to the service at `url`, once its task has finished. */
-async function upload(url: string, body: string, type: string): Promise<string> {
-  const done = await uploadDataset({ url }, body, type);
-  if (done.status !== 200) throw new Error(`upload failed: ${done.status} ${done.body}`);
-  return done.body;
-}
-
-const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 /** Seconds one thread takes to run `parse` over every row, after an untimed pass over the first thousand. */
 function timeParse(rows: ReturnType<typeof readCsv>['rows'], options: ParseOptions): number {

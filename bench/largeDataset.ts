@@ -1,25 +1,17 @@
 // A generated 100,000-compound × 20-feature dataset: upload, peak memory, streaming back as
 // CSV beside RDF/XML. In process: the service runs inside this benchmark's process
 // (test/helpers/app.ts), whose memory the figures report.
-import { readFileSync } from 'node:fs';
 import { startApp, type TestApp } from '../test/helpers/app.ts';
-import { uploadDataset } from '../test/helpers/datasets.ts';
+import { upload } from './lib/upload.ts';
 import { storeSize } from '../test/helpers/store.ts';
 import type { BenchModule, BenchRow } from './types.ts';
+import { loadAverage } from './lib/idle.ts';
 
 const ROWS = Number(process.env.BENCH_DATASET_ROWS) || 100_000;
 const FEATURES = 20;
 
 const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const mib = (bytes: number) => `${fmt(bytes / 1048576, 0)} MiB`;
-const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
-/** The dataset URI of `body` uploaded to the service at `url`, once its task has finished. */
-async function upload(url: string, body: string, type: string): Promise<string> {
-  const done = await uploadDataset({ url }, body, type);
-  if (done.status !== 200) throw new Error(`upload failed: ${done.status} ${done.body}`);
-  return done.body;
-}
 
 /** Seconds to read a dataset in `accept`, and the bytes read (the body is consumed as a stream). */
 async function download(url: string, accept: string): Promise<{ s: number; bytes: number }> {

@@ -1,6 +1,7 @@
-// Waits for the machine to go quiet between a figure and its baseline, so that neither is
-// measured while the other's leftovers (a search index catching up, helper threads
-// finishing their compiles, a child process exiting) still use the cores.
+// The machine's state around a figure: waits for it to go quiet between a figure and its
+// baseline, so that neither is measured while the other's leftovers (a search index catching
+// up, helper threads finishing their compiles, a child process exiting) still use the cores,
+// and reads the load average printed beside them.
 import { readFileSync } from 'node:fs';
 
 /** Busy and total jiffies of all cores, from the first line of /proc/stat. */
@@ -24,3 +25,6 @@ export async function untilIdle(share = 0.15, maxMs = 60_000): Promise<void> {
     if ((after.busy - before.busy) / Math.max(1, after.total - before.total) < share) return;
   }
 }
+
+/** The 1-, 5- and 15-minute load averages, to print beside figures. */
+export const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
