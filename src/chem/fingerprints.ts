@@ -6,7 +6,8 @@ import initRDKitModule, { type MainModule, type Mol } from '@rdkit/rdkit';
 export const FP_BITS = 2048;
 /** 32-bit words per fingerprint. */
 export const FP_WORDS = FP_BITS / 32;
-const MORGAN = JSON.stringify({ radius: 2, nBits: FP_BITS });
+/** RDKit's options of the Morgan fingerprint (the matcher computes it too, for compounds posted without one). */
+export const MORGAN = JSON.stringify({ radius: 2, nBits: FP_BITS });
 /** RDKit's options of the pattern fingerprint (the substructure matcher computes it too). */
 export const PATTERN = JSON.stringify({ nBits: FP_BITS });
 /** Changes whenever the fingerprint definition changes, so stored ones are recomputed. */

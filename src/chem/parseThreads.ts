@@ -1,6 +1,6 @@
 // Structures sent in requests (POST and PUT of compounds and conformers) are parsed in
 // threads of their own, so that the event loop serving requests does not run the toolkits:
-// parsing, InChI and the search fingerprints are most of what a new compound costs, and on
+// parsing and InChI are most of what a new compound costs, and on
 // the event loop they would use one core however many clients post at once.
 //
 // Requests that arrive while every thread is busy wait in one queue and go to the next free
@@ -30,7 +30,7 @@ export const IDLE_MS = 120_000;
 /** Structures parsed on the event loop within one second that start the first thread. */
 export const START_RATE = 20;
 /** What a new thread parses first, to load its toolkits. */
-const WARM_UP: ParseRequest = { text: 'Oc1ccccc1', format: 'smiles', options: { fingerprints: true } };
+const WARM_UP: ParseRequest = { text: 'Oc1ccccc1', format: 'smiles', options: { molfile: 'withCoordinates' } };
 
 interface Waiting {
   request: ParseRequest;

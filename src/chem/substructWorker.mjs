@@ -4,6 +4,7 @@
 // terminated while V8 tiers up RDKit's WASM leaves sibling threads that share the compiled
 // module deadlocked. Queries arrive already validated by src/chem/smarts.ts.
 import process from 'node:process';
+import { TextDecoder } from 'node:util';
 import initRDKitModule from '@rdkit/rdkit';
 
 const rdkit = await initRDKitModule();
@@ -47,9 +48,44 @@ function patterns(job) {
   return { id: job.id, value: new Uint32Array(out.buffer) };
 }
 
+/**
+ * Everything the search index keeps of the job's molecules, given as SMILES (UTF-8, end to
+ * end in job.pickles): canonical SMILES, Morgan and pattern fingerprints (RDKit's options
+ * in job.text, as { morgan, pattern }) and the pickle. The index computes them here for
+ * compounds posted without them; a SMILES RDKit cannot read gets { error }.
+ */
+function fingerprints(job) {
+  const options = JSON.parse(job.text);
+  const decoder = new TextDecoder();
+  const structures = [];
+  let start = 0;
+  for (let i = 0; i < job.ends.length; i++) {
+    const smiles = decoder.decode(job.pickles.subarray(start, job.ends[i]));
+    start = job.ends[i];
+    const mol = rdkit.get_mol(smiles);
+    if (!mol || !mol.is_valid()) {
+      mol?.delete();
+      structures.push({ error: `RDKit cannot read "${smiles}"` });
+      continue;
+    }
+    try {
+      structures.push({
+        canonicalSmiles: mol.get_smiles(),
+        morgan: new Uint32Array(new Uint8Array(mol.get_morgan_fp_as_uint8array(options.morgan)).buffer),
+        pattern: new Uint32Array(new Uint8Array(mol.get_pattern_fp_as_uint8array(options.pattern)).buffer),
+        pickle: new Uint8Array(mol.get_as_uint8array()),
+      });
+    } finally {
+      mol.delete();
+    }
+  }
+  return { id: job.id, structures };
+}
+
 /** job: { id, kind, text, pickles: Uint8Array (end to end), ends: Uint32Array }. */
 function run(job) {
   if (job.kind === 'pattern') return patterns(job);
+  if (job.kind === 'fingerprints') return fingerprints(job);
   const query = queryFor(job.kind, job.text);
   const matched = [];
   let start = 0;

@@ -33,15 +33,14 @@ const { quad, namedNode } = DataFactory;
  * The structure in the request body, by Content-Type (or a multipart file part), parsed in
  * the parser's threads (parseThreads.ts). A compound keeps a structure file only when the
  * input carried coordinates (a drawing from SMILES is made when asked for), so its molfile
- * is written only then. A compound's search fingerprints come from the same parse, from the
- * molecule already read: the search index would otherwise parse the SMILES again for a new
- * compound (one already held ignores them).
+ * is written only then. The parse computes what the POST answers with and nothing else: the
+ * search index computes a new compound's fingerprints after the answer (search/engine.ts).
  */
 async function readStructure(ctx: Koa.Context, use: 'compound' | 'conformer'): Promise<ParsedStructure> {
   const upload = await readUpload(ctx);
   const format = formatOfMediaType(upload.type);
   if (!format) throw new UnsupportedMediaType(upload.type, INPUT_MEDIA_TYPES, { code: ERR.UnsupportedFormat });
-  const parsed = await structureParser().parse(upload.data.toString('utf8'), format, use === 'compound' ? { molfile: 'withCoordinates', fingerprints: 'withoutPattern' } : {});
+  const parsed = await structureParser().parse(upload.data.toString('utf8'), format, use === 'compound' ? { molfile: 'withCoordinates' } : {});
   const limits = limitsOf(ctx);
   if (limits) checkAtoms(smilesAtomCount(parsed.smiles), limits);
   return parsed;

@@ -3,7 +3,7 @@
 // is full, and stop when the caller's signal aborts (the client disconnected).
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import path from 'node:path';
-import { FP_VERSION, FP_WORDS, PATTERN, ToolkitParseError, fingerprintsOf, identityOf, initFingerprints, morganOf, searchToolkit, type StructureFingerprints } from '../chem/fingerprints.ts';
+import { FP_VERSION, FP_WORDS, MORGAN, PATTERN, ToolkitParseError, fingerprintsOf, identityOf, initFingerprints, morganOf, searchToolkit, type StructureFingerprints } from '../chem/fingerprints.ts';
 import { screenOf, type QueryKind } from '../chem/smarts.ts';
 import { BadRequest, ServiceUnavailable } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
@@ -16,17 +16,30 @@ const SCAN_CHUNK = 16_384;
 const MATCH_CHUNK = 2_048;
 
 /*
- * The pattern fingerprint of a posted compound is computed after the POST is answered: it
- * costs more than the parse and InChI together, and a client that posts compounds waits for
- * neither the screen nor the search. Until it is there, the compound's screen has every bit
- * set, so every substructure search matches it exactly (no hit is lost, the search is only
- * slower). The matcher processes compute them once posts pause for FILL_QUIET_MS, or at once
- * when FILL_BACKLOG are waiting. An upload holds them back while it stores its compounds
- * (holdFills): the gap between two of its batches can pass for a pause, and a fill then
- * takes a core from the threads parsing the upload.
+ * The search fingerprints of a posted compound are computed after the POST is answered: a
+ * client that posts compounds waits for none of them, and they cost a third as much again
+ * as the parse and InChI the POST needs. An upload's parse threads give the Morgan
+ * fingerprint and the pickle, and leave out the pattern, which costs more than the parse
+ * and InChI together.
+ *
+ * A compound without any (`unindexed`) is in no scan until they are computed: every search
+ * first brings the index up to date (catchUp), so none misses it. A compound without its
+ * pattern has a screen with every bit set, so every substructure search matches it exactly
+ * (no hit is lost, the search is only slower). The matcher processes compute both once
+ * posts pause for FILL_QUIET_MS, or at once when a backlog is waiting. An upload holds them
+ * back while it stores its compounds (holdFills): the gap between two of its batches can
+ * pass for a pause, and a fill then takes a core from the threads parsing the upload.
  */
 const FILL_QUIET_MS = 500;
 const FILL_BACKLOG = 20_000;
+/**
+ * Compounds without fingerprints after which a fill starts without a pause. The first search
+ * after a burst of posts waits for those of the burst (about 0.5 ms each in a matcher): at
+ * most five seconds or so.
+ */
+const UNINDEXED_BACKLOG = 10_000;
+/** At most this many compounds a search brings up to date on the event loop, not in a matcher (about 0.3 ms each). */
+const CATCH_UP_HERE = 64;
 /** Patterns computed per matcher call (about 0.2 to 0.4 ms each). */
 const FILL_CHUNK = 500;
 /** A matcher call that takes longer than this is stopped (and counts as failed). */
@@ -63,6 +76,12 @@ export class SearchEngine {
   private readonly pool: MatcherPool;
   /** Slots whose pattern fingerprint is still to be computed (UNKNOWN_PATTERN until then). */
   private readonly unscreened = new Set<number>();
+  /** Compounds (by index key) stored without fingerprints, not yet in the index. */
+  private readonly unindexed = new Map<string, StoredStructure>();
+  /** Those of them a matcher is computing now. */
+  private readonly inFlight = new Map<string, StoredStructure>();
+  /** Of those, the ones removed or given fingerprints meanwhile, whose answer is dropped. */
+  private readonly dropped = new WeakSet<StoredStructure>();
   private lastDeferred = 0;
   /** Uploads storing compounds now (holdFills). */
   private holds = 0;
@@ -118,24 +137,45 @@ export class SearchEngine {
 
   /**
    * Called when a compound is stored or its structure replaced. `fingerprints`, when given,
-   * were computed with the parse that wrote `smiles` (parseStructure's fingerprints option:
-   * in an upload's parse worker, or by the request that posted the compound), so they are
-   * not computed again here.
+   * were computed with the parse that wrote `smiles` (parseStructure's fingerprints option,
+   * in an upload's parse worker), so they are not computed again here; without them, the
+   * matcher computes them after the caller is answered.
    */
   indexCompound(uri: string, smiles: string, inchiKey?: string, fingerprints?: StructureFingerprints): void {
-    this.tryAdd({ uri: this.keyOf(uri), smiles, inchiKey }, true, fingerprints);
+    const key = this.keyOf(uri);
+    this.dropInFlight(key);
+    if (fingerprints) {
+      this.unindexed.delete(key);
+      this.tryAdd({ uri: key, smiles, inchiKey }, true, fingerprints);
+      return;
+    }
+    // A replaced structure's old entry goes at once: no search finds it by what it was.
+    if (this.index.remove(key)) this.file?.appendRemove(key);
+    this.unindexed.set(key, { uri: key, smiles, inchiKey });
+    this.lastDeferred = Math.max(this.lastDeferred, performance.now());
+    if (this.unindexed.size >= UNINDEXED_BACKLOG) void this.fillOnce();
+    else this.scheduleFill(FILL_QUIET_MS);
   }
 
   /** Called when a compound is deleted. */
   removeCompound(uri: string): void {
     const key = this.keyOf(uri);
+    this.dropInFlight(key);
+    this.unindexed.delete(key);
     if (this.index.remove(key)) this.file?.appendRemove(key);
   }
 
+  /** A matcher's answer for `key`, if one is computing it, no longer counts. */
+  private dropInFlight(key: string): void {
+    const s = this.inFlight.get(key);
+    if (s) this.dropped.add(s);
+  }
+
   /** URIs of compounds with the identity of `text` (SMILES, InChI or InChIKey). */
-  exact(text: string, options: SearchOptions = {}): string[] {
+  async exact(text: string, options: SearchOptions = {}): Promise<string[]> {
     const query = text.trim();
     const keys = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/.test(query) ? { inchiKey: query } : this.parse(() => identityOf(query), 'SMILES');
+    await this.catchUp();
     const within = options.within ? new Set(options.within) : undefined;
     return this.index.lookup(keys).map((s) => this.uriOf(this.index.uris[s]!)).filter((u) => !within || within.has(u));
   }
@@ -143,6 +183,7 @@ export class SearchEngine {
   /** Compounds with Tanimoto similarity >= threshold, most similar first. */
   async similar(smiles: string, threshold: number, options: SearchOptions = {}): Promise<Hit[]> {
     const query = this.parse(() => morganOf(smiles), 'SMILES');
+    await this.catchUp();
     const filter = this.filterOf(options.within);
     const hits: SimilarityHit[] = [];
     for (let from = 0; from < this.index.slots; from += SCAN_CHUNK) {
@@ -156,6 +197,7 @@ export class SearchEngine {
   /** Compounds that contain the query, in storage order. */
   async substructure(kind: QueryKind, text: string, options: SearchOptions = {}): Promise<Hit[]> {
     const screen = this.parse(() => screenOf(kind, text), kind === 'smarts' ? 'SMARTS' : 'SMILES');
+    await this.catchUp();
     const filter = this.filterOf(options.within);
     const limit = options.limit ?? Infinity;
     const worker = this.pool.pick();
@@ -183,22 +225,47 @@ export class SearchEngine {
     return found;
   }
 
-  /** Compounds whose pattern fingerprint is still to be computed (or being computed). */
+  /** Compounds whose pattern fingerprint, or any fingerprint, is still to be computed (or being computed). */
   get patternsPending(): number {
-    return this.unscreened.size + this.inFill;
+    return this.unscreened.size + this.unindexedCount + this.inFill;
   }
 
-  /** Computes every pattern fingerprint still missing now, without waiting for posts to pause. */
+  /** Compounds stored without fingerprints, not yet in the index (or being computed). */
+  get unindexedCount(): number {
+    return this.unindexed.size + this.inFlight.size;
+  }
+
+  /** Computes every fingerprint still missing now, without waiting for posts to pause. */
   async fillPatternsNow(): Promise<void> {
     for (;;) {
       // A fill in flight (the quiet timer's) holds slots of its own: wait for it first.
       await this.filling;
-      if (this.unscreened.size === 0 || this.closed) return;
+      if ((this.unscreened.size === 0 && this.unindexed.size === 0) || this.closed) return;
       await this.fillOnce();
     }
   }
 
+  /**
+   * Puts every compound stored without fingerprints into the index, so that a search
+   * misses none: a few here, more in the matchers, and here what they failed to compute.
+   */
+  private async catchUp(): Promise<void> {
+    while (this.unindexed.size > CATCH_UP_HERE && !this.closed && this.fillFailures < FILL_ATTEMPTS) {
+      await this.filling;
+      if (this.unindexed.size > CATCH_UP_HERE) await this.fillOnce();
+    }
+    // A fill in flight holds compounds of its own, out of the map until it answers.
+    await this.filling;
+    for (const s of [...this.unindexed.values()]) {
+      this.unindexed.delete(s.uri);
+      this.tryAdd(s, true);
+    }
+  }
+
   async close(): Promise<void> {
+    // What was stored without fingerprints gets them now, so the file holds it (a restart
+    // would otherwise compute it in reconcile, on the event loop).
+    await this.catchUp();
     this.closed = true;
     clearTimeout(this.fillTimer);
     await this.filling;
@@ -240,9 +307,9 @@ export class SearchEngine {
   }
 
   private async fillWhenQuiet(): Promise<void> {
-    if (this.closed || this.unscreened.size === 0) return;
+    if (this.closed || (this.unscreened.size === 0 && this.unindexed.size === 0)) return;
     const quietFor = performance.now() - this.lastDeferred;
-    if (this.unscreened.size < FILL_BACKLOG) {
+    if (this.unscreened.size < FILL_BACKLOG && this.unindexed.size < UNINDEXED_BACKLOG) {
       // Held: the release schedules the fill (and every compound deferred meanwhile checks the backlog).
       if (this.holds > 0) return;
       if (quietFor < FILL_QUIET_MS) return this.scheduleFill(FILL_QUIET_MS - quietFor);
@@ -251,13 +318,15 @@ export class SearchEngine {
   }
 
   /**
-   * Computes up to FILL_CHUNK missing patterns in a matcher process; one fill at a time (a
-   * call while one runs answers that one). When it ends with patterns still missing (some
-   * were deferred meanwhile), the next is scheduled.
+   * Computes up to FILL_CHUNK missing fingerprints in a matcher process: those of compounds
+   * stored without any first, else missing patterns. One fill at a time (a call while one
+   * runs answers that one). When it ends with some still missing (some were deferred
+   * meanwhile), the next is scheduled.
    */
   private fillOnce(): Promise<void> {
     if (this.filling) return this.filling;
     const run = async () => {
+      if (this.unindexed.size > 0) return this.indexUnindexed();
       const slots: number[] = [];
       for (const slot of this.unscreened) {
         if (slots.length === FILL_CHUNK) break;
@@ -292,9 +361,40 @@ export class SearchEngine {
     };
     this.filling = run().finally(() => {
       this.filling = undefined;
-      if (this.unscreened.size > 0) this.scheduleFill(0);
+      if (this.unscreened.size > 0 || (this.unindexed.size > 0 && this.fillFailures < FILL_ATTEMPTS)) this.scheduleFill(0);
     });
     return this.filling;
+  }
+
+  /** One fill of compounds stored without fingerprints: FILL_CHUNK of them, in a matcher. */
+  private async indexUnindexed(): Promise<void> {
+    const batch = [...this.unindexed.values()].slice(0, FILL_CHUNK);
+    for (const s of batch) {
+      this.unindexed.delete(s.uri);
+      this.inFlight.set(s.uri, s);
+    }
+    let computed;
+    try {
+      computed = await this.pool.fingerprints({ morgan: MORGAN, pattern: PATTERN }, batch.map((s) => s.smiles), FILL_TIMEOUT_MS);
+      this.fillFailures = 0;
+    } catch {
+      // Back to wait, unless stored again or removed meanwhile. After FILL_ATTEMPTS failures
+      // in a row no fill is scheduled: a search computes them itself (catchUp), and a
+      // restart (reconcile).
+      this.fillFailures++;
+      for (const s of batch) if (this.inFlight.get(s.uri) === s && !this.unindexed.has(s.uri)) this.unindexed.set(s.uri, s);
+      return;
+    } finally {
+      for (const s of batch) if (this.inFlight.get(s.uri) === s) this.inFlight.delete(s.uri);
+    }
+    batch.forEach((s, i) => {
+      const fps = computed[i]!;
+      // Stored again or removed while the matcher ran (the map no longer holds it, or
+      // holds its new structure): not this structure's entry.
+      if (this.unindexed.has(s.uri) || this.dropped.delete(s)) return;
+      // One RDKit cannot read stays findable by nothing but its identity keys (as in tryAdd).
+      if (!('error' in fps)) this.tryAdd(s, true, fps);
+    });
   }
 
   private async matchChunk(worker: ReturnType<MatcherPool['pick']>, kind: QueryKind, text: string, pickles: Uint8Array[], budget: number): Promise<Uint32Array> {

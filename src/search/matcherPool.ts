@@ -8,8 +8,12 @@ import type { QueryKind } from '../chem/smarts.ts';
 /** What src/chem/substructWorker.mjs is sent and answers. */
 interface MatchJob {
   id: number;
-  /** A query to match, or 'pattern': compute the molecules' pattern fingerprints (`text` = RDKit's options). */
-  kind: QueryKind | 'pattern';
+  /**
+   * A query to match; 'pattern': compute the molecules' pattern fingerprints (`text` =
+   * RDKit's options); 'fingerprints': everything the index keeps of molecules given as
+   * SMILES (`pickles` then holds their UTF-8; `text` = { morgan, pattern } options as JSON).
+   */
+  kind: QueryKind | 'pattern' | 'fingerprints';
   text: string;
   /** The candidates' pickles end to end; `ends[i]` is where candidate i ends. */
   pickles: Uint8Array;
@@ -23,8 +27,13 @@ interface MatchResult {
    * 'pattern' job, the molecules' fingerprints end to end.
    */
   value?: Uint32Array;
+  /** A 'fingerprints' job's answer, one per molecule. */
+  structures?: ComputedStructure[];
   error?: string;
 }
+
+/** What the matcher computed of one SMILES, or why it could not. */
+export type ComputedStructure = { canonicalSmiles: string; morgan: Uint32Array; pattern: Uint32Array; pickle: Uint8Array } | { error: string };
 
 export class MatchTimeout extends Error {
   constructor(readonly limitMs: number) {
@@ -36,7 +45,7 @@ export class MatchTimeout extends Error {
 interface Pending {
   job: MatchJob;
   timeoutMs: number;
-  resolve: (matched: Uint32Array) => void;
+  resolve: (result: MatchResult) => void;
   reject: (e: Error) => void;
 }
 
@@ -54,7 +63,7 @@ class MatchWorker {
     return this.queue.length + (this.running ? 1 : 0);
   }
 
-  run(job: MatchJob, timeoutMs: number): Promise<Uint32Array> {
+  run(job: MatchJob, timeoutMs: number): Promise<MatchResult> {
     return new Promise((resolve, reject) => {
       this.queue.push({ job, timeoutMs, resolve, reject });
       void this.pump();
@@ -133,7 +142,7 @@ class MatchWorker {
     clearTimeout(this.timer);
     this.running = undefined;
     if (result.error) task.reject(new Error(result.error));
-    else task.resolve(result.value!);
+    else task.resolve(result);
     void this.pump();
   }
 
@@ -161,12 +170,20 @@ export class MatcherPool {
   /** The worker with the shortest queue; one search keeps to one worker. */
   pick(): { match: (kind: QueryKind, text: string, pickles: Uint8Array[], timeoutMs: number) => Promise<Uint32Array> } {
     const worker = this.leastBusy();
-    return { match: (kind, text, pickles, timeoutMs) => worker.run(this.job(kind, text, pickles), timeoutMs) };
+    return { match: async (kind, text, pickles, timeoutMs) => (await worker.run(this.job(kind, text, pickles), timeoutMs)).value! };
   }
 
   /** The pattern fingerprints (RDKit's `options`) of the molecules `pickles`, end to end. */
-  patterns(options: string, pickles: Uint8Array[], timeoutMs: number): Promise<Uint32Array> {
-    return this.leastBusy().run(this.job('pattern', options, pickles), timeoutMs);
+  async patterns(options: string, pickles: Uint8Array[], timeoutMs: number): Promise<Uint32Array> {
+    return (await this.leastBusy().run(this.job('pattern', options, pickles), timeoutMs)).value!;
+  }
+
+  /** Canonical SMILES, fingerprints (RDKit's options) and pickle of each of `smiles`. */
+  async fingerprints(options: { morgan: string; pattern: string }, smiles: string[], timeoutMs: number): Promise<ComputedStructure[]> {
+    const encoder = new TextEncoder();
+    const result = await this.leastBusy().run(this.job('fingerprints', JSON.stringify(options), smiles.map((s) => encoder.encode(s))), timeoutMs);
+    if (result.structures?.length !== smiles.length) throw new Error(`the matcher answered ${result.structures?.length ?? 0} structures for ${smiles.length}`);
+    return result.structures;
   }
 
   private leastBusy(): MatchWorker {

@@ -33,7 +33,7 @@ export async function runSearch(deps: Pick<Deps, 'store' | 'search' | 'config' |
 async function exactHits(deps: Pick<Deps, 'store' | 'search'>, text: string, within: readonly string[] | undefined): Promise<Hit[]> {
   let uris: string[] = [];
   try {
-    uris = deps.search.exact(text, { within });
+    uris = await deps.search.exact(text, { within });
   } catch (e) {
     // Not a structure: it can still be a name or a CAS number.
     if ((e as { status?: number }).status !== 400) throw e;

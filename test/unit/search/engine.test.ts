@@ -30,6 +30,7 @@ describe('search engine', () => {
   before(async () => {
     engine = await SearchEngine.open({ timeoutMs: 30_000, workers: 1 });
     smiles.forEach((s, i) => engine.indexCompound(uri(i), s));
+    await engine.fillPatternsNow();
   });
   after(async () => { await engine.close(); });
 
@@ -38,10 +39,10 @@ describe('search engine', () => {
     expect(engine.index.size).to.be.greaterThan(smiles.length - 3);
   });
 
-  it('finds a stored molecule by another SMILES of it', () => {
-    expect(engine.exact('O=CC')).to.deep.equal([uri(0)]);
-    expect(engine.exact('C(C)=O')).to.deep.equal([uri(0)]);
-    expect(engine.exact('CCC=O')).to.deep.equal([]);
+  it('finds a stored molecule by another SMILES of it', async () => {
+    expect(await engine.exact('O=CC')).to.deep.equal([uri(0)]);
+    expect(await engine.exact('C(C)=O')).to.deep.equal([uri(0)]);
+    expect(await engine.exact('CCC=O')).to.deep.equal([]);
   });
 
   it('similarity 1.0 finds the molecule itself, ordered hits are >= threshold', async () => {
@@ -117,15 +118,82 @@ describe('search index file', () => {
     await first.close();
     const second = await SearchEngine.open({ dataDir, timeoutMs: 1000, workers: 1 });
     expect(second.index.size).to.equal(2);
-    expect(second.exact('OCC')).to.deep.equal(['u:1']);
+    expect(await second.exact('OCC')).to.deep.equal(['u:1']);
     const computed = second.reconcile([{ uri: 'u:2', smiles: 'Oc1ccccc1' }, { uri: 'u:4', smiles: 'CCN' }]);
     expect(computed).to.equal(1);
-    expect(second.exact('OCC')).to.deep.equal([]);
-    expect(second.exact('NCC')).to.deep.equal(['u:4']);
+    expect(await second.exact('OCC')).to.deep.equal([]);
+    expect(await second.exact('NCC')).to.deep.equal(['u:4']);
     await second.close();
     const third = await SearchEngine.open({ dataDir, timeoutMs: 1000, workers: 1 });
     expect([...third.index.uris].filter(Boolean).sort()).to.deep.equal(['u:2', 'u:4']);
     await third.close();
+  });
+});
+
+describe('search: compounds stored without fingerprints (POST /compound)', () => {
+  const smiles = hamsterSmiles();
+  const uri = (i: number) => `http://x/compound/${i}`;
+  const entryOf = (engine: SearchEngine, u: string) => engine.index.entry(engine.index.slotOf(u)!)!;
+
+  it('are found by the first search, and get the fingerprints their SMILES has', async () => {
+    const engine = await SearchEngine.open({ dataDir: tempDir(), timeoutMs: 30_000, workers: 1 });
+    try {
+      smiles.forEach((s, i) => engine.indexCompound(uri(i), s));
+      // Nothing computed on the caller's turn: more than a search computes itself.
+      expect(engine.index.size).to.equal(0);
+      expect(engine.unindexedCount).to.equal(smiles.length);
+      expect(smiles.length).to.be.greaterThan(64);
+      expect(await engine.exact('C(C)=O')).to.deep.equal([uri(0)]);
+      expect(engine.unindexedCount).to.equal(0);
+      smiles.forEach((s, i) => {
+        // Computed in the matcher process; compared with the same computed here.
+        const here = fingerprintsOf(s);
+        const entry = entryOf(engine, uri(i));
+        expect(entry.canonicalSmiles, s).to.equal(here.canonicalSmiles);
+        expect([...entry.morgan], s).to.deep.equal([...here.morgan]);
+        expect([...entry.pattern], s).to.deep.equal([...here.pattern]);
+      });
+      expect((await engine.similar(smiles[3]!, 1))[0]).to.deep.equal({ uri: uri(3), similarity: 1 });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('a compound removed or stored again while its fingerprints are computed keeps none of that answer', async () => {
+    const engine = await SearchEngine.open({ timeoutMs: 30_000, workers: 1 });
+    try {
+      smiles.slice(0, 20).forEach((s, i) => engine.indexCompound(uri(i), s));
+      const fill = engine.fillPatternsNow();
+      // The matcher process takes a second to start: the batch is in flight.
+      await new Promise((r) => setImmediate(r));
+      expect(engine.unindexedCount).to.equal(20);
+      engine.removeCompound(uri(5));
+      engine.indexCompound(uri(6), 'CCN');
+      await fill;
+      expect(engine.index.has('http://x/compound/5')).to.equal(false);
+      expect(entryOf(engine, uri(6)).canonicalSmiles).to.equal('CCN');
+      expect(await engine.exact(smiles[6]!)).to.not.include(uri(6));
+      expect(await engine.exact('NCC')).to.deep.equal([uri(6)]);
+      expect(engine.index.size).to.equal(19);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('a few are computed by the search itself, and a closed engine has written them to its file', async () => {
+    const dataDir = tempDir();
+    const first = await SearchEngine.open({ dataDir, timeoutMs: 30_000, workers: 1 });
+    first.indexCompound('u:1', 'CCO');
+    expect(await first.substructure('smarts', '[OX2H]')).to.deep.equal([{ uri: 'u:1' }]);
+    first.indexCompound('u:2', 'c1ccccc1O');
+    await first.close();
+    const second = await SearchEngine.open({ dataDir, timeoutMs: 30_000, workers: 1 });
+    try {
+      expect(second.patternsPending).to.equal(0);
+      expect(second.index.uris.filter(Boolean)).to.deep.equal(['u:1', 'u:2']);
+    } finally {
+      await second.close();
+    }
   });
 });
 
