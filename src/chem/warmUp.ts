@@ -4,7 +4,9 @@
 // run at about half speed, while helper threads spend two to three seconds of CPU
 // compiling. The optimised code belongs to the compiled module, which every thread of the
 // process shares (V8 reuses the module for the same bytes), so one thread's warm-up serves
-// all of them: the job threads, the parser threads and the event loop.
+// all of them: the job threads, the parser threads and the event loop. The JavaScript
+// around it (the parser, the toolkits' bindings) each thread optimises for itself, so the
+// job threads each run the set (src/datasets/parseWorker.ts).
 import { parseStructure, type ParseOptions } from './parse.ts';
 
 /**

@@ -50,11 +50,10 @@ export class WorkerPool {
   /**
    * Starts every thread and runs `fn` of `module` once in each (loading what the jobs use),
    * so the first job does not wait for it. Calls run at once, one per thread: the pool starts
-   * a thread for each call queued while fewer than `size` run. Each call gets its number
-   * (0 to size - 1), so that work all threads share is done by one of them.
+   * a thread for each call queued while fewer than `size` run.
    */
   async warm(module: URL | string, fn: string): Promise<void> {
-    await Promise.all(Array.from({ length: this.size }, (_, i) => this.run(module, fn, i)));
+    await Promise.all(Array.from({ length: this.size }, () => this.run(module, fn, undefined)));
   }
 
   /** Threads currently started (for tests and the benchmark). */

@@ -1,4 +1,4 @@
-// The toolkits' warm-up set (src/chem/warmUp.ts) runs in the first job thread of every start:
+// The toolkits' warm-up set (src/chem/warmUp.ts) runs in every job thread at every start:
 // a structure in it that failed would fail that warm-up, and one that repeated another
 // would warm nothing new.
 import { expect } from 'chai';
