@@ -159,6 +159,22 @@ describe('search: compounds stored without fingerprints (POST /compound)', () =>
     }
   });
 
+  it('after a burst, the matcher and the event loop share the work, and each compound gets the fingerprints of its SMILES', async () => {
+    const kazius = readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8').split(/\r?\n/).slice(1, 1201).map((l) => l.split(',')[0]!);
+    const engine = await SearchEngine.open({ timeoutMs: 30_000, workers: 1 });
+    try {
+      kazius.forEach((s, i) => engine.indexCompound(uri(i), s));
+      expect(engine.unindexedCount).to.equal(kazius.length);
+      const hits = await engine.similar(kazius[700]!, 1);
+      expect(hits.map((h) => h.uri)).to.include(uri(700));
+      expect(engine.unindexedCount).to.equal(0);
+      expect(engine.index.size).to.equal(kazius.length);
+      kazius.forEach((s, i) => expect([...entryOf(engine, uri(i)).morgan], s).to.deep.equal([...fingerprintsOf(s).morgan]));
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('a compound removed or stored again while its fingerprints are computed keeps none of that answer', async () => {
     const engine = await SearchEngine.open({ timeoutMs: 30_000, workers: 1 });
     try {
