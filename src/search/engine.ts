@@ -154,6 +154,8 @@ export class SearchEngine {
     // A replaced structure's old entry goes at once: no search finds it by what it was.
     if (this.index.remove(key)) this.file?.appendRemove(key);
     this.unindexed.set(key, { uri: key, smiles, inchiKey });
+    // A matcher will compute them: it starts now, not when the first search waits for it.
+    if (this.unindexed.size === 1) this.pool.prestart();
     this.lastDeferred = Math.max(this.lastDeferred, performance.now());
     if (this.unindexed.size >= UNINDEXED_BACKLOG) void this.fillOnce();
     else this.scheduleFill(FILL_QUIET_MS);

@@ -70,6 +70,13 @@ class MatchWorker {
     });
   }
 
+  /** Starts the process ahead of its first job, if it is not running (it idles unref'd). */
+  prestart(): void {
+    if (this.ready) return;
+    this.start().catch(() => undefined);
+    this.hold(this.running !== undefined);
+  }
+
   async close(): Promise<void> {
     const w = this.worker;
     this.worker = undefined;
@@ -184,6 +191,11 @@ export class MatcherPool {
     const result = await this.leastBusy().run(this.job('fingerprints', JSON.stringify(options), smiles.map((s) => encoder.encode(s))), timeoutMs);
     if (result.structures?.length !== smiles.length) throw new Error(`the matcher answered ${result.structures?.length ?? 0} structures for ${smiles.length}`);
     return result.structures;
+  }
+
+  /** Starts the matcher processes that are not running, so the next job does not wait about a second for one. */
+  prestart(): void {
+    for (const w of this.workers) w.prestart();
   }
 
   private leastBusy(): MatchWorker {
