@@ -406,7 +406,7 @@ export class SearchEngine {
       // in a row no fill is scheduled: a search computes them itself (catchUp), and a
       // restart (reconcile).
       this.fillFailures++;
-      for (const s of batch) if (this.inFlight.get(s.uri) === s && !this.unindexed.has(s.uri)) this.unindexed.set(s.uri, s);
+      for (const s of batch) if (!this.dropped.has(s) && !this.unindexed.has(s.uri)) this.unindexed.set(s.uri, s);
       return;
     } finally {
       for (const s of batch) if (this.inFlight.get(s.uri) === s) this.inFlight.delete(s.uri);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { SearchEngine } from '../../../src/search/engine.ts';
 import { HttpError } from '../../../src/errors.ts';
@@ -191,6 +192,28 @@ describe('search: compounds stored without fingerprints (POST /compound)', () =>
       expect(await engine.exact(smiles[6]!)).to.not.include(uri(6));
       expect(await engine.exact('NCC')).to.deep.equal([uri(6)]);
       expect(engine.index.size).to.equal(19);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('when the matcher dies mid-batch, the batch waits again (but for a compound removed meanwhile) and a new matcher computes it', async () => {
+    const engine = await SearchEngine.open({ timeoutMs: 30_000, workers: 1 });
+    try {
+      smiles.slice(0, 20).forEach((s, i) => engine.indexCompound(uri(i), s));
+      const fill = engine.fillPatternsNow();
+      await new Promise((r) => setImmediate(r));
+      engine.removeCompound(uri(5));
+      // The matcher: this process's child running substructWorker.mjs.
+      const matchers = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'substructWorker'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+      expect(matchers).to.have.length(1);
+      process.kill(Number(matchers[0]), 'SIGKILL');
+      // fillPatternsNow tries again, in a new matcher process.
+      await fill;
+      expect(engine.unindexedCount).to.equal(0);
+      expect(await engine.exact(smiles[7]!)).to.include(uri(7));
+      expect(engine.index.size).to.equal(19);
+      expect(engine.index.has('http://x/compound/5')).to.equal(false);
     } finally {
       await engine.close();
     }
