@@ -81,10 +81,11 @@ export class SearchEngine {
   private readonly unscreened = new Set<number>();
   /** Compounds (by index key) stored without fingerprints, not yet in the index. */
   private readonly unindexed = new Map<string, StoredStructure>();
-  /** Those of them a matcher is computing now. */
+  /**
+   * Those of them a matcher is computing now. One removed or stored again meanwhile leaves
+   * it, and the matcher's answer for it is dropped.
+   */
   private readonly inFlight = new Map<string, StoredStructure>();
-  /** Of those, the ones removed or given fingerprints meanwhile, whose answer is dropped. */
-  private readonly dropped = new WeakSet<StoredStructure>();
   private lastDeferred = 0;
   /** Uploads storing compounds now (holdFills). */
   private holds = 0;
@@ -146,7 +147,8 @@ export class SearchEngine {
    */
   indexCompound(uri: string, smiles: string, inchiKey?: string, fingerprints?: StructureFingerprints): void {
     const key = this.keyOf(uri);
-    this.dropInFlight(key);
+    // A matcher computing the structure it had drops its answer (indexUnindexed).
+    this.inFlight.delete(key);
     if (fingerprints) {
       this.unindexed.delete(key);
       this.tryAdd({ uri: key, smiles, inchiKey }, true, fingerprints);
@@ -165,15 +167,9 @@ export class SearchEngine {
   /** Called when a compound is deleted. */
   removeCompound(uri: string): void {
     const key = this.keyOf(uri);
-    this.dropInFlight(key);
+    this.inFlight.delete(key);
     this.unindexed.delete(key);
     if (this.index.remove(key)) this.file?.appendRemove(key);
-  }
-
-  /** A matcher's answer for `key`, if one is computing it, no longer counts. */
-  private dropInFlight(key: string): void {
-    const s = this.inFlight.get(key);
-    if (s) this.dropped.add(s);
   }
 
   /** URIs of compounds with the identity of `text` (SMILES, InChI or InChIKey). */
@@ -263,10 +259,13 @@ export class SearchEngine {
     }
     // A fill in flight holds compounds of its own, out of the map until it answers.
     await this.filling;
-    for (const s of [...this.unindexed.values()]) {
-      this.unindexed.delete(s.uri);
-      this.tryAdd(s, true);
-    }
+    for (const s of [...this.unindexed.values()]) this.indexHere(s);
+  }
+
+  /** Computes the fingerprints of a compound stored without them, on the event loop. */
+  private indexHere(s: StoredStructure): void {
+    this.unindexed.delete(s.uri);
+    this.tryAdd(s, true);
   }
 
   async close(): Promise<void> {
@@ -383,8 +382,7 @@ export class SearchEngine {
     while (!settled && this.unindexed.size > 0 && !this.closed) {
       const until = performance.now() + CATCH_UP_SLICE_MS;
       for (const s of this.unindexed.values()) {
-        this.unindexed.delete(s.uri);
-        this.tryAdd(s, true);
+        this.indexHere(s);
         if (performance.now() >= until) break;
       }
       await yieldToLoop();
@@ -398,28 +396,24 @@ export class SearchEngine {
       this.unindexed.delete(s.uri);
       this.inFlight.set(s.uri, s);
     }
-    let computed;
+    // Removed or stored again while the matcher ran, a compound has left inFlight.
+    const still = (s: StoredStructure) => this.inFlight.get(s.uri) === s;
     try {
-      computed = await this.pool.fingerprints({ morgan: MORGAN, pattern: PATTERN }, batch.map((s) => s.smiles), FILL_TIMEOUT_MS);
+      const computed = await this.pool.fingerprints({ morgan: MORGAN, pattern: PATTERN }, batch.map((s) => s.smiles), FILL_TIMEOUT_MS);
       this.fillFailures = 0;
+      batch.forEach((s, i) => {
+        const fps = computed[i]!;
+        // One RDKit cannot read stays findable by nothing but its identity keys (as in tryAdd).
+        if (still(s) && !('error' in fps)) this.tryAdd(s, true, fps);
+      });
     } catch {
-      // Back to wait, unless stored again or removed meanwhile. After FILL_ATTEMPTS failures
-      // in a row no fill is scheduled: a search computes them itself (catchUp), and a
-      // restart (reconcile).
+      // Back to wait. After FILL_ATTEMPTS failures in a row no fill is scheduled: a search
+      // computes them itself (catchUp), and a restart (reconcile).
       this.fillFailures++;
-      for (const s of batch) if (!this.dropped.has(s) && !this.unindexed.has(s.uri)) this.unindexed.set(s.uri, s);
-      return;
+      for (const s of batch) if (still(s)) this.unindexed.set(s.uri, s);
     } finally {
-      for (const s of batch) if (this.inFlight.get(s.uri) === s) this.inFlight.delete(s.uri);
+      for (const s of batch) if (still(s)) this.inFlight.delete(s.uri);
     }
-    batch.forEach((s, i) => {
-      const fps = computed[i]!;
-      // Stored again or removed while the matcher ran (the map no longer holds it, or
-      // holds its new structure): not this structure's entry.
-      if (this.unindexed.has(s.uri) || this.dropped.delete(s)) return;
-      // One RDKit cannot read stays findable by nothing but its identity keys (as in tryAdd).
-      if (!('error' in fps)) this.tryAdd(s, true, fps);
-    });
   }
 
   private async matchChunk(worker: ReturnType<MatcherPool['pick']>, kind: QueryKind, text: string, pickles: Uint8Array[], budget: number): Promise<Uint32Array> {
