@@ -10,9 +10,12 @@ import { fingerprintsOf } from '../../../src/chem/fingerprints.ts';
 
 const C60 = 'c12c3c4c5c1c1c6c7c2c2c8c3c3c9c4c4c%10c5c5c1c1c6c6c%11c7c2c2c7c8c3c3c8c9c4c4c9c%10c5c5c1c1c6c6c%11c2c2c7c3c3c8c4c4c9c5c1c1c6c2c3c41';
 
-function hamsterSmiles(): string[] {
-  return readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.csv'), 'utf8').split(/\r?\n/).slice(1).map((l) => l.split(',')[0]!).filter(Boolean);
+/** The SMILES column (the first) of a CSV of the shared test data. */
+function smilesOf(file: string): string[] {
+  return readFileSync(sharedData('opentox-test', file), 'utf8').split(/\r?\n/).slice(1).map((l) => l.split(',')[0]!).filter(Boolean);
 }
+
+const hamsterSmiles = () => smilesOf('hamster_carcinogenicity.csv');
 
 async function rejection(p: Promise<unknown> | (() => unknown)): Promise<HttpError> {
   try {
@@ -135,6 +138,23 @@ describe('search: compounds stored without fingerprints (POST /compound)', () =>
   const smiles = hamsterSmiles();
   const uri = (i: number) => `http://x/compound/${i}`;
   const entryOf = (engine: SearchEngine, u: string) => engine.index.entry(engine.index.slotOf(u)!)!;
+  /**
+   * Runs `body` while the first 20 compounds' fingerprints are being computed: the matcher
+   * process takes a second to start, so a turn of the event loop after the fill began, the
+   * batch is in flight.
+   */
+  async function withBatchInFlight(body: (engine: SearchEngine, fill: Promise<void>) => Promise<void>): Promise<void> {
+    const engine = await SearchEngine.open({ timeoutMs: 30_000, workers: 1 });
+    try {
+      smiles.slice(0, 20).forEach((s, i) => engine.indexCompound(uri(i), s));
+      const fill = engine.fillPatternsNow();
+      await new Promise((r) => setImmediate(r));
+      expect(engine.unindexedCount).to.equal(20);
+      await body(engine, fill);
+    } finally {
+      await engine.close();
+    }
+  }
 
   it('are found by the first search, and get the fingerprints their SMILES has', async () => {
     const engine = await SearchEngine.open({ dataDir: tempDir(), timeoutMs: 30_000, workers: 1 });
@@ -161,7 +181,7 @@ describe('search: compounds stored without fingerprints (POST /compound)', () =>
   });
 
   it('after a burst, the matcher and the event loop share the work, and each compound gets the fingerprints of its SMILES', async () => {
-    const kazius = readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8').split(/\r?\n/).slice(1, 1201).map((l) => l.split(',')[0]!);
+    const kazius = smilesOf('kazius.csv').slice(0, 1200);
     const engine = await SearchEngine.open({ timeoutMs: 30_000, workers: 1 });
     try {
       kazius.forEach((s, i) => engine.indexCompound(uri(i), s));
@@ -176,48 +196,30 @@ describe('search: compounds stored without fingerprints (POST /compound)', () =>
     }
   });
 
-  it('a compound removed or stored again while its fingerprints are computed keeps none of that answer', async () => {
-    const engine = await SearchEngine.open({ timeoutMs: 30_000, workers: 1 });
-    try {
-      smiles.slice(0, 20).forEach((s, i) => engine.indexCompound(uri(i), s));
-      const fill = engine.fillPatternsNow();
-      // The matcher process takes a second to start: the batch is in flight.
-      await new Promise((r) => setImmediate(r));
-      expect(engine.unindexedCount).to.equal(20);
-      engine.removeCompound(uri(5));
-      engine.indexCompound(uri(6), 'CCN');
-      await fill;
-      expect(engine.index.has('http://x/compound/5')).to.equal(false);
-      expect(entryOf(engine, uri(6)).canonicalSmiles).to.equal('CCN');
-      expect(await engine.exact(smiles[6]!)).to.not.include(uri(6));
-      expect(await engine.exact('NCC')).to.deep.equal([uri(6)]);
-      expect(engine.index.size).to.equal(19);
-    } finally {
-      await engine.close();
-    }
-  });
+  it('a compound removed or stored again while its fingerprints are computed keeps none of that answer', () => withBatchInFlight(async (engine, fill) => {
+    engine.removeCompound(uri(5));
+    engine.indexCompound(uri(6), 'CCN');
+    await fill;
+    expect(engine.index.has('http://x/compound/5')).to.equal(false);
+    expect(entryOf(engine, uri(6)).canonicalSmiles).to.equal('CCN');
+    expect(await engine.exact(smiles[6]!)).to.not.include(uri(6));
+    expect(await engine.exact('NCC')).to.deep.equal([uri(6)]);
+    expect(engine.index.size).to.equal(19);
+  }));
 
-  it('when the matcher dies mid-batch, the batch waits again (but for a compound removed meanwhile) and a new matcher computes it', async () => {
-    const engine = await SearchEngine.open({ timeoutMs: 30_000, workers: 1 });
-    try {
-      smiles.slice(0, 20).forEach((s, i) => engine.indexCompound(uri(i), s));
-      const fill = engine.fillPatternsNow();
-      await new Promise((r) => setImmediate(r));
-      engine.removeCompound(uri(5));
-      // The matcher: this process's child running substructWorker.mjs.
-      const matchers = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'substructWorker'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-      expect(matchers).to.have.length(1);
-      process.kill(Number(matchers[0]), 'SIGKILL');
-      // fillPatternsNow tries again, in a new matcher process.
-      await fill;
-      expect(engine.unindexedCount).to.equal(0);
-      expect(await engine.exact(smiles[7]!)).to.include(uri(7));
-      expect(engine.index.size).to.equal(19);
-      expect(engine.index.has('http://x/compound/5')).to.equal(false);
-    } finally {
-      await engine.close();
-    }
-  });
+  it('when the matcher dies mid-batch, the batch waits again (but for a compound removed meanwhile) and a new matcher computes it', () => withBatchInFlight(async (engine, fill) => {
+    engine.removeCompound(uri(5));
+    // The matcher: this process's child running substructWorker.mjs.
+    const matchers = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'substructWorker'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+    expect(matchers).to.have.length(1);
+    process.kill(Number(matchers[0]), 'SIGKILL');
+    // fillPatternsNow tries again, in a new matcher process.
+    await fill;
+    expect(engine.unindexedCount).to.equal(0);
+    expect(await engine.exact(smiles[7]!)).to.include(uri(7));
+    expect(engine.index.size).to.equal(19);
+    expect(engine.index.has('http://x/compound/5')).to.equal(false);
+  }));
 
   it('a few are computed by the search itself, and a closed engine has written them to its file', async () => {
     const dataDir = tempDir();
@@ -240,7 +242,7 @@ describe('search: pattern fingerprints computed after the post', () => {
   const nitro = /\[N\+\]\(\[O-\]\)=O|\[N\+\]\(=O\)\[O-\]|\[O-\]\[N\+\]\(=O\)/;
   const smiles = hamsterSmiles().slice(0, 80);
   const uri = (i: number) => `http://x/compound/${i}`;
-  /** As POST /compound gives them: the Morgan fingerprint and pickle from the parse, no pattern. */
+  /** As an upload's parse threads give them: the Morgan fingerprint and pickle from the parse, no pattern. */
   const posted = (s: string) => parseStructure(s, 'smiles', { fingerprints: 'withoutPattern' });
   const patternAt = (engine: SearchEngine, u: string) => [...engine.index.entry(engine.index.slotOf(u)!)!.pattern];
   /** Waits (20 s at most) until every pattern is filled, then checks the first `n` against those of their SMILES. */
