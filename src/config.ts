@@ -226,10 +226,10 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
   };
 }
 
-/** Flag name of an option: PORT → --port, DATA_DIR → --data-dir. */
 /** Threads of the job pool: WORKERS, or one per core when it is 0. */
 export const workerThreads = (config: Pick<Config, 'workers'>): number => config.workers || os.availableParallelism();
 
+/** Flag name of an option: PORT → --port, DATA_DIR → --data-dir. */
 export const flagName = (env: string): string => '--' + env.toLowerCase().replace(/_/g, '-');
 
 /** Reads configuration: defaults, then environment, then --flag value / --flag=value. */
