@@ -72,9 +72,10 @@ class MatchWorker {
 
   /** Starts the process ahead of its first job, if it is not running (it idles unref'd). */
   prestart(): void {
+    // Not started means no job is running either (pump starts the process for its job).
     if (this.ready) return;
     this.start().catch(() => undefined);
-    this.hold(this.running !== undefined);
+    this.hold(false);
   }
 
   async close(): Promise<void> {
