@@ -7,7 +7,7 @@
 // and until then the compound passes every substructure screen. The upload's own CPU drops
 // by a quarter and its dataset is ready sooner (docs/performance.md). `warmUp` readies a
 // thread before the first upload.
-import { initChem, parseStructure, warmUpToolkits, WARM_UP_STRUCTURES, type ParsedStructure, type ParseOptions } from '../chem/index.ts';
+import { initChem, parseStructure, warmUpToolkits, type ParsedStructure, type ParseOptions } from '../chem/index.ts';
 import type { StructureFormat } from './table.ts';
 import { checkCancelled } from '../tasks/cancellation.ts';
 
@@ -30,7 +30,7 @@ const UPLOAD_PARSE: ParseOptions = { molfile: 'withCoordinates', fingerprints: '
  */
 export async function warmUp(): Promise<void> {
   await import('./readTableWorker.ts');
-  await parseStructures(WARM_UP_STRUCTURES.map((text) => ({ text, format: 'smiles' })));
+  await parseStructures([{ text: 'Oc1ccccc1', format: 'smiles' }]);
   warmUpToolkits(UPLOAD_PARSE);
 }
 
