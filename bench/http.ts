@@ -147,18 +147,22 @@ async function postCompounds(service: Running): Promise<BenchRow[]> {
   await post(warmUp, spare.slice(0, POST_CONNECTIONS));
   const { responses, seconds } = await post(smiles, spare.slice(POST_CONNECTIONS));
   const rate = responses / seconds;
-  // The search index computes the posted compounds' fingerprints after the posts: the first
-  // search waits for those not yet computed. Timed at once, then again with the index current.
-  const search = async () => {
+  // The search index computes the posted compounds' fingerprints after the posts: a
+  // similarity search waits for those not yet computed, an exact search for none (it looks
+  // them up by their identity). Each timed at once, then again with the index current.
+  const search = async (query: string) => {
     const t = performance.now();
-    // One from the middle: wrk builds (and never sends) a request from the first body.
-    const res = await fetch(`${service.url}/compound?similarity=${encodeURIComponent(smiles[POSTED >> 1]!)}&threshold=0.9`, { headers: { accept: 'text/uri-list' } });
+    const res = await fetch(`${service.url}/compound?${query}`, { headers: { accept: 'text/uri-list' } });
     const hits = (await res.text()).trim().split('\n').filter(Boolean);
-    if (res.status !== 200 || hits.length === 0) throw new Error(`similarity search after the posts: ${res.status}, ${hits.length} hits`);
+    if (res.status !== 200 || hits.length === 0) throw new Error(`search after the posts (${query}): ${res.status}, ${hits.length} hits`);
     return performance.now() - t;
   };
-  const first = await search();
-  const next = await search();
+  // One from the middle: wrk builds (and never sends) a request from the first body.
+  const query = encodeURIComponent(smiles[POSTED >> 1]!);
+  const exactFirst = await search(`search=${query}`);
+  const first = await search(`similarity=${query}&threshold=0.9`);
+  const next = await search(`similarity=${query}&threshold=0.9`);
+  const exactNext = await search(`search=${query}`);
   return [{
     bench: `POST /compound, ${responses} distinct kazius SMILES, wrk -c${POST_CONNECTIONS} (a body each)`,
     figure: `${fmt(rate)} compounds/s`,
@@ -169,6 +173,11 @@ async function postCompounds(service: Running): Promise<BenchRow[]> {
     figure: `${fmt(first)} ms`,
     baseline: `${fmt(next)} ms, the same search with the index current`,
     ratio: `${(first / next).toFixed(1)}×`,
+  }, {
+    bench: 'GET /compound?search= (exact) at once after those posts, before that similarity search',
+    figure: `${fmt(exactFirst)} ms`,
+    baseline: `${fmt(exactNext)} ms, the same search with the index current`,
+    ratio: `${(exactFirst / exactNext).toFixed(1)}×`,
   }];
 }
 

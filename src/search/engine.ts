@@ -22,8 +22,9 @@ const MATCH_CHUNK = 2_048;
  * fingerprint and the pickle, and leave out the pattern, which costs more than the parse
  * and InChI together.
  *
- * A compound without any (`unindexed`) is in no scan until they are computed: every search
- * first brings the index up to date (catchUp), so none misses it. A compound without its
+ * A compound without any (`unindexed`) is in no scan until they are computed: a similarity
+ * or substructure search first brings the index up to date (catchUp), so none misses it; an
+ * exact search looks such compounds up by the identity keys they already have. A compound without its
  * pattern has a screen with every bit set, so every substructure search matches it exactly
  * (no hit is lost, the search is only slower). The matcher processes compute both once
  * posts pause for FILL_QUIET_MS, or at once when a backlog is waiting. An upload holds them
@@ -68,6 +69,7 @@ export interface Hit {
 
 export interface StoredStructure {
   uri: string;
+  /** Canonical SMILES, as the parse that stored the compound wrote it (an exact search compares it). */
   smiles: string;
   inchiKey?: string;
 }
@@ -172,13 +174,20 @@ export class SearchEngine {
     if (this.index.remove(key)) this.file?.appendRemove(key);
   }
 
-  /** URIs of compounds with the identity of `text` (SMILES, InChI or InChIKey). */
+  /**
+   * URIs of compounds with the identity of `text` (SMILES, InChI or InChIKey), in storage
+   * order. Unlike the scans, it does not wait for the index to catch up: a compound still
+   * waiting for its fingerprints already has the two keys it compares (its canonical SMILES
+   * and InChIKey, as the parse that stored it wrote them).
+   */
   async exact(text: string, options: SearchOptions = {}): Promise<string[]> {
     const query = text.trim();
     const keys = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/.test(query) ? { inchiKey: query } : this.parse(() => identityOf(query), 'SMILES');
-    await this.catchUp();
+    const same = (s: StoredStructure) => (keys.inchiKey !== undefined && s.inchiKey === keys.inchiKey) || (keys.canonicalSmiles !== undefined && s.smiles === keys.canonicalSmiles);
+    // Those in a matcher now were stored before those still in the queue.
+    const waiting = [...this.inFlight.values(), ...this.unindexed.values()].filter(same).map((s) => s.uri);
     const within = options.within ? new Set(options.within) : undefined;
-    return this.index.lookup(keys).map((s) => this.uriOf(this.index.uris[s]!)).filter((u) => !within || within.has(u));
+    return [...this.index.lookup(keys).map((slot) => this.index.uris[slot]!), ...waiting].map((key) => this.uriOf(key)).filter((u) => !within || within.has(u));
   }
 
   /** Compounds with Tanimoto similarity >= threshold, most similar first. */

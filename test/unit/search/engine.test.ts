@@ -164,7 +164,7 @@ describe('search: compounds stored without fingerprints (POST /compound)', () =>
       expect(engine.index.size).to.equal(0);
       expect(engine.unindexedCount).to.equal(smiles.length);
       expect(smiles.length).to.be.greaterThan(64);
-      expect(await engine.exact('C(C)=O')).to.deep.equal([uri(0)]);
+      expect((await engine.similar('C(C)=O', 1)).map((h) => h.uri)).to.deep.equal([uri(0)]);
       expect(engine.unindexedCount).to.equal(0);
       smiles.forEach((s, i) => {
         // Computed in the matcher process; compared with the same computed here.
@@ -175,6 +175,44 @@ describe('search: compounds stored without fingerprints (POST /compound)', () =>
         expect([...entry.pattern], s).to.deep.equal([...here.pattern]);
       });
       expect((await engine.similar(smiles[3]!, 1))[0]).to.deep.equal({ uri: uri(3), similarity: 1 });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('an exact search finds them by the identity their parse gave, without waiting for any fingerprint', async () => {
+    await initChem(['smiles']);
+    // As POST /compound stores them: the parse's canonical SMILES and InChIKey.
+    const parsed = smilesOf('kazius.csv').slice(0, 300).map((s) => parseStructure(s, 'smiles', { molfile: 'withCoordinates' }));
+    const engine = await SearchEngine.open({ timeoutMs: 30_000, workers: 1 });
+    try {
+      // The first ten get their fingerprints; the rest wait (more than a search computes itself).
+      parsed.slice(0, 10).forEach((p, i) => engine.indexCompound(uri(i), p.smiles, p.inchiKey));
+      await engine.fillPatternsNow();
+      parsed.slice(10).forEach((p, i) => engine.indexCompound(uri(i + 10), p.smiles, p.inchiKey));
+      // Stored twice (as two uploads of one structure in two forms can): both, in storage order.
+      engine.indexCompound(uri(300), parsed[250]!.smiles, parsed[250]!.inchiKey);
+      engine.indexCompound(uri(301), parsed[5]!.smiles, parsed[5]!.inchiKey);
+      const waiting = engine.unindexedCount;
+      expect(waiting).to.equal(292);
+      const answers = async () => ({
+        smiles: await engine.exact(smilesOf('kazius.csv')[250]!),
+        inchi: await engine.exact(parsed[120]!.inchi),
+        inchiKey: await engine.exact(parsed[199]!.inchiKey),
+        indexed: await engine.exact(parsed[5]!.smiles),
+        within: await engine.exact(parsed[250]!.smiles, { within: [uri(300)] }),
+        none: await engine.exact('CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCO'),
+      });
+      const before = await answers();
+      expect(before).to.deep.equal({
+        smiles: [uri(250), uri(300)], inchi: [uri(120)], inchiKey: [uri(199)], indexed: [uri(5), uri(301)], within: [uri(300)], none: [],
+      });
+      // Nothing was computed to answer them.
+      expect(engine.unindexedCount).to.equal(waiting);
+      // Once every fingerprint is computed, the index gives the same answers.
+      await engine.fillPatternsNow();
+      expect(engine.unindexedCount).to.equal(0);
+      expect(await answers()).to.deep.equal(before);
     } finally {
       await engine.close();
     }
