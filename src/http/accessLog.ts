@@ -26,13 +26,16 @@ export function accessLog(logger: Logger): Koa.Middleware {
     // 'close' fires when the response is complete or the connection was cut: streamed
     // bodies (datasets, SPARQL results) are timed to their last byte.
     ctx.res.once('close', () => {
+      // A client that left before the answer began got no status: Koa's default (404) or the
+      // one a handler was about to send would be a lie in the log.
+      const sent = ctx.res.headersSent;
       // Server errors are warnings; the rest is built (and its URL redacted) only when logged.
-      const warn = ctx.status >= 500;
+      const warn = sent && ctx.status >= 500;
       if (!logger.isLevelEnabled(warn ? 'warn' : 'info')) return;
       const line = {
         method: ctx.method,
         url: loggedUrl(ctx.originalUrl),
-        status: ctx.status,
+        status: sent ? ctx.status : undefined,
         ms: Math.round((performance.now() - started) * 10) / 10,
         bytes: ctx.res.getHeader('content-length') === undefined ? undefined : Number(ctx.res.getHeader('content-length')),
         ...(ctx.res.writableFinished ? {} : { aborted: true }),

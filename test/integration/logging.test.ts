@@ -1,6 +1,7 @@
 // The log: one JSON line per request (method, URL, status, time) and per task start, end
 // and error, at LOG_LEVEL, with no token, password or URI user-info in it.
 import { expect } from 'chai';
+import net from 'node:net';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { defineTestJobs } from '../helpers/testJobs.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -39,6 +40,22 @@ describe('logging', function () {
       expect(ok!.ms).to.be.a('number').and.at.least(0);
       expect(ok!.time).to.be.a('string').and.match(/^\d{4}-\d\d-\d\dT/);
       expect(missing).to.include({ method: 'GET', url: '/compound/999999', status: 404 });
+    });
+
+    it('logs a request whose client left before the answer as aborted, with no status (none was sent)', async () => {
+      app.logged.length = 0;
+      const { port } = new URL(app.url);
+      // Half a body, then the client goes: the service is still reading it.
+      await new Promise<void>((resolve, reject) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () => {
+          socket.write('POST /compound HTTP/1.1\r\nHost: x\r\nContent-Type: chemical/x-daylight-smiles\r\nContent-Length: 100\r\n\r\nCCO');
+          setTimeout(() => { socket.destroy(); resolve(); }, 100);
+        });
+        socket.on('error', reject);
+      });
+      const [line] = await linesOf(app, 'request');
+      expect(line).to.include({ method: 'POST', url: '/compound', aborted: true });
+      expect(line).to.not.have.property('status');
     });
 
     it('never logs tokens, passwords or user-info', async () => {
