@@ -142,7 +142,11 @@ function fromMolfile(molfile: string, format: ChemFormat, want: Wanted): ParsedS
   } catch (e) {
     throw fail(format, (e as Error).message.replace(/^MDL molfile: /, ''));
   }
-  checkSize(format, molfileAtomCount(molfile));
+  const atoms = molfileAtomCount(molfile);
+  // RDKit reads an empty connection table, then fails an internal check on it (and prints
+  // that check to the console): said here in the words the other formats use.
+  if (atoms === 0) throw fail(format, 'no atoms');
+  checkSize(format, atoms);
   const { mol, log } = rdkitMol(molfile, { removeHs: false });
   if (!mol) throw fail(format, `not a valid structure${log ? `: ${log}` : ''}`);
   const coords = mol.has_coords();

@@ -56,6 +56,13 @@ describe('dataset upload of the shared test files', function () {
       expect(got).to.deep.equal([entries, compounds, features, warned]);
     });
   }
+
+  it('a record without atoms is warned of as such, not as one the toolkit cannot read', async () => {
+    const { status, body } = await uploadFile(app, sharedData('opentox-test', 'CPDBAS_v5c_1547_29Apr2008part.sdf'), SDF);
+    expect(status, body).to.equal(200);
+    const empty = (await warnings(body)).filter((w) => /^row \d+: MDL molfile: no atoms; row skipped$/.test(w));
+    expect(empty, (await warnings(body)).join('\n')).to.have.length(2);
+  });
 });
 
 describe('dataset upload of a file of which no row loads', function () {

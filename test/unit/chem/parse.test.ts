@@ -47,6 +47,9 @@ describe('chem: parseStructure', () => {
     ['\u0000\u0001abc', 'smiles', /binary/],
     ['C'.repeat(200_000), 'smiles', /longer than/],
     ['CCO\nCCN', 'smiles', /2 lines/],
+    // An empty connection table (CPDBAS has such records): refused before RDKit fails on it.
+    ['\n\n\n  0  0  0  0  0  0  0  0  0  0  1 V2000\nM  END\n', 'molfile', /: no atoms$/],
+    ['\n\n\n  0  0  0  0  0  0  0  0  0  0  1 V2000\nM  END\n$$$$\n', 'sdf', /^SD file: no atoms$/],
   ];
   for (const [text, format, message] of bad) {
     it(`rejects ${format} ${JSON.stringify(text.slice(0, 20))}`, () => {
