@@ -169,7 +169,7 @@ async function postCompounds(service: Running): Promise<BenchRow[]> {
     baseline: `${fmt(raw)} structures/s parse, canonical SMILES, InChI, formula (parseStructure) in one thread`,
     ratio: `${(rate / raw).toFixed(2)} (goal >= 1)`,
   }, {
-    bench: `GET /compound?similarity= at once after those posts (the index first computes the fingerprints of the ${POSTED + WARM_UP + 2 * POST_CONNECTIONS} compounds posted)`,
+    bench: `GET /compound?similarity= at once after those posts (the index first computes the fingerprints but the patterns of the ${POSTED + WARM_UP + 2 * POST_CONNECTIONS} compounds posted)`,
     figure: `${fmt(first)} ms`,
     baseline: `${fmt(next)} ms, the same search with the index current`,
     ratio: `${(first / next).toFixed(1)}×`,

@@ -74,12 +74,16 @@ export interface StructureFingerprints {
   pickle: Uint8Array;
 }
 
-/** Everything the search index keeps of one structure given as SMILES (or a molfile). */
-export function fingerprintsOf(structure: string): StructureFingerprints & { pattern: Uint32Array } {
+/**
+ * Everything the search index keeps of one structure given as SMILES (or a molfile); with
+ * `withPattern` false, all but the pattern fingerprint, which costs as much as the rest.
+ */
+export function fingerprintsOf(structure: string): StructureFingerprints & { pattern: Uint32Array };
+export function fingerprintsOf(structure: string, withPattern: boolean): StructureFingerprints;
+export function fingerprintsOf(structure: string, withPattern = true): StructureFingerprints {
   const mol = parseWith('SMILES', structure, (rd) => rd.get_mol(structure));
   try {
-    const smiles = mol.get_smiles();
-    return { ...fingerprintsOfMol(mol, smiles, false), pattern: patternOf(mol) };
+    return fingerprintsOfMol(mol, mol.get_smiles(), withPattern);
   } finally {
     mol.delete();
   }

@@ -51,8 +51,9 @@ function patterns(job) {
 /**
  * Everything the search index keeps of the job's molecules, given as SMILES (UTF-8, end to
  * end in job.pickles): canonical SMILES, Morgan and pattern fingerprints (RDKit's options
- * in job.text, as { morgan, pattern }) and the pickle. The index computes them here for
- * compounds posted without them; a SMILES RDKit cannot read gets { error }.
+ * in job.text, as { morgan, pattern }; no pattern when its options are left out) and the
+ * pickle. The index computes them here for compounds posted without them; a SMILES RDKit
+ * cannot read gets { error }.
  */
 function fingerprints(job) {
   const options = JSON.parse(job.text);
@@ -72,7 +73,7 @@ function fingerprints(job) {
       structures.push({
         canonicalSmiles: mol.get_smiles(),
         morgan: new Uint32Array(new Uint8Array(mol.get_morgan_fp_as_uint8array(options.morgan)).buffer),
-        pattern: new Uint32Array(new Uint8Array(mol.get_pattern_fp_as_uint8array(options.pattern)).buffer),
+        pattern: options.pattern === undefined ? undefined : new Uint32Array(new Uint8Array(mol.get_pattern_fp_as_uint8array(options.pattern)).buffer),
         pickle: new Uint8Array(mol.get_as_uint8array()),
       });
     } finally {

@@ -23,10 +23,10 @@ const MATCH_CHUNK = 2_048;
  * and InChI together.
  *
  * A compound without any (`unindexed`) is in no scan until they are computed: a similarity
- * or substructure search first brings the index up to date (catchUp), so none misses it; an
- * exact search looks such compounds up by the identity keys they already have. A compound without its
- * pattern has a screen with every bit set, so every substructure search matches it exactly
- * (no hit is lost, the search is only slower). The matcher processes compute both once
+ * or substructure search first brings the index up to date but for the patterns (catchUp),
+ * so none misses it; an exact search looks such compounds up by the identity keys they
+ * already have. A compound without its pattern has a screen with every bit set, so every
+ * substructure search matches it exactly (no hit is lost, the search is only slower). The matcher processes compute both once
  * posts pause for FILL_QUIET_MS, or at once when a backlog is waiting. An upload holds them
  * back while it stores its compounds (holdFills): the gap between two of its batches can
  * pass for a pause, and a fill then takes a core from the threads parsing the upload.
@@ -258,29 +258,32 @@ export class SearchEngine {
   /**
    * Puts every compound stored without fingerprints into the index, so that a search
    * misses none: a few here; more in a matcher and, while it computes, here too, a slice at
-   * a time; and here what the matchers failed to compute.
+   * a time; and here what the matchers failed to compute. For a search waiting on it, all
+   * but the pattern fingerprints (`withPattern` false), which cost as much as the rest: a
+   * compound without its screen passes every screen, so no substructure hit is lost, and
+   * the patterns are computed once searches and posts pause, as for an upload's compounds.
    */
-  private async catchUp(): Promise<void> {
+  private async catchUp(withPattern = false): Promise<void> {
     while (this.unindexed.size > CATCH_UP_HERE && !this.closed && this.fillFailures < FILL_ATTEMPTS) {
-      const fill = this.fillOnce();
-      await this.indexHereWhile(fill);
+      const fill = this.fillOnce(withPattern);
+      await this.indexHereWhile(fill, withPattern);
       await fill;
     }
     // A fill in flight holds compounds of its own, out of the map until it answers.
     await this.filling;
-    for (const s of [...this.unindexed.values()]) this.indexHere(s);
+    for (const s of [...this.unindexed.values()]) this.indexHere(s, withPattern);
   }
 
   /** Computes the fingerprints of a compound stored without them, on the event loop. */
-  private indexHere(s: StoredStructure): void {
+  private indexHere(s: StoredStructure, withPattern: boolean): void {
     this.unindexed.delete(s.uri);
-    this.tryAdd(s, true);
+    this.tryAdd(s, true, undefined, withPattern);
   }
 
   async close(): Promise<void> {
     // What was stored without fingerprints gets them now, so the file holds it (a restart
     // would otherwise compute it in reconcile, on the event loop).
-    await this.catchUp();
+    await this.catchUp(true);
     this.closed = true;
     clearTimeout(this.fillTimer);
     await this.filling;
@@ -338,10 +341,10 @@ export class SearchEngine {
    * runs answers that one). When it ends with some still missing (some were deferred
    * meanwhile), the next is scheduled.
    */
-  private fillOnce(): Promise<void> {
+  private fillOnce(withPattern = true): Promise<void> {
     if (this.filling) return this.filling;
     const run = async () => {
-      if (this.unindexed.size > 0) return this.indexUnindexed();
+      if (this.unindexed.size > 0) return this.indexUnindexed(withPattern);
       const slots: number[] = [];
       for (const slot of this.unscreened) {
         if (slots.length === FILL_CHUNK) break;
@@ -385,21 +388,21 @@ export class SearchEngine {
    * Computes the fingerprints of compounds waiting for them here, CATCH_UP_SLICE_MS at a
    * time between turns of the event loop, until `fill` (a matcher's) settles or none wait.
    */
-  private async indexHereWhile(fill: Promise<void>): Promise<void> {
+  private async indexHereWhile(fill: Promise<void>, withPattern: boolean): Promise<void> {
     let settled = false;
     void fill.finally(() => (settled = true));
     while (!settled && this.unindexed.size > 0 && !this.closed) {
       const until = performance.now() + CATCH_UP_SLICE_MS;
       for (const s of this.unindexed.values()) {
-        this.indexHere(s);
+        this.indexHere(s, withPattern);
         if (performance.now() >= until) break;
       }
       await yieldToLoop();
     }
   }
 
-  /** One fill of compounds stored without fingerprints: FILL_CHUNK of them, in a matcher. */
-  private async indexUnindexed(): Promise<void> {
+  /** One fill of compounds stored without fingerprints: FILL_CHUNK of them, in a matcher (the patterns too when `withPattern`). */
+  private async indexUnindexed(withPattern: boolean): Promise<void> {
     const batch = [...this.unindexed.values()].slice(0, FILL_CHUNK);
     for (const s of batch) {
       this.unindexed.delete(s.uri);
@@ -408,7 +411,7 @@ export class SearchEngine {
     // Removed or stored again while the matcher ran, a compound has left inFlight.
     const still = (s: StoredStructure) => this.inFlight.get(s.uri) === s;
     try {
-      const computed = await this.pool.fingerprints({ morgan: MORGAN, pattern: PATTERN }, batch.map((s) => s.smiles), FILL_TIMEOUT_MS);
+      const computed = await this.pool.fingerprints({ morgan: MORGAN, pattern: withPattern ? PATTERN : undefined }, batch.map((s) => s.smiles), FILL_TIMEOUT_MS);
       this.fillFailures = 0;
       batch.forEach((s, i) => {
         const fps = computed[i]!;
@@ -440,10 +443,10 @@ export class SearchEngine {
     }
   }
 
-  private tryAdd(s: StoredStructure, persist: boolean, computed?: StructureFingerprints): boolean {
+  private tryAdd(s: StoredStructure, persist: boolean, computed?: StructureFingerprints, withPattern = true): boolean {
     let fps;
     try {
-      fps = computed ?? fingerprintsOf(s.smiles);
+      fps = computed ?? fingerprintsOf(s.smiles, withPattern);
     } catch (e) {
       // A structure RDKit cannot read stays findable by nothing but its identity keys.
       if (!(e instanceof ToolkitParseError)) throw e;

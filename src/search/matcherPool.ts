@@ -33,7 +33,7 @@ interface MatchResult {
 }
 
 /** What the matcher computed of one SMILES, or why it could not. */
-export type ComputedStructure = { canonicalSmiles: string; morgan: Uint32Array; pattern: Uint32Array; pickle: Uint8Array } | { error: string };
+export type ComputedStructure = { canonicalSmiles: string; morgan: Uint32Array; pattern?: Uint32Array; pickle: Uint8Array } | { error: string };
 
 export class MatchTimeout extends Error {
   constructor(readonly limitMs: number) {
@@ -186,8 +186,8 @@ export class MatcherPool {
     return (await this.leastBusy().run(this.job('pattern', options, pickles), timeoutMs)).value!;
   }
 
-  /** Canonical SMILES, fingerprints (RDKit's options) and pickle of each of `smiles`. */
-  async fingerprints(options: { morgan: string; pattern: string }, smiles: string[], timeoutMs: number): Promise<ComputedStructure[]> {
+  /** Canonical SMILES, fingerprints (RDKit's options; no pattern without its) and pickle of each of `smiles`. */
+  async fingerprints(options: { morgan: string; pattern?: string }, smiles: string[], timeoutMs: number): Promise<ComputedStructure[]> {
     const encoder = new TextEncoder();
     const result = await this.leastBusy().run(this.job('fingerprints', JSON.stringify(options), smiles.map((s) => encoder.encode(s))), timeoutMs);
     if (result.structures?.length !== smiles.length) throw new Error(`the matcher answered ${result.structures?.length ?? 0} structures for ${smiles.length}`);

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { SearchEngine } from '../../../src/search/engine.ts';
+import { UNKNOWN_PATTERN } from '../../../src/search/index.ts';
 import { HttpError } from '../../../src/errors.ts';
 import { sharedData } from '../../helpers/data.ts';
 import { tempDir } from '../../helpers/app.ts';
@@ -166,6 +167,12 @@ describe('search: compounds stored without fingerprints (POST /compound)', () =>
       expect(smiles.length).to.be.greaterThan(64);
       expect((await engine.similar('C(C)=O', 1)).map((h) => h.uri)).to.deep.equal([uri(0)]);
       expect(engine.unindexedCount).to.equal(0);
+      // The search waited for all but the patterns: those are computed once searches pause.
+      expect(engine.patternsPending).to.equal(smiles.length);
+      expect([...entryOf(engine, uri(3)).pattern]).to.deep.equal([...UNKNOWN_PATTERN]);
+      expect((await engine.substructure('smarts', '[CX3H1](=O)')).map((h) => h.uri)).to.include(uri(0));
+      await engine.fillPatternsNow();
+      expect(engine.patternsPending).to.equal(0);
       smiles.forEach((s, i) => {
         // Computed in the matcher process; compared with the same computed here.
         const here = fingerprintsOf(s);
@@ -259,17 +266,22 @@ describe('search: compounds stored without fingerprints (POST /compound)', () =>
     expect(engine.index.has('http://x/compound/5')).to.equal(false);
   }));
 
-  it('a few are computed by the search itself, and a closed engine has written them to its file', async () => {
+  it('a few are computed by the search itself (all but the pattern), and a closed engine has written them to its file', async () => {
     const dataDir = tempDir();
     const first = await SearchEngine.open({ dataDir, timeoutMs: 30_000, workers: 1 });
     first.indexCompound('u:1', 'CCO');
     expect(await first.substructure('smarts', '[OX2H]')).to.deep.equal([{ uri: 'u:1' }]);
+    expect(first.patternsPending).to.equal(1);
     first.indexCompound('u:2', 'c1ccccc1O');
     await first.close();
     const second = await SearchEngine.open({ dataDir, timeoutMs: 30_000, workers: 1 });
     try {
-      expect(second.patternsPending).to.equal(0);
+      // u:2 got everything on close; u:1's pattern, left by the search, is computed after the start.
+      expect(second.patternsPending).to.equal(1);
       expect(second.index.uris.filter(Boolean)).to.deep.equal(['u:1', 'u:2']);
+      await second.fillPatternsNow();
+      expect(second.patternsPending).to.equal(0);
+      expect([...second.index.entry(second.index.slotOf('u:1')!)!.pattern]).to.deep.equal([...fingerprintsOf('CCO').pattern]);
     } finally {
       await second.close();
     }
