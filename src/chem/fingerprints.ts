@@ -51,12 +51,20 @@ export function parseWith(what: string, text: string, parse: (rd: MainModule) =>
   }
   if (mol && mol.is_valid()) return mol;
   mol?.delete();
-  const lines = (log?.get_buffer() ?? '').split('\n').map((l) => l.replace(/^\[[\d:]+\]\s*/, '').trim()).filter(Boolean);
+  const { reason, position } = parseFailure(log?.get_buffer() ?? '', text);
   log?.clear_buffer();
+  throw new ToolkitParseError(`invalid ${what} "${text}": ${reason}`, position);
+}
+
+/**
+ * Why RDKit refused to parse `text`, from what it logged meanwhile: the reason (without the
+ * log's time stamps, the echoed input and its caret) and the 1-based position it names.
+ */
+export function parseFailure(log: string, text: string): { reason: string; position?: number } {
+  const lines = log.split('\n').map((l) => l.replace(/^\[[\d:]+\]\s*/, '').trim()).filter(Boolean);
   const position = /around position (\d+)/.exec(lines.join('\n'));
   const reason = lines.find((l) => !/check for mistakes|^~*\^$|Failed parsing/.test(l) && l !== text) ?? 'not understood';
-  const where = position ? Number(position[1]) : undefined;
-  throw new ToolkitParseError(`invalid ${what} "${text}": ${reason.replace(/^(SMILES|SMARTS) Parse Error: /, '')}`, where);
+  return { reason: reason.replace(/^(SMILES|SMARTS) Parse Error: /, ''), position: position ? Number(position[1]) : undefined };
 }
 
 function words(bytes: Uint8Array): Uint32Array {

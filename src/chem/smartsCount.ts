@@ -2,15 +2,33 @@
 import { rdkit, rdkitSync, withMol } from './rdkitLazy.ts';
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
+import { parseFailure } from './fingerprints.ts';
 
-/** Throws 400 naming the pattern when a SMARTS does not parse. */
+/**
+ * Throws 400 naming the pattern, and what RDKit found wrong with it, when a SMARTS does not
+ * parse. RDKit's log is captured meanwhile, so the client reads why and the service's log
+ * gets no lines of RDKit's own.
+ */
 export async function checkSmarts(patterns: readonly string[], param: string): Promise<void> {
-  await rdkit();
+  const rd = await rdkit();
   for (const p of patterns) {
-    const q = rdkitSync().get_qmol(p);
-    const ok = q?.is_valid() ?? false;
-    q?.delete();
-    if (!ok) throw new BadRequest(`parameter ${param}: ${JSON.stringify(p)} is not valid SMARTS`, { code: ERR.InvalidParameter });
+    const capture = rd.set_log_capture('rdApp.*');
+    let log = '';
+    let ok = false;
+    try {
+      const q = rd.get_qmol(p);
+      ok = q?.is_valid() ?? false;
+      q?.delete();
+      log = capture?.get_buffer() ?? '';
+    } catch {
+      // A C++ exception out of the SMARTS parser: refused like any other.
+    } finally {
+      capture?.delete();
+    }
+    if (ok) continue;
+    const { reason, position } = parseFailure(log, p);
+    const at = position === undefined ? '' : ` (at position ${position})`;
+    throw new BadRequest(`parameter ${param}: ${JSON.stringify(p)} is not valid SMARTS: ${reason}${at}`, { code: ERR.InvalidParameter });
   }
 }
 

@@ -99,7 +99,8 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
     ['min_support outside (0,1]', 'fsm', { dataset_uri: 'DATASET', min_support: '0' }, 400, 'min_support'],
     ['k < 1', 'knn', { dataset_uri: 'DATASET', prediction_feature: 'TARGET', k: '0' }, 400, 'an integer in [1,1000]'],
     ['a boolean that is not one', 'physchem', { dataset_uri: 'DATASET', MW: 'perhaps' }, 400, 'MW'],
-    ['a SMARTS that does not parse', 'smarts', { dataset_uri: 'DATASET', smarts: 'C(((' }, 400, 'not valid SMARTS'],
+    ['a SMARTS that does not parse', 'smarts', { dataset_uri: 'DATASET', smarts: 'C(((' }, 400, '"C(((" is not valid SMARTS: syntax error while parsing: C((( (at position 3)'],
+    ['a SMARTS with a ring left open', 'smarts', { dataset_uri: 'DATASET', smarts: 'c1cc' }, 400, '"c1cc" is not valid SMARTS: unclosed ring for input: \'c1cc\''],
     ['an unknown algorithm', 'nope', { dataset_uri: 'DATASET' }, 404, 'NotFound'],
   ];
   for (const [what, id, form, status, text] of bad) {

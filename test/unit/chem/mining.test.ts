@@ -5,7 +5,8 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { initChem, parseStructure } from '../../../src/chem/index.ts';
-import { countMatches } from '../../../src/chem/smartsCount.ts';
+import { checkSmarts, countMatches } from '../../../src/chem/smartsCount.ts';
+import { BadRequest } from '../../../src/errors.ts';
 import { frequentMining, supervisedMining } from '../../../src/algorithms/mining/frequent.ts';
 import type { FeaturesResult, RunInput } from '../../../src/algorithms/types.ts';
 import type { Table } from '../../../src/algorithms/table.ts';
@@ -36,6 +37,29 @@ async function checkAgainstSmarts(table: Table, result: FeaturesResult): Promise
   }));
   return wrong;
 }
+
+describe('SMARTS parameters', () => {
+  it('a SMARTS that does not parse is refused with what RDKit found and where, and RDKit prints nothing', async () => {
+    // RDKit prints its log to stderr once a log capture has come and gone, as every parse makes one.
+    await initChem(['smiles']);
+    parseStructure('CCO', 'smiles');
+    const printed: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => (printed.push(String(chunk)), true)) as typeof process.stderr.write;
+    let error: unknown;
+    try {
+      await checkSmarts(['[#6]', 'C=', '[OH]'], 'smarts');
+    } catch (e) {
+      error = e;
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(error).to.be.instanceOf(BadRequest);
+    expect((error as Error).message).to.equal('parameter smarts: "C=" is not valid SMARTS: syntax error while parsing: C= (at position 2)');
+    expect(printed).to.deep.equal([]);
+    await checkSmarts(['[#6]', '[OH]', 'c1ccccc1'], 'smarts');
+  });
+});
 
 describe('mining: fragments agree with SMARTS matching (RDKit)', function () {
   this.timeout(300_000);
