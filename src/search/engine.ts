@@ -26,10 +26,11 @@ const MATCH_CHUNK = 2_048;
  * or substructure search first brings the index up to date but for the patterns (catchUp),
  * so none misses it; an exact search looks such compounds up by the identity keys they
  * already have. A compound without its pattern has a screen with every bit set, so every
- * substructure search matches it exactly (no hit is lost, the search is only slower). The matcher processes compute both once
- * posts pause for FILL_QUIET_MS, or at once when a backlog is waiting. An upload holds them
- * back while it stores its compounds (holdFills): the gap between two of its batches can
- * pass for a pause, and a fill then takes a core from the threads parsing the upload.
+ * substructure search matches it exactly (no hit is lost, the search is only slower). The
+ * matcher processes compute both once posts pause for FILL_QUIET_MS, or at once when a
+ * backlog is waiting. An upload holds them back while it stores its compounds (holdFills):
+ * the gap between two of its batches can pass for a pause, and a fill then takes a core
+ * from the threads parsing the upload.
  */
 const FILL_QUIET_MS = 500;
 const FILL_BACKLOG = 20_000;
