@@ -3,6 +3,7 @@ import { rdkit, rdkitSync, withMol } from './rdkitLazy.ts';
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { parseFailure } from './fingerprints.ts';
+import { withRdkitLog } from './toolkits.ts';
 
 /**
  * Throws 400 naming the pattern, and what RDKit found wrong with it, when a SMARTS does not
@@ -10,20 +11,19 @@ import { parseFailure } from './fingerprints.ts';
  * gets no lines of RDKit's own.
  */
 export async function checkSmarts(patterns: readonly string[], param: string): Promise<void> {
-  const rd = await rdkit();
+  await rdkit();
   for (const p of patterns) {
-    const capture = rd.set_log_capture('rdApp.*');
-    let log = '';
     let ok = false;
+    let log = '';
     try {
-      const q = rd.get_qmol(p);
-      ok = q?.is_valid() ?? false;
-      q?.delete();
-      log = capture?.get_buffer() ?? '';
+      ({ value: ok, log } = withRdkitLog((rd) => {
+        const q = rd.get_qmol(p);
+        const valid = q?.is_valid() ?? false;
+        q?.delete();
+        return valid;
+      }));
     } catch {
       // A C++ exception out of the SMARTS parser: refused like any other.
-    } finally {
-      capture?.delete();
     }
     if (ok) continue;
     const { reason, position } = parseFailure(log, p);

@@ -105,12 +105,20 @@ export function withMol<T>(mol: Mol, fn: (mol: Mol) => T): T {
  * (e.g. "Explicit valence for atom # 0 C, 5, is greater than permitted").
  */
 export function rdkitMol(input: string, details?: Record<string, unknown>): { mol: Mol | null; log: string } {
+  const { value: mol, log } = withRdkitLog((rd) => (details ? rd.get_mol(input, JSON.stringify(details)) : rd.get_mol(input)));
+  return { mol: mol && mol.is_valid() ? mol : (mol?.delete(), null), log: cleanLog(log) };
+}
+
+/**
+ * Runs `fn` with RDKit's log captured: what it answered, and what RDKit logged meanwhile.
+ * Uncaptured, RDKit prints its log to stderr, outside the service's own log.
+ */
+export function withRdkitLog<T>(fn: (rd: RDKitModule) => T): { value: T; log: string } {
   const rd = rdkit();
   const capture = rd.set_log_capture('rdApp.*');
   try {
-    const mol = details ? rd.get_mol(input, JSON.stringify(details)) : rd.get_mol(input);
-    const log = capture ? capture.get_buffer() : '';
-    return { mol: mol && mol.is_valid() ? mol : (mol?.delete(), null), log: cleanLog(log) };
+    const value = fn(rd);
+    return { value, log: capture ? capture.get_buffer() : '' };
   } finally {
     capture?.delete();
   }

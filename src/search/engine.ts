@@ -35,13 +35,13 @@ const MATCH_CHUNK = 2_048;
 const FILL_QUIET_MS = 500;
 const FILL_BACKLOG = 20_000;
 /**
- * Compounds without fingerprints after which a fill starts without a pause. The first search
- * after a burst of posts waits for those of the burst (0.8 to 1 ms each in a matcher, about
- * half that with the event loop's help: 2.6 s after 3,500 posts on two cores), so at most
- * a few seconds.
+ * Compounds without fingerprints after which a fill starts without a pause. The first
+ * similarity or substructure search after a burst of posts waits for those of the burst
+ * (all but their patterns: 0.4 to 0.55 ms each in one thread, shared by a matcher and the
+ * event loop: 2.0 s after 3,500 posts on two cores), so at most a few seconds.
  */
 const UNINDEXED_BACKLOG = 10_000;
-/** At most this many compounds a search brings up to date on the event loop, not in a matcher (0.6 to 1 ms each). */
+/** At most this many compounds a search brings up to date on the event loop, not in a matcher (about 0.5 ms each). */
 const CATCH_UP_HERE = 64;
 /** Longest run of fingerprint computing on the event loop while a search waits for a matcher. */
 const CATCH_UP_SLICE_MS = 10;
