@@ -139,11 +139,11 @@ function rawParseRate(smiles: readonly string[]): number {
  * Both are measured warm. The baseline parses its structures once before it is timed. The
  * service first takes 4,500 other new compounds: V8 goes on optimising the service's code
  * for the first few thousand posts of its life (docs/performance.md: its helper threads
- * spent 0.27 ms of CPU a compound compiling in posts 1,500 to 3,500, 0.04 to 0.08 ms after
- * 5,500), and a service that has run for a while has done that. Then a round per salt of
- * SALTS, each baseline taken just before its posts: this machine's speed moves by a third
- * within minutes, so the median of the rounds' ratios is the figure. Each round starts with
- * the machine quiet.
+ * spent 0.27 ms of CPU a compound compiling in posts 1,501 to 3,500, 0.04 to 0.08 ms in
+ * the 6,000 after), and a service that has run for a while has done that. Then a round per
+ * salt of SALTS, each baseline taken just before its posts: this machine's speed moves by a
+ * third within minutes, so the median of the rounds' ratios is the figure. Each round
+ * starts with the machine quiet.
  */
 async function postCompounds(service: Running): Promise<BenchRow[]> {
   await initChem(['smiles']);
