@@ -10,6 +10,7 @@ import { initChem, parseStructure, type ParseOptions } from '../src/chem/index.t
 import type { BenchModule, BenchRow } from './types.ts';
 import { startService } from './lib/processes.ts';
 import { loadAverage, untilIdle } from './lib/idle.ts';
+import { medianBy } from './lib/median.ts';
 
 const RUBY_KAZIUS_S = 37;
 
@@ -83,9 +84,8 @@ export async function kazius(): Promise<BenchRow[]> {
   const rounds: Round[] = [];
   for (let i = 0; i < ROUNDS; i++) rounds.push(await round(text, rows, cores));
   const ratio = (r: Round) => r.rawS / r.uploadS / cores;
-  const sorted = [...rounds].sort((a, b) => ratio(a) - ratio(b));
   // The round with the median ratio, and every round's ratio beside it.
-  const { uploadS, rawS, workS, load } = sorted[Math.floor(sorted.length / 2)]!;
+  const { uploadS, rawS, workS, load } = medianBy(rounds, ratio);
   const all = (of: (r: Round) => number) => rounds.map((r) => fmt(of(r), 2)).join(', ');
   return [
     { bench: `kazius.csv upload to a finished dataset (${rows.length} rows), the first upload to \`npm start\` once it is ready, median of ${ROUNDS} rounds`, figure: `${fmt(uploadS)} s, ${fmt(rows.length / uploadS, 0)} compounds/s`, baseline: `toolkit parse alone, one thread: ${fmt(rawS)} s, ${fmt(rows.length / rawS, 0)} compounds/s`, ratio: `${fmt(rawS / uploadS, 2)}× the one-thread rate, ${fmt(rawS / uploadS / cores, 2)}× that rate × ${cores} cores (rounds ${all(ratio)}; uploads ${rounds.map((r) => fmt(r.uploadS)).join(', ')} s)` },

@@ -7,6 +7,7 @@ import { initChem, parseStructure } from '../src/chem/index.ts';
 import { wrk, wrkBodies, type WrkResult } from './lib/wrk.ts';
 import { startBare, startService, type Running } from './lib/processes.ts';
 import { untilIdle } from './lib/idle.ts';
+import { medianBy } from './lib/median.ts';
 import { sharedData } from '../test/helpers/data.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -35,7 +36,7 @@ async function versusBare(bench: string, url: string, accept: string, connection
       rounds.push({ service, baseline, ratio: service.requestsPerSecond / baseline.requestsPerSecond });
     }
     const ratios = rounds.map((r) => r.ratio).sort((a, b) => a - b);
-    const { service, baseline, ratio } = rounds.find((r) => r.ratio === ratios[Math.floor(ratios.length / 2)])!;
+    const { service, baseline, ratio } = medianBy(rounds, (r) => r.ratio);
     return {
       bench: `${bench} (${body.length < 1024 ? `${body.length} B` : `${fmt(body.length / 1024, 1)} KB`}), wrk -c${connections}, median of ${ROUNDS} rounds`,
       figure: `${fmt(service.requestsPerSecond)} req/s`,
@@ -92,7 +93,7 @@ async function taskLatency(service: Running): Promise<BenchRow[]> {
     }
   }
   const ratios = rounds.map((r) => r.ratio).sort((a, b) => a - b);
-  const { idle, busy, ratio } = rounds.find((r) => r.ratio === ratios[Math.floor(ratios.length / 2)])!;
+  const { idle, busy, ratio } = medianBy(rounds, (r) => r.ratio);
   return [{
     bench: `GET /task/{id} p99 while 2 descriptor jobs run on kazius, wrk -c8, median of ${ROUNDS} rounds`,
     figure: `${fmt(busy.p99, 2)} ms (p50 ${fmt(busy.p50, 2)} ms)`,
@@ -183,7 +184,7 @@ async function postCompounds(service: Running): Promise<BenchRow[]> {
     rounds.push({ rate: responses / seconds, raw });
   }
   const ratio = (r: { rate: number; raw: number }) => r.rate / r.raw;
-  const median = [...rounds].sort((a, b) => ratio(a) - ratio(b))[Math.floor(rounds.length / 2)]!;
+  const median = medianBy(rounds, ratio);
   // The search index computes the posted compounds' fingerprints after the posts: a
   // similarity search waits for those not yet computed, an exact search for none (it looks
   // them up by their identity). Each timed at once, then again with the index current.
