@@ -26,6 +26,14 @@ export class IndexFile {
   private fd: number | undefined;
   /** Set when an append failed: nothing more is appended until the next rewrite. */
   private stopped = false;
+  /**
+   * Records appended since the last write: they go to the file in one write once the
+   * event loop's current turn is over (an upload's batch of compounds, or the posts that
+   * finished together), not in one system call each. A crash loses at most that turn's
+   * records, which start-up reconciliation computes again.
+   */
+  private pending: Buffer[] = [];
+  private flushing: NodeJS.Immediate | undefined;
 
   /** `version` names the fingerprint definition; a file of another version is ignored. */
   constructor(readonly file: string, private readonly version: string) {}
@@ -68,6 +76,8 @@ export class IndexFile {
 
   /** Writes the live entries to a new file and renames it over the old one (atomic). */
   rewrite(index: StructureIndex): void {
+    // The pending records are in `index` already.
+    this.pending = [];
     this.close();
     mkdirSync(path.dirname(this.file), { recursive: true });
     const temp = this.file + '.tmp';
@@ -90,6 +100,7 @@ export class IndexFile {
   }
 
   close(): void {
+    this.flush();
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
@@ -100,6 +111,17 @@ export class IndexFile {
    * stops growing, its torn tail is dropped at the next start and reconciliation redoes it.
    */
   private write(data: Buffer): void {
+    if (this.stopped) return;
+    this.pending.push(data);
+    this.flushing ??= setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    clearImmediate(this.flushing);
+    this.flushing = undefined;
+    if (this.pending.length === 0) return;
+    const data = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    this.pending = [];
     if (this.stopped) return;
     try {
       this.appendRecord(data);

@@ -34,6 +34,24 @@ describe('IndexFile (the search index on disk)', () => {
     expect(result.garbage).to.be.greaterThan(0);
   });
 
+  it('writes what one turn of the event loop appended once that turn is over, without a close', async () => {
+    const file = path.join(tempDir(), 'search', 'structures.idx');
+    const writer = new IndexFile(file, 'v1');
+    writer.append(entry('/compound/1', 'CCO'));
+    writer.append(entry('/compound/2', 'c1ccccc1'));
+    writer.appendRemove('/compound/1');
+    await new Promise((resolve) => setImmediate(resolve));
+    const index = new StructureIndex();
+    expect(new IndexFile(file, 'v1').load(index)).to.deep.equal({ loaded: true, garbage: 2 });
+    expect(index.slotOf('/compound/2')).to.not.equal(undefined);
+    expect(index.slotOf('/compound/1')).to.equal(undefined);
+    writer.append(entry('/compound/3', 'CC(=O)O'));
+    writer.close();
+    const again = new StructureIndex();
+    new IndexFile(file, 'v1').load(again);
+    expect(again.size).to.equal(2);
+  });
+
   it('ignores a file of another fingerprint version or no file at all', () => {
     const dir = tempDir();
     const file = path.join(dir, 'structures.idx');
