@@ -204,15 +204,17 @@ function describe(parsed: Mol, format: ChemFormat, is3D: boolean, want: Wanted):
     const inchi = m.get_inchi();
     const inchiKey = inchi ? rd.get_inchikey_for_inchi(inchi) : '';
     // The SMILES (and the fingerprints) are written from the molecule without hydrogens.
-    const written = (h: Mol) => {
-      const smiles = h.get_smiles();
-      return { smiles, fingerprints: want.fingerprints ? fingerprintsOfMol(h, smiles, want.fingerprints !== 'withoutPattern') : undefined };
-    };
-    const { smiles, fingerprints } = is3D ? withMol(rd.get_mol(m.remove_hs('{}'))!, written) : written(m);
+    const { smiles, fingerprints } = is3D ? withMol(rd.get_mol(m.remove_hs('{}'))!, (h) => writtenFrom(h, want)) : writtenFrom(m, want);
     const molfile = want.molfile ? setChiralFlag(m.get_molblock(), smiles.includes('@')) : '';
     const { formula, weight } = formulaOf(json);
     return { smiles, inchi, inchiKey, molfile, formula, molecularWeight: weight, is3D, ...(fingerprints && { fingerprints }) };
   });
+}
+
+/** The canonical SMILES of `h` and, when wanted, its search fingerprints. */
+function writtenFrom(h: Mol, want: Wanted): { smiles: string; fingerprints?: StructureFingerprints } {
+  const smiles = h.get_smiles();
+  return { smiles, fingerprints: want.fingerprints ? fingerprintsOfMol(h, smiles, want.fingerprints !== 'withoutPattern') : undefined };
 }
 
 interface JsonAtom { z?: number; impHs?: number; chg?: number; isotope?: number }
@@ -224,14 +226,14 @@ export function formulaOf(json: string): { formula: string; weight: number } {
   const counts = new Map<string, number>();
   let weight = 0;
   let charge = 0;
-  const add = (symbol: string, n: number) => counts.set(symbol, (counts.get(symbol) ?? 0) + n);
   for (const mol of doc.molecules) {
     for (const a of mol.atoms) {
       const z = a.z ?? def.z ?? 6;
       const hs = a.impHs ?? def.impHs ?? 0;
       const isotope = a.isotope ?? def.isotope ?? 0;
-      add(symbolOf(z), 1);
-      if (hs) add('H', hs);
+      const symbol = symbolOf(z);
+      counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
+      if (hs) counts.set('H', (counts.get('H') ?? 0) + hs);
       weight += (isotope || weightOf(z)) + hs * weightOf(1);
       charge += a.chg ?? def.chg ?? 0;
     }
