@@ -79,6 +79,9 @@ export function applyRecord(store: ox.Store, record: JournalRecord): void {
   }
 }
 
+/** Releases a store's WASM memory now rather than when the finalizer runs (wasm-bindgen's free()). */
+export const freeStore = (store: ox.Store): void => (store as unknown as { free(): void }).free();
+
 function* chunks(buf: Buffer, size = 1 << 20): Generator<Uint8Array> {
   for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
 }

@@ -17,7 +17,7 @@
 import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
 import * as ox from 'oxigraph';
 import { Parser } from 'n3';
-import { applyRecord, checkGraph, decodeRecord, type JournalOp } from './records.ts';
+import { applyRecord, checkGraph, decodeRecord, freeStore, type JournalOp } from './records.ts';
 import { readJournal } from './journal.ts';
 import { segmentFile, snapshotFile, snapshotOpsTemp, snapshotTemp, type ReplayPlan } from './layout.ts';
 import { writeFullySync } from './writeFully.ts';
@@ -49,9 +49,6 @@ interface GraphFate {
   /** A remove among the steps: the graph is rebuilt in a store of its own. */
   removes: boolean;
 }
-
-/** Releases a store's WASM memory now rather than when the finalizer runs (wasm-bindgen's free()). */
-const free = (store: ox.Store): void => (store as unknown as { free(): void }).free();
 
 /** Appends text to a file, tracking its length. */
 class Appender {
@@ -128,7 +125,7 @@ function readSegments(plan: ReplayPlan, ops: Appender): Map<string, GraphFate> {
             store.load(op.nt, { format: NT, to_graph_name: g });
           } catch {
             ok = false;
-            free(store);
+            freeStore(store);
             store = new ox.Store();
             try {
               store.load(op.nt, { format: NT, to_graph_name: g, no_transaction: true });
@@ -138,7 +135,7 @@ function readSegments(plan: ReplayPlan, ops: Appender): Map<string, GraphFate> {
           }
           if (store.size > 0) fate(op.graph).steps.push({ add: ops.write(store.dump({ format: NQ })) });
         } finally {
-          free(store);
+          freeStore(store);
         }
       }
     } catch {
@@ -239,7 +236,7 @@ export function compact({ plan, target, readChunk = READ_CHUNK }: CompactJob): v
         else applyRecord(store, [{ op: 'remove', graph, nt: step.remove }]);
       }
       out.write(store.dump({ format: NQ }));
-      free(store);
+      freeStore(store);
     }
     fsyncSync(fd);
   } finally {
