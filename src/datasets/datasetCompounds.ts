@@ -19,7 +19,12 @@ async function localCompoundExists(deps: Deps, uri: string): Promise<boolean> {
   return (await deps.store.match(namedNode(compound), RDFNS.type, OT.Compound, null)).length > 0 || (await deps.store.hasGraph(compound));
 }
 
-export async function resolveCompounds(deps: Deps, rows: readonly InputRow[], signal?: AbortSignal, progress?: (percent: number) => void): Promise<RowCompound[]> {
+/**
+ * The compound of each row. `resolved`, when given, is called (and awaited) each time more
+ * rows have their compound, with the count of leading rows that all have one: an upload
+ * writes those rows' entries while the structures after them are parsed.
+ */
+export async function resolveCompounds(deps: Deps, rows: readonly InputRow[], signal?: AbortSignal, progress?: (percent: number) => void, resolved?: (upTo: number, compounds: readonly RowCompound[]) => Promise<void>): Promise<RowCompound[]> {
   const local = uriOf(deps.config, '/compound/');
   const out: RowCompound[] = new Array(rows.length);
   const structured: number[] = [];
@@ -40,10 +45,23 @@ export async function resolveCompounds(deps: Deps, rows: readonly InputRow[], si
     else out[i] = uri;
   }
   if (structured.length > 0) {
-    const resolved = await structuresToCompounds(deps, structured.map((i) => rows[i]!.structure!), signal, progress);
-    structured.forEach((rowIndex, k) => {
-      out[rowIndex] = entryAt(resolved, k, 'resolved structure'); // one answer per structure
+    let done = 0;
+    // Copies the answers of the structures stored since the last call into their rows.
+    const take = (answers: readonly RowCompound[]) => {
+      for (; done < answers.length; done++) out[entryAt(structured, done, 'structured row')] = entryAt(answers, done, 'resolved structure');
+    };
+    const answers = await structuresToCompounds(deps, structured.map((i) => rows[i]!.structure!), {
+      signal,
+      progress,
+      stored: resolved && (async (so) => {
+        take(so);
+        // Every row before the first structure still unanswered has its compound.
+        await resolved(done < structured.length ? structured[done]! : rows.length, out);
+      }),
     });
+    take(answers);
+  } else {
+    await resolved?.(rows.length, out);
   }
   return out;
 }

@@ -33,18 +33,29 @@ export function batchSizes(count: number, threads: number): number[] {
 
 type Structure = NonNullable<InputRow['structure']>;
 
-export async function structuresToCompounds(deps: Deps, structures: readonly Structure[], signal?: AbortSignal, progress?: (percent: number) => void, owner?: string): Promise<Array<string | { error: string }>> {
+/** What structuresToCompounds answers for each structure, in order. */
+export type StructureCompound = string | { error: string };
+
+export interface StructureOptions {
+  signal?: AbortSignal;
+  progress?: (percent: number) => void;
+  owner?: string;
+  /** Called with the answers so far once each batch is stored (and awaited before the next is). */
+  stored?: (answers: readonly StructureCompound[]) => Promise<void>;
+}
+
+export async function structuresToCompounds(deps: Deps, structures: readonly Structure[], options: StructureOptions = {}): Promise<StructureCompound[]> {
   // The search index computes the new compounds' pattern fingerprints once this is done,
   // not in a gap between two batches, on a core the parse needs (SearchEngine.holdFills).
   const release = deps.search.holdFills();
   try {
-    return await parseAndStore(deps, structures, signal, progress, owner);
+    return await parseAndStore(deps, structures, options);
   } finally {
     release();
   }
 }
 
-async function parseAndStore(deps: Deps, structures: readonly Structure[], signal: AbortSignal | undefined, progress: ((percent: number) => void) | undefined, owner: string | undefined): Promise<Array<string | { error: string }>> {
+async function parseAndStore(deps: Deps, structures: readonly Structure[], { signal, progress, owner, stored }: StructureOptions): Promise<StructureCompound[]> {
   const parses: Array<Promise<ParseResult[]>> = [];
   let i = 0;
   for (const size of batchSizes(structures.length, workerThreads(deps.config))) {
@@ -54,7 +65,7 @@ async function parseAndStore(deps: Deps, structures: readonly Structure[], signa
     parse.catch(() => undefined);
     parses.push(parse);
   }
-  const out: Array<string | { error: string }> = [];
+  const out: StructureCompound[] = [];
   for (const parse of parses) {
     const parsed = await parse;
     const good = parsed.filter((p): p is ParsedStructure => !('error' in p));
@@ -62,6 +73,7 @@ async function parseAndStore(deps: Deps, structures: readonly Structure[], signa
     let k = 0;
     for (const p of parsed) out.push('error' in p ? { error: p.error } : entryAt(uris, k++, 'compound')); // one URI per good structure
     progress?.((100 * out.length) / structures.length);
+    await stored?.(out);
   }
   return out;
 }

@@ -81,41 +81,96 @@ async function featureCopies(deps: Deps, features: readonly string[]): Promise<R
 
 /** Writes the plan; returns the number of entries added. */
 export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number> {
-  const { dataset } = plan;
-  const append = await isDataset(deps, dataset);
-  const first = (await writtenEntries(deps, dataset)) + 1;
-  const predicates = plan.features.map((f) => namedNode(f));
-  const links: RDF.Quad[] = [];
-  // A remote store's commit is an HTTP request, which holds no event loop: large chunks there.
-  const size = plan.chunkSize ?? (deps.store.kind === 'sparql' ? MAX_CHUNK : entriesPerChunk(plan.features.length));
-  const pipeline = new CommitPipeline(deps.store.kind === 'sparql' ? 1 : EMBEDDED_IN_FLIGHT);
+  const writer = await EntryWriter.open(deps, plan);
   try {
-    for (let start = 0; start < plan.entries.length; start += size) {
-      plan.signal?.throwIfAborted();
-      const quads: RDF.Quad[] = [];
-      for (let i = start; i < Math.min(start + size, plan.entries.length); i++) {
-        const e = namedNode(entryUri(dataset, first + i));
-        const { compound, values } = plan.entries.at(i)!; // i < length
-        quads.push(quad(e, OT.compound, namedNode(compound)));
-        values.forEach((v, j) => {
-          if (v !== undefined) quads.push(quad(e, predicates[j]!, v)); // one predicate per feature, as values
-        });
-        links.push(quad(namedNode(dataset), OT.dataEntry, e));
-      }
-      await pipeline.add(() => deps.store.addToGraph(dataset, quads));
-      plan.progress?.(Math.min(95, 50 + (45 * (start + size)) / plan.entries.length));
+    for (let i = 0; i < plan.entries.length; i++) {
+      await writer.write(plan.entries.at(i)!); // i < length
+      if (writer.chunkEnded) plan.progress?.(Math.min(95, 50 + (45 * (i + 1)) / plan.entries.length));
     }
-    await pipeline.drain();
+    // The last chunk, when not full, is committed by finish.
+    if (plan.entries.length > 0 && !writer.chunkEnded) plan.progress?.(95);
+    return await writer.finish(plan.warnings, plan.meta);
   } finally {
-    await pipeline.idle();
+    await writer.close();
   }
-  plan.signal?.throwIfAborted();
-  const d = namedNode(dataset);
-  const final: RDF.Quad[] = [...links, ...(await featureCopies(deps, plan.features)), ...plan.warnings.map((w) => quad(d, OT.warning, literal(w)))];
-  if (!append) final.push(...metadataQuads(dataset, plan.meta));
-  const ops: WriteOp[] = [{ op: 'add', graph: dataset, quads: final }];
-  await deps.store.commit(ops);
-  return plan.entries.length;
+}
+
+/**
+ * Writes a dataset's entries as they come, in chunks, then links them (finish): an upload
+ * writes each batch's entries while the next batches are parsed. Until finish, nothing is
+ * linked and the dataset does not change for its readers. close() must follow, finished or
+ * not: it waits for the chunks still being committed.
+ */
+export class EntryWriter {
+  private readonly predicates: RDF.NamedNode[];
+  private readonly links: RDF.Quad[] = [];
+  private chunk: RDF.Quad[] = [];
+  private inChunk = 0;
+  private readonly pipeline: CommitPipeline;
+  /** True when the last write() committed a chunk. */
+  chunkEnded = false;
+
+  private constructor(
+    private readonly deps: Deps,
+    private readonly plan: Pick<WritePlan, 'dataset' | 'features' | 'signal'>,
+    private readonly append: boolean,
+    private readonly first: number,
+    private readonly size: number,
+  ) {
+    this.predicates = plan.features.map((f) => namedNode(f));
+    this.pipeline = new CommitPipeline(deps.store.kind === 'sparql' ? 1 : EMBEDDED_IN_FLIGHT);
+  }
+
+  static async open(deps: Deps, plan: Pick<WritePlan, 'dataset' | 'features' | 'signal' | 'chunkSize'>): Promise<EntryWriter> {
+    const append = await isDataset(deps, plan.dataset);
+    const first = (await writtenEntries(deps, plan.dataset)) + 1;
+    // A remote store's commit is an HTTP request, which holds no event loop: large chunks there.
+    const size = plan.chunkSize ?? (deps.store.kind === 'sparql' ? MAX_CHUNK : entriesPerChunk(plan.features.length));
+    return new EntryWriter(deps, plan, append, first, size);
+  }
+
+  /** Entries written so far. */
+  get written(): number {
+    return this.links.length;
+  }
+
+  async write(entry: EntryData): Promise<void> {
+    const { dataset } = this.plan;
+    const e = namedNode(entryUri(dataset, this.first + this.links.length));
+    this.chunk.push(quad(e, OT.compound, namedNode(entry.compound)));
+    entry.values.forEach((v, j) => {
+      if (v !== undefined) this.chunk.push(quad(e, this.predicates[j]!, v)); // one predicate per feature, as values
+    });
+    this.links.push(quad(namedNode(dataset), OT.dataEntry, e));
+    this.chunkEnded = ++this.inChunk >= this.size;
+    if (this.chunkEnded) await this.commitChunk();
+  }
+
+  /** Commits what is left, then links every entry written (with the warnings, the feature copies and, for a new dataset, its metadata) in one commit. */
+  async finish(warnings: readonly string[], meta: DatasetMeta): Promise<number> {
+    if (this.inChunk > 0) await this.commitChunk();
+    await this.pipeline.drain();
+    this.plan.signal?.throwIfAborted();
+    const d = namedNode(this.plan.dataset);
+    const final: RDF.Quad[] = [...this.links, ...(await featureCopies(this.deps, this.plan.features)), ...warnings.map((w) => quad(d, OT.warning, literal(w)))];
+    if (!this.append) final.push(...metadataQuads(this.plan.dataset, meta));
+    const ops: WriteOp[] = [{ op: 'add', graph: this.plan.dataset, quads: final }];
+    await this.deps.store.commit(ops);
+    return this.links.length;
+  }
+
+  /** Waits for every chunk started; never throws. */
+  async close(): Promise<void> {
+    await this.pipeline.idle();
+  }
+
+  private async commitChunk(): Promise<void> {
+    this.plan.signal?.throwIfAborted();
+    const quads = this.chunk;
+    this.chunk = [];
+    this.inChunk = 0;
+    await this.pipeline.add(() => this.deps.store.addToGraph(this.plan.dataset, quads));
+  }
 }
 
 export function metadataQuads(dataset: string, meta: DatasetMeta): RDF.Quad[] {

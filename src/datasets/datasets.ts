@@ -34,15 +34,16 @@ export async function uploadDataset(deps: Deps, params: UploadParams): Promise<I
 /** A large upload stored in `file`: read in a worker thread, then stored here. */
 export async function uploadDatasetFile(deps: Deps, file: string, params: Omit<UploadParams, 'data'>): Promise<ImportResult> {
   const table = await deps.tasks.runInWorker<InputTable>(READER, 'readTableFile', { kind: params.kind, file, baseIri: params.dataset }, { signal: params.signal });
-  return importUpload(deps, table, params);
+  // Its task drops a new dataset's graph when it fails (datasetUploadJob.ts).
+  return importUpload(deps, table, params, true);
 }
 
 const READER = new URL('./readTableWorker.ts', import.meta.url);
 
-function importUpload(deps: Deps, table: InputTable, params: Omit<UploadParams, 'data'>): Promise<ImportResult> {
+function importUpload(deps: Deps, table: InputTable, params: Omit<UploadParams, 'data'>, streamEntries = false): Promise<ImportResult> {
   if (params.nominal?.length) declareNominal(table, params.nominal);
   const meta = { ...params.meta, title: params.meta.title ?? table.title };
-  return importTable(deps, table, { dataset: params.dataset, meta, signal: params.signal, progress: params.progress });
+  return importTable(deps, table, { dataset: params.dataset, meta, signal: params.signal, progress: params.progress, streamEntries });
 }
 
 export interface NewDataset {

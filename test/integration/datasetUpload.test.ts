@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { initChem, parseStructure } from '../../src/chem/index.ts';
 import { sharedData } from '../helpers/data.ts';
-import { lines, uploadFile, warnings } from '../helpers/datasets.ts';
+import { lines, uploadDataset, uploadFile, warnings } from '../helpers/datasets.ts';
 
 const CSV = 'text/csv';
 const SDF = 'chemical/x-mdl-sdfile';
@@ -76,6 +76,21 @@ describe('dataset upload of a file of which no row loads', function () {
     expect(status, body).to.equal(400);
     expect(body).to.match(/^400 BadRequest: no row loaded: row 2: SMILES: "Tost" is not a valid structure/);
     expect(await lines(app.url + '/dataset')).to.deep.equal([]);
+  });
+
+  // A body this large runs as a task, which writes a new dataset's entries while it parses:
+  // the column's feature is made with the first row that loads, so none is made here.
+  it('a task upload of 5,000 unreadable rows: 400 naming the first row, no dataset and no feature made', async () => {
+    const features = await lines(app.url + '/feature');
+    const csv = 'SMILES,activity\n' + Array.from({ length: 5000 }, (_, i) => `C1CC${'C'.repeat(i % 7)}N(,${i / 10}\n`).join('');
+    expect(csv.length).to.be.greaterThan(64 * 1024);
+    const { status, body } = await uploadDataset(app, csv, CSV);
+    expect(status, body).to.equal(400);
+    // The failed task's error report names the first row.
+    const report = await (await fetch(body, { headers: { Accept: 'application/n-triples' } })).text();
+    expect(report).to.include('no row loaded: row 2: SMILES: \\"C1CCN(\\" is not a valid structure');
+    expect(await lines(app.url + '/dataset')).to.deep.equal([]);
+    expect(await lines(app.url + '/feature')).to.deep.equal(features);
   });
 });
 
