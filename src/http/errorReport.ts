@@ -4,7 +4,7 @@ import { DataFactory } from 'n3';
 import { HttpError, InsufficientStorage, InternalError, type ErrorReportData } from '../errors.ts';
 import { isSpaceError } from '../store/journal.ts';
 import { ERR, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
-// Issue #7: reports never echo tokens or passwords (auth owns the rules).
+// Reports never echo tokens or passwords (SPEC §5.1: a token is a credential); auth owns the rules.
 import { redactReport } from '../auth/redact.ts';
 
 const { quad, namedNode, literal, blankNode } = DataFactory;

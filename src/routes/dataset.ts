@@ -22,7 +22,7 @@ import { forceOf } from '../integrity/referrers.ts';
 import { startUpload } from '../datasets/datasetUploadJob.ts';
 import { requireDataset } from '../datasets/datasetLayout.ts';
 import { parsePaging, pagingHeaders, type Paging } from '../http/paging.ts';
-// Issue #7: the caller's name and token (every source: header, query, cookie, form).
+// The caller's name and token (SPEC §5.1), from every source: header, query, cookie, form.
 import { callerOf } from '../auth/caller.ts';
 
 /** All values of a repeated query parameter, with or without the [] suffix (SPEC §1 rule 2). */

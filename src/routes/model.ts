@@ -56,7 +56,7 @@ export function modelRouter(deps: Deps): Router {
       datasetService: form.get('dataset_service'),
     });
     await checkPredictInput(deps, params);
-    // Issue #7: the token travels in TaskMeta (kept in memory), never in the job parameters,
+    // The token (SPEC §5.1) travels in TaskMeta (kept in memory), never in the job parameters,
     // which are stored with the task; the owner makes the task and its result the caller's.
     const caller = callerOf(ctx);
     const meta = { title: `Prediction by ${model}`, creator: model, ...caller };

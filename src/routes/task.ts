@@ -48,7 +48,7 @@ export function taskRouter(deps: Deps): Router {
       }
     }
     const paging = parsePaging(ctx.query, deps.config);
-    // Issue #7: with auth on, each user lists only their own tasks.
+    // With auth on, each user lists only their own tasks (SPEC §5.2).
     const user = callerOf(ctx).owner;
     const owned = deps.identity && user !== undefined ? { acl: aclGraph(deps.config), owner: user } : undefined;
     const { items: uris, hasMore } = await fetchPage(paging, (limit, offset) => listTasks(deps.store, status, limit, offset, owned));

@@ -147,7 +147,7 @@ export class JobEngine implements TaskEngine {
     this.reserved++;
     try {
       await this.deps.store.replaceGraph(record.uri, taskQuads(record));
-      // Issue #7: a task is its creator's (SPEC §4.3: access to tasks is restricted).
+      // A task is its creator's (SPEC §5.2: access to tasks is restricted).
       await recordOwner(this.deps, record.uri, meta.owner);
     } catch (e) {
       this.quota.release(record.uri);
@@ -314,7 +314,7 @@ export class JobEngine implements TaskEngine {
       // A recovered task's parameters come from the store: unreadable ones fail the task, not start-up.
       const params = job.params === undefined ? JSON.parse(job.record.params) : job.params;
       result = await job.definition.run(params, job.context(this.pool));
-      // Issue #7: a job acts with its creator's rights, so what it created is the creator's.
+      // A job acts with its creator's rights (SPEC §5), so what it created is the creator's.
       await recordOwners(this.deps, result, job.record.owner);
     } catch (e) {
       failed = true;

@@ -1,4 +1,4 @@
-// Issue #7 §1: every place a token can travel, URL-decoded; with auth off it is kept too
+// SPEC §5.1: every place a token can travel, URL-decoded; with auth off it is kept too
 // (to be passed on to remote services) but never checked.
 import { expect } from 'chai';
 import type { IdentityService } from '../../src/auth/identity.ts';

@@ -1,4 +1,4 @@
-// Issue #3 "Bad input gets a clear error and loses nothing": each bad body answers 400
+// Bad input gets a clear error and loses nothing (SPEC §7): each bad body answers 400
 // with a report saying what was wrong, and no compound is created or changed.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';

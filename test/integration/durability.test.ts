@@ -1,6 +1,7 @@
-// Issue #2 §2: the server is SIGKILLed in the middle of a stream of writes (while
-// snapshots are being taken); after a restart on the same data directory every write
-// that got a 2xx is there with its content, and the store is consistent.
+// Durability (docs/ARCHITECTURE.md, Store: every acknowledged write is journaled): the
+// server is SIGKILLed in the middle of a stream of writes (while snapshots are being
+// taken); after a restart on the same data directory every write that got a 2xx is there
+// with its content, and the store is consistent.
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
