@@ -110,6 +110,10 @@ export class StructureParser {
   private start(): Thread {
     const thread: Thread = { worker: new Worker(ENTRY, { workerData: PARSE_THREAD }), ready: false, batch: undefined, idle: undefined };
     this.threads.push(thread);
+    // The rate that starts a thread is counted anew from here: once this one has stopped, the
+    // structures that started it must not count towards the next start.
+    this.hereSince = performance.now();
+    this.hereCount = 0;
     thread.worker.on('message', (replies: ParseReply[]) => {
       const batch = thread.batch ?? [];
       thread.batch = undefined;
