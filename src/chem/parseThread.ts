@@ -1,6 +1,7 @@
 // One thread of the structure parser (parseThreads.ts): parses each batch of structures the
-// event loop sends and answers one reply per structure, in order. Its failures cross back as
-// plain data, so a refused structure keeps its 400 and error code.
+// event loop sends and answers each structure as soon as it is parsed, one message each, in
+// order. Its failures cross back as plain data, so a refused structure keeps its 400 and
+// error code.
 import { parentPort } from 'node:worker_threads';
 import { initChem, parseStructure, type ChemFormat, type ParsedStructure, type ParseOptions } from './index.ts';
 import { plainError, type PlainError } from '../errors.ts';
@@ -14,22 +15,28 @@ export interface ParseRequest {
 
 export type ParseReply = { ok: true; value: ParsedStructure } | { ok: false; error: PlainError };
 
-async function parseBatch(batch: ParseRequest[]): Promise<ParseReply[]> {
+function parseOne(r: ParseRequest): ParseReply {
+  try {
+    return { ok: true, value: parseStructure(r.text, r.format, r.options) };
+  } catch (e) {
+    return { ok: false, error: plainError(e) };
+  }
+}
+
+async function parseBatch(batch: ParseRequest[], answer: (reply: ParseReply) => void): Promise<void> {
   try {
     await initChem(new Set(batch.map((r) => r.format)));
   } catch (e) {
-    return batch.map(() => ({ ok: false, error: plainError(e) }));
+    for (let i = 0; i < batch.length; i++) answer({ ok: false, error: plainError(e) });
+    return;
   }
-  return batch.map((r): ParseReply => {
-    try {
-      return { ok: true, value: parseStructure(r.text, r.format, r.options) };
-    } catch (e) {
-      return { ok: false, error: plainError(e) };
-    }
-  });
+  for (const r of batch) answer(parseOne(r));
 }
 
-// The event loop sends a thread its next batch only after the reply to the last one.
+// Batches are parsed in the order they come: one sent while another is being parsed waits in
+// the port until this one is done (parseBatch never awaits once the toolkits are loaded), so
+// the answers keep the order of the structures across batches.
+let done: Promise<void> = Promise.resolve();
 parentPort?.on('message', (batch: ParseRequest[]) => {
-  void parseBatch(batch).then((replies) => parentPort?.postMessage(replies));
+  done = done.then(() => parseBatch(batch, (reply) => parentPort?.postMessage(reply)));
 });

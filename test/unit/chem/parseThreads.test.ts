@@ -38,8 +38,13 @@ describe('chem: structures parsed in the parser threads', () => {
   it('many at once: each answer is its own structure, sent in batches', async () => {
     const smiles = [...new Set(readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8').split(/\r?\n/).slice(1, 400).map((l) => l.split(',')[0]!).filter(Boolean))];
     const before = parser.batches;
+    const answeredBefore = parser.answeredByThread;
     const answers = await Promise.allSettled(smiles.map((s) => parser.parse(s, 'smiles')));
     expect(parser.batches - before).to.be.lessThan(smiles.length / 4);
+    // Each thread is sent its share of what waits: neither parses most of it.
+    const shares = parser.answeredByThread.map((n, i) => n - answeredBefore[i]!);
+    expect(shares).to.have.length(2);
+    for (const n of shares) expect(n, `shares ${shares.join(', ')}`).to.be.greaterThan(smiles.length / 3);
     answers.forEach((a, i) => {
       let expected;
       try {
@@ -52,6 +57,26 @@ describe('chem: structures parsed in the parser threads', () => {
       expect(a.status, smiles[i]).to.equal('fulfilled');
       expect((a as PromiseFulfilledResult<unknown>).value).to.deep.equal(expected);
     });
+  });
+
+  it('answers each structure as soon as it is parsed, not with the rest of its batch', async () => {
+    const one = new StructureParser(1);
+    await one.warm();
+    // 400 carbons in a chain: a structure that takes the toolkit a tenth of a second or more.
+    const slow = 'C'.repeat(400);
+    // One structure goes alone and one is sent ahead of its answer; the next two wait, then go
+    // together as one batch once the first is answered.
+    const first = [one.parse('CCO', 'smiles'), one.parse('CCN', 'smiles')];
+    const sent = one.batches;
+    const at = { fast: 0, slow: 0 };
+    const fast = one.parse('Oc1ccccc1', 'smiles').then(() => { at.fast = performance.now(); });
+    const long = one.parse(slow, 'smiles').then(() => { at.slow = performance.now(); });
+    await Promise.all([...first, fast, long]);
+    expect(one.batches - sent).to.equal(1);
+    const t = performance.now();
+    parseStructure(slow, 'smiles');
+    const slowMs = performance.now() - t;
+    expect(at.slow - at.fast, `the slow structure alone took ${slowMs.toFixed(0)} ms here`).to.be.greaterThan(slowMs / 2);
   });
 
   it('starts a thread once structures come fast, parses on the event loop until it is ready, and stops it when idle', async () => {
@@ -80,12 +105,13 @@ describe('chem: structures parsed in the parser threads', () => {
     const threads = (fragile as unknown as { threads: Array<{ worker: Worker }> }).threads;
     const smiles = ['OC(=O)[C@@H](N)C', 'C(C)(C)(C)(C)C', 'c1ccccc1O', 'CCO', 'CC(C)Cc1ccc(cc1)C(C)C(=O)O'];
     const answers = Promise.allSettled(smiles.map((s) => fragile.parse(s, 'smiles')));
-    // The warm-up, then the first structure alone; the other four wait for the thread.
-    expect(fragile.batches).to.equal(2);
+    // The warm-up, then the first structure alone and the second sent ahead of its answer;
+    // the other three wait for the thread.
+    expect(fragile.batches).to.equal(3);
     // What an out-of-memory thread or a crash in a toolkit does: the thread ends unanswered.
     const first = threads[0]!.worker;
     await first.terminate();
-    // Another was started for the four that wait; it is killed before its toolkits load.
+    // Another was started for the three that wait; it is killed before its toolkits load.
     while (threads[0]?.worker === first) await new Promise((r) => setTimeout(r, 5));
     expect(fragile.threadCount).to.equal(1);
     await threads[0]!.worker.terminate();
