@@ -16,9 +16,9 @@
 // faster than START_RATE a second, and stop after IDLE_MS without work. A structure that comes
 // alone, or before a thread has loaded its toolkits (a second or two), is parsed on the event
 // loop (about a millisecond), so no request waits for a thread to start. They do not yield
-// the CPU (threadPriority.ts) as job threads do: a client waits on them. A thread is stopped only
-// while idle: on Node 20, terminating one inside RDKit's WASM can hang the other threads that
-// use it (substructWorker.mjs).
+// the CPU (threadPriority.ts) as job threads do: a client waits on them. A thread is stopped
+// only while idle: on Node 20, terminating one inside RDKit's WASM can hang the other threads
+// that use it (substructWorker.mjs).
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { errorFromPlain, InternalError } from '../errors.ts';

@@ -1,5 +1,6 @@
-// Access control (SPEC §5) on a real resource: compounds record their creator (in their own graph) and
-// only the creator changes or deletes them; the same calls with auth off all succeed.
+// Access control (SPEC §5) on a real resource: compounds record their creator (in their own
+// graph) and only the creator changes or deletes them; the same calls with auth off all
+// succeed.
 import { expect } from 'chai';
 import { startApp, tempDir, type TestApp } from '../helpers/app.ts';
 import { addUsers, login } from '../helpers/auth.ts';

@@ -1,5 +1,5 @@
-// Access control (SPEC §5) on datasets: an upload is its uploader's; others may read it (AUTH_READ=public)
-// but not change or delete it. The same calls with auth off all succeed.
+// Access control (SPEC §5) on datasets: an upload is its uploader's; others may read it
+// (AUTH_READ=public) but not change or delete it. The same calls with auth off all succeed.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { startApp, tempDir, type TestApp } from '../helpers/app.ts';

@@ -1,4 +1,5 @@
-// Access control (SPEC §5.3) and bad input (SPEC §7): the same calls with auth on and with auth off.
+// Access control (SPEC §5.3) and bad input (SPEC §7): the same calls with auth on and with
+// auth off.
 import { expect } from 'chai';
 import { tempDir } from '../helpers/app.ts';
 import { addUsers, form, login } from '../helpers/auth.ts';

@@ -1,6 +1,6 @@
-// Access control (SPEC §5.2) with the real task engine and SPARQL endpoint: tasks and their results belong
-// to their creator; jobs run with the creator's name and token; /task lists and /sparql
-// answer only what the caller may read. The same calls with auth off see everything.
+// Access control (SPEC §5.2) with the real task engine and SPARQL endpoint: tasks and their
+// results belong to their creator; jobs run with the creator's name and token; /task lists and
+// /sparql answer only what the caller may read. The same calls with auth off see everything.
 import { expect } from 'chai';
 import { startApp, tempDir, type TestApp } from '../helpers/app.ts';
 import { addUsers, login } from '../helpers/auth.ts';

@@ -1,5 +1,5 @@
-// Structures round-trip (SPEC §2.2): a SMILES written and read back, a molfile written and read back, and an
-// InChI out of any format must denote the same structure, stereo included.
+// Structures round-trip (SPEC §2.2): a SMILES written and read back, a molfile written and
+// read back, and an InChI out of any format must denote the same structure, stereo included.
 import { expect } from 'chai';
 import { initChem, parseStructure, type ChemFormat } from '../../../src/chem/index.ts';
 import { writeStructure, type TextOutput } from '../../../src/chem/write.ts';
