@@ -21,7 +21,7 @@
 // that use it (substructWorker.mjs).
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { errorFromPlain, InternalError } from '../errors.ts';
+import { errorFromPlain } from '../errors.ts';
 import { initChem, parseStructure, type ChemFormat, type ParsedStructure, type ParseOptions } from './index.ts';
 import type { ParseReply, ParseRequest } from './parseThread.ts';
 
@@ -136,7 +136,12 @@ export class StructureParser {
     thread.worker.on('message', (reply: ParseReply) => {
       thread.ready = true;
       const w = thread.held.shift();
-      if (!w) throw new InternalError('the structure parser answered a structure it was not sent');
+      // One answer per structure sent, in order (parseThread.ts). A thread out of step with
+      // that is ended as a failed one is, not thrown here, where it would end the service.
+      if (!w) {
+        void thread.worker.terminate();
+        return;
+      }
       thread.answered++;
       if (reply.ok) w.resolve(reply.value);
       else w.reject(errorFromPlain(reply.error));
