@@ -34,6 +34,8 @@ export interface Config {
   tokenTtlSeconds: number;
   /** Trust X-Forwarded-* headers (only behind a proxy that sets them). */
   trustProxy: boolean;
+  /** While clients keep the event loop busy, job threads keep off one core (src/tasks/clientCore.ts). */
+  clientCore: boolean;
   /** Time limit of one substructure search's exact matching, in milliseconds. */
   searchTimeoutMs: number;
   /** Worker threads for substructure matching. */
@@ -111,6 +113,7 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'maxPageSize', env: 'MAX_PAGE_SIZE', parse: int, describe: 'largest page size of lists (default 100000)' },
   { key: 'snapshotEvery', env: 'SNAPSHOT_EVERY', parse: int, describe: 'journal records between snapshots (default 10000)' },
   { key: 'workers', env: 'WORKERS', parse: int, describe: 'job worker threads, 0 = one per core (default 0); with REDIS_URL an API process given 0 runs no jobs' },
+  { key: 'clientCore', env: 'CLIENT_CORE', parse: bool, describe: 'while clients keep the event loop busy, job threads keep off one core (Linux, two cores or more; default true)' },
   { key: 'taskConcurrency', env: 'TASK_CONCURRENCY', parse: int, describe: 'jobs run at once, 0 = twice the worker threads (default 0)' },
   { key: 'queueLength', env: 'QUEUE_LENGTH', parse: int, describe: 'queued tasks before 503 Rejected (default 1000)' },
   { key: 'syncWindowMs', env: 'SYNC_WINDOW_MS', parse: int, describe: 'jobs done within this answer 200 directly (default 0)' },
@@ -192,6 +195,7 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     snapshotEvery: 10_000,
     workers: 0,
     taskConcurrency: 0,
+    clientCore: true,
     queueLength: 1000,
     syncWindowMs: 0,
     taskRetentionHours: 168,

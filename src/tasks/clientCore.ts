@@ -1,0 +1,250 @@
+// While clients keep the event loop busy, job threads keep off one core.
+//
+// SCHED_IDLE (threadPriority.ts) lets the event loop preempt a job thread at once on a core
+// they share. What it cannot reach is the machine below the kernel. On a two-vCPU virtual
+// machine, a poll's p99 under a client that keeps the event loop busy rose from about 1 ms to
+// 3 to 4 ms as soon as both cores ran SCHED_IDLE work, even two processes that only spin, and
+// stayed near 1 to 1.5 ms while one core was left without it (docs/performance.md, "A core
+// for the clients"). So while clients keep the event loop busy, every job thread is confined
+// (sched_setaffinity(2)) to the process's cores but one. The event loop, like every other
+// thread, may still run anywhere, and the scheduler moves it to the core left free. Jobs go
+// on meanwhile on the other cores, slower but never stopped, and get every core back once
+// the load eases.
+//
+// Busy means: in one tick of TICK_MS, at least MIN_REQUESTS requests arrived and the event
+// loop was busy at least MIN_UTILISATION of the time (performance.eventLoopUtilization).
+// Requests alone would count a client waiting on a job it started, or a slow download;
+// utilisation alone would count a job's own store writes. One busy tick confines the job
+// threads; QUIET_TICKS ticks in a row that are not busy release them.
+//
+// Node has no binding for sched_setaffinity(2); util-linux's taskset(1), beside the chrt(1)
+// that threadPriority.ts runs, sets it for one thread's id. One long-lived shell reads
+// "cpus tid" lines and runs it for each, so the event loop never starts a process to move a
+// thread (libuv forks the whole process for every spawn). Job threads are found as this
+// process's threads under SCHED_IDLE or at JOB_THREAD_NICE (/proc/self/task/<tid>/stat,
+// proc(5)): the job pool's, the forest's and the compactor's, wherever they were started.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { JOB_THREAD_NICE } from './threadPriority.ts';
+
+/** How often the load is looked at, in milliseconds. */
+export const TICK_MS = 100;
+/** Requests a tick (200 a second) for the clients to count as keeping the event loop busy. */
+export const MIN_REQUESTS = 20;
+/** Share of a tick the event loop was busy, for the same. */
+export const MIN_UTILISATION = 0.5;
+/** Ticks in a row without that load before the job threads get every core back. */
+export const QUIET_TICKS = 5;
+
+/** SCHED_IDLE in <linux/sched.h>. */
+const SCHED_IDLE = 5;
+
+/** Reads "cpus tid" lines and confines each thread to its cpus; ends with its input. */
+const MOVER = 'while read -r cpus tid; do taskset -p -c "$cpus" "$tid" >/dev/null 2>&1; done';
+
+/** The CPUs a Cpus_allowed_list names ("0-3,8"; proc(5)). */
+export function cpuList(text: string): number[] {
+  const cpus: number[] = [];
+  for (const part of text.trim().split(',').filter(Boolean)) {
+    const [from, to = from] = part.split('-').map(Number);
+    for (let c = from!; c <= to!; c++) cpus.push(c);
+  }
+  return cpus;
+}
+
+/** The CPUs `tid` of this process may run on (the whole process's for its main thread). */
+export function cpusOf(tid: number): number[] {
+  const status = readFileSync(`/proc/self/task/${tid}/status`, 'utf8');
+  return cpuList(/^Cpus_allowed_list:\s*(\S+)/m.exec(status)?.[1] ?? '');
+}
+
+/** Fields 3 onwards of a thread's stat line, so that field n is at index n - 3 (proc(5)). */
+function statOf(tid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces: count the fields after its parenthesis.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined; // the thread has ended
+  }
+}
+
+/** Whether thread `tid` of this process is a job thread: under SCHED_IDLE or at JOB_THREAD_NICE and below. */
+function isJobThread(tid: number): boolean | undefined {
+  const stat = statOf(tid);
+  if (!stat) return undefined;
+  return Number(stat[41 - 3]) === SCHED_IDLE || Number(stat[19 - 3]) >= JOB_THREAD_NICE;
+}
+
+/** Ids of this process's job threads. */
+export function jobThreadIds(): number[] {
+  return readdirSync('/proc/self/task').map(Number).filter((tid) => tid !== process.pid && isJobThread(tid));
+}
+
+/**
+ * A thread sets its own policy once it has started, so one seen as ordinary is looked at
+ * again until it is this old (milliseconds); after that it is taken as it is.
+ */
+const SETTLED_MS = 2000;
+
+/**
+ * The job threads, looked up as a tick can afford: a thread's stat is read when it is new
+ * (and again while young), not every tick, since a busy process has dozens of threads and
+ * each read is a system call or three on the event loop.
+ */
+class JobThreads {
+  private readonly seen = new Map<number, { job: boolean; since: number }>();
+
+  now(): number[] {
+    const at = performance.now();
+    const ids: number[] = [];
+    const present = new Set<number>();
+    for (const name of readdirSync('/proc/self/task')) {
+      const tid = Number(name);
+      if (tid === process.pid) continue;
+      present.add(tid);
+      let known = this.seen.get(tid);
+      if (!known || (!known.job && at - known.since < SETTLED_MS)) {
+        const job = isJobThread(tid);
+        if (job === undefined) continue;
+        known = { job, since: known?.since ?? at };
+        this.seen.set(tid, known);
+      }
+      if (known.job) ids.push(tid);
+    }
+    for (const tid of this.seen.keys()) if (!present.has(tid)) this.seen.delete(tid);
+    return ids;
+  }
+}
+
+export interface ClientCoreOptions {
+  tickMs?: number;
+  minRequests?: number;
+  minUtilisation?: number;
+  quietTicks?: number;
+  /** Told once if threads can no longer be moved (the shell ended). */
+  onError?: (err: Error) => void;
+}
+
+export class ClientCore {
+  private requests = 0;
+  private quiet = 0;
+  private utilisation: EventLoopUtilization = performance.eventLoopUtilization();
+  /** Job threads confined now. */
+  private readonly placed = new Set<number>();
+  private readonly threads = new JobThreads();
+  private confinedNow = false;
+  private timer: NodeJS.Timeout | undefined;
+  private mover: ChildProcess | undefined;
+  private readonly tickMs: number;
+  private readonly minRequests: number;
+  private readonly minUtilisation: number;
+  private readonly quietTicks: number;
+
+  private constructor(
+    /** Every CPU the process may use, and the ones job threads keep to under load. */
+    private readonly all: string,
+    private readonly some: string,
+    private readonly options: ClientCoreOptions,
+  ) {
+    this.tickMs = options.tickMs ?? TICK_MS;
+    this.minRequests = options.minRequests ?? MIN_REQUESTS;
+    this.minUtilisation = options.minUtilisation ?? MIN_UTILISATION;
+    this.quietTicks = options.quietTicks ?? QUIET_TICKS;
+  }
+
+  /**
+   * Watches the load, or undefined where there is nothing to do or no way to do it: off
+   * Linux, on a single core, or without taskset. Its timer keeps no process alive.
+   */
+  static start(options: ClientCoreOptions = {}): ClientCore | undefined {
+    if (process.platform !== 'linux') return undefined;
+    let cpus: number[];
+    try {
+      cpus = cpusOf(process.pid);
+    } catch {
+      return undefined; // no /proc
+    }
+    if (cpus.length < 2) return undefined;
+    // taskset -p prints the affinity of a thread and exits 0: present and allowed.
+    if (spawnSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore', timeout: 5000 }).status !== 0) return undefined;
+    const core = new ClientCore(cpus.join(','), cpus.slice(1).join(','), options);
+    core.timer = setInterval(() => core.tick(), core.tickMs);
+    core.timer.unref();
+    return core;
+  }
+
+  /** Counts one request (the server's 'request' event). */
+  request(): void {
+    this.requests++;
+  }
+
+  /** True while job threads keep off a core. */
+  get confined(): boolean {
+    return this.confinedNow;
+  }
+
+  /** One tick: what the clients did since the last, then confine or release. */
+  private tick(): void {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, this.utilisation).utilization;
+    this.utilisation = now;
+    const requests = this.requests;
+    this.requests = 0;
+    this.observe(requests, busy);
+  }
+
+  /** The decision of a tick, given its requests and event-loop utilisation (0 to 1). */
+  observe(requests: number, utilisation: number): void {
+    if (requests >= this.minRequests && utilisation >= this.minUtilisation) {
+      this.quiet = 0;
+      this.confine();
+    } else if (this.confinedNow && ++this.quiet >= this.quietTicks) {
+      this.release();
+    }
+  }
+
+  /** Confines every job thread not yet confined (threads start and end meanwhile). */
+  confine(): void {
+    this.confinedNow = true;
+    const threads = new Set(this.threads.now());
+    for (const tid of this.placed) if (!threads.has(tid)) this.placed.delete(tid);
+    for (const tid of threads) {
+      if (this.placed.has(tid)) continue;
+      this.placed.add(tid);
+      this.move(tid, this.some);
+    }
+  }
+
+  /** Gives every confined job thread all of the process's cores back. */
+  release(): void {
+    this.confinedNow = false;
+    this.quiet = 0;
+    for (const tid of this.placed) this.move(tid, this.all);
+    this.placed.clear();
+  }
+
+  private move(tid: number, cpus: string): void {
+    if (!this.mover) {
+      const mover = spawn('sh', ['-c', MOVER], { stdio: ['pipe', 'ignore', 'ignore'] });
+      mover.unref();
+      (mover.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+      mover.stdin?.on('error', () => undefined);
+      mover.once('error', (err) => this.options.onError?.(err));
+      mover.once('exit', () => {
+        if (this.mover === mover) this.mover = undefined;
+      });
+      this.mover = mover;
+    }
+    this.mover.stdin?.write(`${cpus} ${tid}\n`);
+  }
+
+  /** Stops watching and gives the job threads every core back. */
+  close(): void {
+    clearInterval(this.timer);
+    if (this.confinedNow) this.release();
+    this.mover?.stdin?.end();
+    this.mover = undefined;
+  }
+}

@@ -1,0 +1,119 @@
+// While clients keep the event loop busy, job threads keep off one core: read back from the
+// kernel (Cpus_allowed_list in /proc/<pid>/task/<tid>/status, proc(5)), with the job pool's
+// real threads and a real HTTP server under load.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { expect } from 'chai';
+import { WorkerPool } from '../../../src/tasks/workerPool.ts';
+import { ClientCore, cpuList, cpusOf, jobThreadIds } from '../../../src/tasks/clientCore.ts';
+
+/** A job module that answers with the id of the thread it ran in. */
+const THREAD_ID = 'data:text/javascript,' + encodeURIComponent(
+  "import { readlinkSync } from 'node:fs'; export function tid() { return Number(readlinkSync('/proc/thread-self').split('/').pop()); }",
+);
+
+/** Resolves once `check` holds, or fails after `ms`. */
+async function eventually(what: string, check: () => boolean, ms = 5000): Promise<void> {
+  for (const end = Date.now() + ms; !check();) {
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('a core for the clients', function () {
+  this.timeout(60_000);
+
+  it('reads CPU lists as proc(5) writes them', () => {
+    expect(cpuList('0-3,8')).to.deep.equal([0, 1, 2, 3, 8]);
+    expect(cpuList('1\n')).to.deep.equal([1]);
+    expect(cpuList('0,2-3')).to.deep.equal([0, 2, 3]);
+  });
+
+  describe('on this machine', () => {
+    let pool: WorkerPool;
+    let tids: number[];
+    let all: number[];
+    before(async function () {
+      if (process.platform !== 'linux' || availableParallelism() < 2) this.skip();
+      all = cpusOf(process.pid);
+      if (all.length < 2) this.skip();
+      pool = new WorkerPool(2);
+      tids = [...new Set(await Promise.all([1, 2, 3, 4].map(() => pool.run<number>(THREAD_ID, 'tid', null))))];
+    });
+    after(async () => {
+      await pool?.close();
+    });
+
+    it('finds the job pool\'s threads (SCHED_IDLE), not the main thread', () => {
+      const found = jobThreadIds();
+      for (const tid of tids) expect(found, `thread ${tid}`).to.include(tid);
+      expect(found).not.to.include(process.pid);
+    });
+
+    it('confines every job thread to all cores but one, leaves the main thread alone, and gives them back', async () => {
+      const core = ClientCore.start({ tickMs: 60_000 });
+      if (!core) throw new Error('taskset is missing: apt-get install util-linux');
+      try {
+        core.confine();
+        expect(core.confined).to.equal(true);
+        await eventually('job threads confined', () => tids.every((t) => cpusOf(t).length === all.length - 1));
+        for (const t of tids) expect(cpusOf(t)).to.deep.equal(all.slice(1));
+        expect(cpusOf(process.pid)).to.deep.equal(all);
+        core.release();
+        expect(core.confined).to.equal(false);
+        await eventually('job threads released', () => tids.every((t) => cpusOf(t).length === all.length));
+      } finally {
+        core.close();
+      }
+    });
+
+    it('decides per tick: requests and a busy event loop confine, quiet ticks in a row release', () => {
+      const core = ClientCore.start({ tickMs: 60_000, minRequests: 20, minUtilisation: 0.5, quietTicks: 3 });
+      if (!core) throw new Error('taskset is missing: apt-get install util-linux');
+      try {
+        core.observe(1000, 0.2); // many requests, an idle loop: a client waiting on its own job
+        expect(core.confined).to.equal(false);
+        core.observe(5, 1); // a busy loop, few requests: the jobs' own store writes
+        expect(core.confined).to.equal(false);
+        core.observe(20, 0.5);
+        expect(core.confined).to.equal(true);
+        core.observe(0, 0);
+        core.observe(0, 0);
+        expect(core.confined).to.equal(true);
+        core.observe(500, 0.9); // busy again: the quiet count starts over
+        core.observe(0, 0);
+        core.observe(0, 0);
+        expect(core.confined).to.equal(true);
+        core.observe(0, 0);
+        expect(core.confined).to.equal(false);
+      } finally {
+        core.close();
+      }
+    });
+
+    it('confines the job threads while a client floods an HTTP server, and releases them after', async () => {
+      const core = ClientCore.start({ tickMs: 50, quietTicks: 4 });
+      if (!core) throw new Error('taskset is missing: apt-get install util-linux');
+      const server: Server = createServer((_req, res) => res.end('ok'));
+      server.on('request', () => core.request());
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      let flooding = true;
+      const client = async () => {
+        while (flooding) await (await fetch(url)).text();
+      };
+      const clients = Array.from({ length: 8 }, client);
+      try {
+        await eventually('confined under the flood', () => core.confined && tids.every((t) => cpusOf(t).length === all.length - 1));
+        flooding = false;
+        await Promise.all(clients);
+        await eventually('released after the flood', () => !core.confined && tids.every((t) => cpusOf(t).length === all.length));
+      } finally {
+        flooding = false;
+        core.close();
+        await new Promise((r) => server.close(r));
+      }
+    });
+  });
+});
