@@ -123,7 +123,7 @@ export interface ClientCoreOptions {
   minRequests?: number;
   minUtilisation?: number;
   quietTicks?: number;
-  /** Told once if threads can no longer be moved (the shell ended). */
+  /** Told if the shell that moves the threads cannot be started (no job thread is moved then). */
   onError?: (err: Error) => void;
 }
 
@@ -143,8 +143,9 @@ export class ClientCore {
   private readonly quietTicks: number;
 
   private constructor(
-    /** Every CPU the process may use, and the ones job threads keep to under load. */
+    /** Every CPU the process may use, as taskset reads a list ("0,1,2,3"). */
     private readonly all: string,
+    /** The CPUs job threads keep to while clients keep the event loop busy: all but the first. */
     private readonly some: string,
     private readonly options: ClientCoreOptions,
   ) {
