@@ -27,6 +27,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { JOB_THREAD_NICE } from './threadPriority.ts';
+import { giveTurn } from './jobTurns.ts';
 
 /** How often the load is looked at, in milliseconds. */
 export const TICK_MS = 100;
@@ -36,6 +37,12 @@ export const MIN_REQUESTS = 20;
 export const MIN_UTILISATION = 0.5;
 /** Ticks in a row without that load before the job threads get every core back. */
 export const QUIET_TICKS = 5;
+
+/**
+ * Ticks a job thread keeps its turn while the job threads take turns (jobTurns.ts), if it
+ * uses the CPU meanwhile; one that did not gets no more ticks.
+ */
+export const TURN_TICKS = 10;
 
 /** SCHED_IDLE in <linux/sched.h>. */
 const SCHED_IDLE = 5;
@@ -75,6 +82,12 @@ function isJobThread(tid: number): boolean | undefined {
   const stat = statOf(tid);
   if (!stat) return undefined;
   return Number(stat[41 - 3]) === SCHED_IDLE || Number(stat[19 - 3]) >= JOB_THREAD_NICE;
+}
+
+/** CPU time `tid` has used, in clock ticks (utime + stime, fields 14 and 15), or undefined once it ended. */
+function cpuTicksOf(tid: number): number | undefined {
+  const stat = statOf(tid);
+  return stat ? Number(stat[14 - 3]) + Number(stat[15 - 3]) : undefined;
 }
 
 /** Ids of this process's job threads. */
@@ -136,6 +149,10 @@ export class ClientCore {
   private readonly threads = new JobThreads();
   private confinedNow = false;
   private timer: NodeJS.Timeout | undefined;
+  /** The job thread whose turn it is (0: none chosen), the ticks it has had, and each thread's CPU time at the last tick. */
+  private runner = 0;
+  private runnerTicks = 0;
+  private cpu = new Map<number, number>();
   private mover: ChildProcess | undefined;
   private readonly tickMs: number;
   private readonly minRequests: number;
@@ -204,6 +221,32 @@ export class ClientCore {
     } else if (this.confinedNow && ++this.quiet >= this.quietTicks) {
       this.release();
     }
+    if (this.confinedNow) this.takeTurns();
+  }
+
+  /**
+   * While confined, one job thread runs at a time (jobTurns.ts): the one whose turn it is
+   * keeps it for TURN_TICKS ticks while it uses the CPU, then the next in order of id gets
+   * it; one that used none in the last tick (no work, or waiting on threads of its own)
+   * hands it on at once, so every job thread gets turns.
+   */
+  private takeTurns(): void {
+    const threads = this.threads.now().sort((a, b) => a - b);
+    const used = new Map<number, number>();
+    const cpu = new Map<number, number>();
+    for (const tid of threads) {
+      const ticks = cpuTicksOf(tid);
+      if (ticks === undefined) continue;
+      cpu.set(tid, ticks);
+      used.set(tid, ticks - (this.cpu.get(tid) ?? ticks));
+    }
+    this.cpu = cpu;
+    const keep = this.runner !== 0 && cpu.has(this.runner) && ++this.runnerTicks < TURN_TICKS && (this.runnerTicks === 1 || (used.get(this.runner) ?? 0) > 0);
+    if (keep || threads.length === 0) return;
+    const next = threads.find((t) => t > this.runner) ?? threads[0]!;
+    this.runner = next;
+    this.runnerTicks = 0;
+    giveTurn(next);
   }
 
   /** Confines every job thread not yet confined (threads start and end meanwhile). */
@@ -222,6 +265,8 @@ export class ClientCore {
   release(): void {
     this.confinedNow = false;
     this.quiet = 0;
+    this.runner = 0;
+    giveTurn(0);
     for (const tid of this.placed) this.move(tid, this.all);
     this.placed.clear();
   }

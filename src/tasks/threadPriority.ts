@@ -43,10 +43,17 @@ function threadId(): number | undefined {
   }
 }
 
+/** The id of the calling thread once runInBackground moved it; undefined in other threads. */
+let background: number | undefined;
+
+/** The calling thread's id if it is a job thread (it ran runInBackground), else undefined. */
+export const backgroundThreadId = (): number | undefined => background;
+
 /** Moves the calling thread to SCHED_IDLE, else lowers it to JOB_THREAD_NICE. */
 export function runInBackground(): BackgroundPriority {
   const tid = threadId();
   if (tid === undefined) return 'unchanged';
+  background = tid;
   let result: BackgroundPriority = 'unchanged';
   try {
     // The nice value first: it is what remains should the thread ever leave SCHED_IDLE.

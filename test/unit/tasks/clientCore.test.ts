@@ -7,6 +7,9 @@ import { availableParallelism } from 'node:os';
 import { expect } from 'chai';
 import { WorkerPool } from '../../../src/tasks/workerPool.ts';
 import { ClientCore, cpuList, cpusOf, jobThreadIds } from '../../../src/tasks/clientCore.ts';
+import { giveTurn, whoseTurn } from '../../../src/tasks/jobTurns.ts';
+
+const SPIN = new URL('../../fixtures/spinJob.ts', import.meta.url);
 
 /** A job module that answers with the id of the thread it ran in. */
 const THREAD_ID = 'data:text/javascript,' + encodeURIComponent(
@@ -63,6 +66,39 @@ describe('a core for the clients', function () {
         core.release();
         expect(core.confined).to.equal(false);
         await eventually('job threads released', () => tids.every((t) => cpusOf(t).length === all.length));
+      } finally {
+        core.close();
+      }
+    });
+
+    it('while it is one job thread\'s turn, another waits at its next checkpoint until every thread\'s turn comes', async () => {
+      try {
+        giveTurn(tids[0]!);
+        const finished: Array<{ tid: number; finished: number }> = [];
+        const calls = [1, 2].map(() => pool.run<{ tid: number; finished: number }>(SPIN, 'spin', 50).then((r) => finished.push(r)));
+        await eventually('the call on the thread whose turn it is', () => finished.length === 1);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(finished.map((f) => f.tid)).to.deep.equal([tids[0]]);
+        const released = Date.now();
+        giveTurn(0);
+        await Promise.all(calls);
+        expect(finished[1]!.tid).to.equal(tids[1]);
+        expect(finished[1]!.finished).to.be.at.least(released);
+      } finally {
+        giveTurn(0);
+      }
+    });
+
+    it('gives the turn to one job thread while confined, and every thread\'s turn on release', () => {
+      const core = ClientCore.start({ tickMs: 60_000, quietTicks: 2 });
+      if (!core) throw new Error('taskset is missing: apt-get install util-linux');
+      try {
+        core.observe(100, 1);
+        expect(jobThreadIds()).to.include(whoseTurn());
+        core.observe(0, 0);
+        core.observe(0, 0);
+        expect(core.confined).to.equal(false);
+        expect(whoseTurn()).to.equal(0);
       } finally {
         core.close();
       }
