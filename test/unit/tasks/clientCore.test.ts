@@ -8,6 +8,9 @@ import { expect } from 'chai';
 import { WorkerPool } from '../../../src/tasks/workerPool.ts';
 import { ClientCore, cpuList, cpusOf, jobThreadIds } from '../../../src/tasks/clientCore.ts';
 import { giveTurn, whoseTurn } from '../../../src/tasks/jobTurns.ts';
+import { fitForestThreads } from '../../../src/algorithms/ml/forestThreads.ts';
+import { fitForest } from '../../../src/algorithms/ml/forest.ts';
+import { seededRng } from '../../../src/algorithms/ml/rng.ts';
 
 const SPIN = new URL('../../fixtures/spinJob.ts', import.meta.url);
 
@@ -102,6 +105,29 @@ describe('a core for the clients', function () {
       } finally {
         core.close();
       }
+    });
+
+    it('a forest grown in two threads while they take turns is whole, each thread getting turns', async () => {
+      // Every tick counts as busy: the threads stay confined and take turns throughout.
+      const core = ClientCore.start({ tickMs: 20, minRequests: 0, minUtilisation: 0 });
+      if (!core) throw new Error('taskset is missing: apt-get install util-linux');
+      const turns = new Set<number>();
+      const watch = setInterval(() => turns.add(whoseTurn()), 5);
+      try {
+        const rng = seededRng(5);
+        const fps = Array.from({ length: 1000 }, () => Array.from({ length: 96 }, () => (rng() < 0.1 ? 1 : 0)));
+        const labels = fps.map((r) => (r[0] || r[7] ? 1 : 0));
+        const opt = { classes: 2, trees: 100, mtry: 0, maxDepth: 40, minLeaf: 1, seed: 11 };
+        const threaded = await fitForestThreads(fps, labels, opt, undefined, 2);
+        expect(core.confined).to.equal(true);
+        expect(threaded).to.deep.equal(fitForest(fps, labels, opt));
+        turns.delete(0);
+        expect(turns.size, 'threads that had a turn').to.be.at.least(2);
+      } finally {
+        clearInterval(watch);
+        core.close();
+      }
+      expect(whoseTurn()).to.equal(0);
     });
 
     it('decides per tick: requests and a busy event loop confine, quiet ticks in a row release', () => {
