@@ -8,8 +8,8 @@
 // for the clients"). So while clients keep the event loop busy, every job thread is confined
 // (sched_setaffinity(2)) to the process's cores but one. The event loop, like every other
 // thread, may still run anywhere, and the scheduler moves it to the core left free. Jobs go
-// on meanwhile on the other cores, slower but never stopped, and get every core back once
-// the load eases.
+// on meanwhile on the other cores, taking turns there (jobTurns.ts), slower but never
+// stopped, and get every core back once the load eases.
 //
 // Busy means: in one tick of TICK_MS, at least MIN_REQUESTS requests arrived and the event
 // loop was busy at least MIN_UTILISATION of the time (performance.eventLoopUtilization).
