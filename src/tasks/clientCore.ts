@@ -215,13 +215,14 @@ export class ClientCore {
 
   /** The decision of a tick, given its requests and event-loop utilisation (0 to 1). */
   observe(requests: number, utilisation: number): void {
-    if (requests >= this.minRequests && utilisation >= this.minUtilisation) {
-      this.quiet = 0;
-      this.confine();
-    } else if (this.confinedNow && ++this.quiet >= this.quietTicks) {
-      this.release();
-    }
-    if (this.confinedNow) this.takeTurns();
+    const busy = requests >= this.minRequests && utilisation >= this.minUtilisation;
+    if (busy) this.quiet = 0;
+    else if (this.confinedNow && ++this.quiet >= this.quietTicks) this.release();
+    if (!this.confinedNow && !busy) return;
+    // One look at the threads serves both: confining the new ones, and the turns.
+    const threads = this.threads.now();
+    if (busy) this.confine(threads);
+    this.takeTurns(threads);
   }
 
   /**
@@ -230,8 +231,8 @@ export class ClientCore {
    * it; one that used none in the last tick (no work, or waiting on threads of its own)
    * hands it on at once, so every job thread gets turns.
    */
-  private takeTurns(): void {
-    const threads = this.threads.now().sort((a, b) => a - b);
+  private takeTurns(jobThreads: readonly number[]): void {
+    const threads = [...jobThreads].sort((a, b) => a - b);
     const used = new Map<number, number>();
     const cpu = new Map<number, number>();
     for (const tid of threads) {
@@ -250,9 +251,9 @@ export class ClientCore {
   }
 
   /** Confines every job thread not yet confined (threads start and end meanwhile). */
-  confine(): void {
+  confine(jobThreads: readonly number[] = this.threads.now()): void {
     this.confinedNow = true;
-    const threads = new Set(this.threads.now());
+    const threads = new Set(jobThreads);
     for (const tid of this.placed) if (!threads.has(tid)) this.placed.delete(tid);
     for (const tid of threads) {
       if (this.placed.has(tid)) continue;
