@@ -43,17 +43,19 @@ function threadId(): number | undefined {
   }
 }
 
-/** The id of the calling thread once runInBackground moved it; undefined in other threads. */
+/**
+ * The calling thread's id once runInBackground moved it (SCHED_IDLE or JOB_THREAD_NICE:
+ * what clientCore.ts counts as a job thread); undefined in other threads.
+ */
 let background: number | undefined;
 
-/** The calling thread's id if it is a job thread (it ran runInBackground), else undefined. */
+/** The calling thread's id if it is a job thread (runInBackground moved it), else undefined. */
 export const backgroundThreadId = (): number | undefined => background;
 
 /** Moves the calling thread to SCHED_IDLE, else lowers it to JOB_THREAD_NICE. */
 export function runInBackground(): BackgroundPriority {
   const tid = threadId();
   if (tid === undefined) return 'unchanged';
-  background = tid;
   let result: BackgroundPriority = 'unchanged';
   try {
     // The nice value first: it is what remains should the thread ever leave SCHED_IDLE.
@@ -64,8 +66,12 @@ export function runInBackground(): BackgroundPriority {
   }
   try {
     execFileSync('chrt', ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5000 });
-    return 'idle';
+    result = 'idle';
   } catch {
-    return result;
+    // The nice value, if it was set, is what stays.
   }
+  // A thread left as it was is no job thread to clientCore.ts, so never given a turn: it
+  // must not wait for one either (jobTurns.ts).
+  if (result !== 'unchanged') background = tid;
+  return result;
 }
