@@ -97,7 +97,13 @@ const decimal = (raw: string): number => {
   if (raw.trim() === '' || !Number.isFinite(n) || n < 0) throw new Error(`expected a non-negative number, got "${raw}"`);
   return n;
 };
-const bool = (raw: string): boolean => /^(1|true|yes|on)$/i.test(raw);
+const bool = (raw: string): boolean => {
+  // Any other word is refused rather than read as false: a misspelt CLIENT_CORE or
+  // TRUST_PROXY would otherwise turn the option off without a word.
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new Error(`expected true or false (1/0, yes/no, on/off), got "${raw}"`);
+};
 const str = (raw: string): string => raw;
 
 /** Every option, its variable and its meaning: docs/configuration.md mirrors this (test/unit/readme.test.ts). */

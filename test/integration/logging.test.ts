@@ -110,6 +110,21 @@ describe('logging', function () {
     });
   });
 
+  describe('true/false options (CLIENT_CORE, TRUST_PROXY, DEBUG_ERRORS)', () => {
+    it('read true and false in their usual spellings, default as documented, and refuse any other word', () => {
+      expect(loadConfig([], {}).clientCore).to.equal(true);
+      expect(loadConfig([], { CLIENT_CORE: 'false' }).clientCore).to.equal(false);
+      expect(loadConfig([], { CLIENT_CORE: 'OFF' }).clientCore).to.equal(false);
+      expect(loadConfig([], { CLIENT_CORE: '0' }).clientCore).to.equal(false);
+      expect(loadConfig(['--client-core', 'no'], {}).clientCore).to.equal(false);
+      expect(loadConfig([], { TRUST_PROXY: 'yes' }).trustProxy).to.equal(true);
+      expect(loadConfig(['--trust-proxy'], {}).trustProxy).to.equal(true);
+      expect(loadConfig([], { DEBUG_ERRORS: '1' }).debug).to.equal(true);
+      expect(() => loadConfig([], { CLIENT_CORE: 'flase' })).to.throw(/CLIENT_CORE: expected true or false .*got "flase"/);
+      expect(() => loadConfig(['--trust-proxy', 'maybe'], {})).to.throw(/TRUST_PROXY: expected true or false/);
+    });
+  });
+
   it('loggedUrl keeps ordinary parameters and hides secret ones', () => {
     expect(loggedUrl('/compound?search=c1ccccc1&pagesize=10')).to.equal('/compound?search=c1ccccc1&pagesize=10');
     expect(loggedUrl('/x?password=hunter2&api_key=k')).to.equal('/x?password=***&api_key=***');
