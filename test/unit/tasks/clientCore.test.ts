@@ -12,12 +12,8 @@ import { fitForestThreads } from '../../../src/algorithms/ml/forestThreads.ts';
 import { fitForest } from '../../../src/algorithms/ml/forest.ts';
 import { seededRng } from '../../../src/algorithms/ml/rng.ts';
 
-const SPIN = new URL('../../fixtures/spinJob.ts', import.meta.url);
-
-/** A job module that answers with the id of the thread it ran in. */
-const THREAD_ID = 'data:text/javascript,' + encodeURIComponent(
-  "import { readlinkSync } from 'node:fs'; export function tid() { return Number(readlinkSync('/proc/thread-self').split('/').pop()); }",
-);
+/** Job functions run in the pool's threads: `tid` answers the id of the thread a call ran in. */
+const THREAD_JOBS = new URL('../../fixtures/threadJobs.ts', import.meta.url);
 
 /** Resolves once `check` holds, or fails after `ms`. */
 async function eventually(what: string, check: () => boolean, ms = 5000): Promise<void> {
@@ -45,7 +41,7 @@ describe('a core for the clients', function () {
       all = cpusOf(process.pid);
       if (all.length < 2) this.skip();
       pool = new WorkerPool(2);
-      tids = [...new Set(await Promise.all([1, 2, 3, 4].map(() => pool.run<number>(THREAD_ID, 'tid', null))))];
+      tids = [...new Set(await Promise.all([1, 2, 3, 4].map(() => pool.run<number>(THREAD_JOBS, 'tid', null))))];
     });
     after(async () => {
       await pool?.close();
@@ -78,7 +74,7 @@ describe('a core for the clients', function () {
       try {
         giveTurn(tids[0]!);
         const finished: Array<{ tid: number; finished: number }> = [];
-        const calls = [1, 2].map(() => pool.run<{ tid: number; finished: number }>(SPIN, 'spin', 50).then((r) => finished.push(r)));
+        const calls = [1, 2].map(() => pool.run<{ tid: number; finished: number }>(THREAD_JOBS, 'spin', 50).then((r) => finished.push(r)));
         await eventually('the call on the thread whose turn it is', () => finished.length === 1);
         await new Promise((r) => setTimeout(r, 300));
         expect(finished.map((f) => f.tid)).to.deep.equal([tids[0]]);

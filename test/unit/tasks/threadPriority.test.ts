@@ -8,10 +8,8 @@ import { expect } from 'chai';
 import { WorkerPool } from '../../../src/tasks/workerPool.ts';
 import { JOB_THREAD_NICE } from '../../../src/tasks/threadPriority.ts';
 
-/** A job module that answers with the id of the thread it ran in. */
-const THREAD_ID = 'data:text/javascript,' + encodeURIComponent(
-  "import { readlinkSync } from 'node:fs'; export function tid() { return Number(readlinkSync('/proc/thread-self').split('/').pop()); }",
-);
+/** Job functions run in the pool's threads: `tid` answers the id of the thread a call ran in. */
+const THREAD_JOBS = new URL('../../fixtures/threadJobs.ts', import.meta.url);
 
 const SCHED_OTHER = 0;
 const SCHED_IDLE = 5;
@@ -36,7 +34,7 @@ describe('job threads run at a lower CPU priority than the request thread', func
     expect(before.policy).to.equal(SCHED_OTHER);
     const pool = new WorkerPool(2);
     try {
-      const tids = await Promise.all([1, 2, 3, 4].map(() => pool.run<number>(THREAD_ID, 'tid', null)));
+      const tids = await Promise.all([1, 2, 3, 4].map(() => pool.run<number>(THREAD_JOBS, 'tid', null)));
       expect(tids.every((t) => t !== process.pid)).to.equal(true);
       for (const tid of new Set(tids)) {
         expect(policyOf(tid), `policy of thread ${tid}`).to.equal(SCHED_IDLE);
