@@ -7,8 +7,8 @@ export interface Answer {
   body: string;
 }
 
-/** Polls a task URI until it leaves 202; answers the final status and uri-list body. */
-export async function followTask(taskUri: string, timeoutMs = 900_000): Promise<Answer> {
+/** Polls a task URI every `intervalMs` until it leaves 202; answers the final status and uri-list body. */
+export async function followTask(taskUri: string, timeoutMs = 900_000, intervalMs = 100): Promise<Answer> {
   const until = Date.now() + timeoutMs;
   for (let failures = 0; ; ) {
     // A kept-alive socket the server closed meanwhile resets once; ask again on a new one.
@@ -23,7 +23,7 @@ export async function followTask(taskUri: string, timeoutMs = 900_000): Promise<
     failures = 0;
     const body = (await res.text()).trim();
     if (res.status !== 202 || Date.now() > until) return { status: res.status, body };
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 
