@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Deps } from '../deps.ts';
+import type { Store } from '../store/api.ts';
 import { EmbeddedStore } from '../store/embedded/embeddedStore.ts';
 import { versioned } from '../store/versions.ts';
 import { SearchEngine } from '../search/engine.ts';
@@ -34,19 +35,24 @@ export function warmUpCsv(structures: readonly string[] = WARM_UP_STRUCTURES): s
 /** Uploads `csv` as a dataset into a scratch copy of `deps`' environment, then removes it. */
 export async function warmUploads(deps: Pick<Deps, 'config' | 'tasks' | 'logger' | 'changes'>, csv = warmUpCsv()): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'opentox-warm-up-'));
-  const store = versioned(await EmbeddedStore.open(path.join(dir, 'store')));
-  const search = await SearchEngine.open({ timeoutMs: deps.config.searchTimeoutMs, workers: 1, baseUrl: () => deps.config.baseUrl });
-  // The service's own job threads parse the rows; everything else is the scratch copy's.
-  const scratch: Deps = { ...deps, config: { ...deps.config, dataDir: dir }, store, search };
+  // Each part is closed if it was opened, and the directory goes whatever failed (a full disk).
+  let store: Store | undefined;
+  let search: SearchEngine | undefined;
   try {
+    store = versioned(await EmbeddedStore.open(path.join(dir, 'store')));
+    search = await SearchEngine.open({ timeoutMs: deps.config.searchTimeoutMs, workers: 1, baseUrl: () => deps.config.baseUrl });
+    // The service's own job threads parse the rows; everything else is the scratch copy's.
+    const scratch: Deps = { ...deps, config: { ...deps.config, dataDir: dir }, store, search };
     await loadCompoundIndex(scratch);
     const file = path.join(dir, 'warm-up.csv');
     writeFileSync(file, csv);
     await uploadDatasetFile(scratch, file, { kind: 'csv', dataset: `${deps.config.baseUrl}/dataset/1`, meta: { title: 'warm-up' } });
   } finally {
-    await search.close();
-    await closeIds(store);
-    await store.close();
+    await search?.close();
+    if (store) {
+      await closeIds(store);
+      await store.close();
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }
