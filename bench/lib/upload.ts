@@ -1,5 +1,5 @@
 // A dataset upload as a client makes it: POST, then follow the task to the dataset URI.
-import { followTask } from '../../test/helpers/datasets.ts';
+import { uploadDataset } from '../../test/helpers/datasets.ts';
 
 /**
  * How often the task is polled. A finished upload is seen at the next poll: at 100 ms (the
@@ -11,9 +11,7 @@ const POLL_MS = 10;
 
 /** The dataset URI of `body` uploaded to the service at `url`, once its task has finished. */
 export async function upload(url: string, body: string, type: string): Promise<string> {
-  const res = await fetch(`${url}/dataset`, { method: 'POST', headers: { 'Content-Type': type, Accept: 'text/uri-list' }, body });
-  const text = (await res.text()).trim();
-  const done = res.status === 202 ? await followTask(text, undefined, POLL_MS) : { status: res.status, body: text };
+  const done = await uploadDataset({ url }, body, type, undefined, undefined, POLL_MS);
   if (done.status !== 200) throw new Error(`upload failed: ${done.status} ${done.body}`);
   return done.body;
 }

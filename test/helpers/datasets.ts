@@ -27,11 +27,11 @@ export async function followTask(taskUri: string, timeoutMs = 900_000, intervalM
   }
 }
 
-/** POSTs (or PUTs to `target`) a body; answers the dataset URI or the error. */
-export async function uploadDataset(app: Pick<TestApp, 'url'>, body: string | Buffer, type: string, target = app.url + '/dataset', method = 'POST'): Promise<Answer> {
+/** POSTs (or PUTs to `target`) a body; answers the dataset URI or the error (a task polled every `intervalMs`). */
+export async function uploadDataset(app: Pick<TestApp, 'url'>, body: string | Buffer, type: string, target = app.url + '/dataset', method = 'POST', intervalMs?: number): Promise<Answer> {
   const res = await fetch(target, { method, headers: { 'Content-Type': type, Accept: 'text/uri-list' }, body: typeof body === 'string' ? body : new Uint8Array(body) });
   const text = (await res.text()).trim();
-  if (res.status === 202) return followTask(text);
+  if (res.status === 202) return followTask(text, undefined, intervalMs);
   return { status: res.status, body: text };
 }
 
