@@ -6,34 +6,17 @@ import os from 'node:os';
 import { sharedData } from '../test/helpers/data.ts';
 import { upload } from './lib/upload.ts';
 import { readCsv } from '../src/datasets/csv.ts';
-import { initChem, parseStructure, type ParseOptions } from '../src/chem/index.ts';
+import { initChem } from '../src/chem/index.ts';
 import type { BenchModule, BenchRow } from './types.ts';
 import { startService } from './lib/processes.ts';
 import { loadAverage, untilIdle } from './lib/idle.ts';
 import { medianBy } from './lib/median.ts';
 import { parseScaling } from './lib/parseScaling.ts';
+import { timeParse } from './lib/parsePass.ts';
 
 const RUBY_KAZIUS_S = 37;
 
 const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-
-/** Seconds one thread takes to run `parse` over every row, after an untimed pass over the first thousand. */
-function timeParse(rows: ReturnType<typeof readCsv>['rows'], options: ParseOptions): number {
-  const pass = (some: typeof rows) => {
-    for (const r of some) {
-      try {
-        parseStructure(r.structure!.text, 'smiles', options);
-      } catch {
-        // unreadable rows count as parsed: the service reports them as warnings
-      }
-    }
-  };
-  pass(rows.slice(0, 1000));
-  const t = performance.now();
-  pass(rows);
-  return (performance.now() - t) / 1000;
-}
 
 interface Round {
   uploadS: number;
@@ -46,7 +29,7 @@ interface Round {
  * One round: kazius.csv uploaded to `npm start` in a child process, as its first upload once
  * its start is over, from this process as a client; then the baselines in this process.
  */
-async function round(text: string, rows: ReturnType<typeof readCsv>['rows'], cores: number): Promise<Round> {
+async function round(text: string, smiles: readonly string[], cores: number): Promise<Round> {
   // The upload first, into a service that has parsed nothing yet. `npm start` readies its
   // job threads once it listens (their toolkits loaded and warmed up, src/chem/warmUp.ts);
   // the machine going quiet says that is done. Parsing the baselines first, in the same
@@ -65,11 +48,11 @@ async function round(text: string, rows: ReturnType<typeof readCsv>['rows'], cor
   }
   // The baselines once the service has gone, each after an untimed pass.
   await untilIdle();
-  const rawS = timeParse(rows, {});
+  const rawS = timeParse(smiles, {});
   // What a parse worker does per structure (src/datasets/parseWorker.ts): the parse without
   // a molfile (SMILES input has no coordinates to keep) and the search fingerprints but the
   // pattern, which the search index computes later.
-  const workS = timeParse(rows, { molfile: 'withCoordinates', fingerprints: 'withoutPattern' });
+  const workS = timeParse(smiles, { molfile: 'withCoordinates', fingerprints: 'withoutPattern' });
   return { uploadS, rawS, workS, load };
 }
 
@@ -79,18 +62,19 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 export async function kazius(): Promise<BenchRow[]> {
   const text = readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8');
   const rows = readCsv(text).rows;
+  const smiles = rows.map((r) => r.structure!.text);
   // The upload parses in the worker pool (one thread per core): its ceiling is the
   // one-thread rate × cores.
   const cores = os.availableParallelism();
   const rounds: Round[] = [];
-  for (let i = 0; i < ROUNDS; i++) rounds.push(await round(text, rows, cores));
+  for (let i = 0; i < ROUNDS; i++) rounds.push(await round(text, smiles, cores));
   const ratio = (r: Round) => r.rawS / r.uploadS / cores;
   // The round with the median ratio, and every round's ratio beside it.
   const { uploadS, rawS, workS, load } = medianBy(rounds, ratio);
   const all = (of: (r: Round) => number) => rounds.map((r) => fmt(of(r), 2)).join(', ');
   // The service gone, the machine quiet: how much of "× cores" the cores give the toolkit now.
   await untilIdle();
-  const scaling = await parseScaling(rows.map((r) => r.structure!.text), cores, ROUNDS);
+  const scaling = await parseScaling(smiles, cores, ROUNDS);
   return [
     { bench: `kazius.csv upload to a finished dataset (${rows.length} rows), the first upload to \`npm start\` once it is ready, median of ${ROUNDS} rounds`, figure: `${fmt(uploadS)} s, ${fmt(rows.length / uploadS, 0)} compounds/s`, baseline: `toolkit parse alone, one thread: ${fmt(rawS)} s, ${fmt(rows.length / rawS, 0)} compounds/s`, ratio: `${fmt(rawS / uploadS, 2)}× the one-thread rate, ${fmt(rawS / uploadS / cores, 2)}× that rate × ${cores} cores (rounds ${all(ratio)}; uploads ${rounds.map((r) => fmt(r.uploadS)).join(', ')} s)` },
     { bench: 'kazius.csv upload against the parse worker\'s own work', figure: `${fmt(uploadS)} s`, baseline: `parse + search fingerprints but the pattern, one thread: ${fmt(workS)} s, ${fmt(rows.length / workS, 0)} compounds/s`, ratio: `${fmt(workS / uploadS / cores, 2)}× that rate × ${cores} cores (rounds ${all((r) => r.workS / r.uploadS / cores)}; load average ${load} after the upload)` },

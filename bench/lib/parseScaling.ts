@@ -1,11 +1,9 @@
 // What the machine's cores give the toolkit itself in this run: the upload's goal counts the
 // one-thread parse rate × cores, which holds only where two threads parse twice as fast as
 // one. On this shared machine that moves with the hour, so it is measured beside the upload.
+// Each thread parses its rows once untimed first (parsePass.ts), as the one-thread baseline does.
 import { Worker } from 'node:worker_threads';
 import { medianBy } from './median.ts';
-
-/** Rows each thread parses untimed first, as the one-thread baseline does. */
-const WARM_UP = 1000;
 
 export interface ParseScaling {
   /** Rows a second: one thread alone, and `threads` threads at once (each parsing every row). */
@@ -20,7 +18,7 @@ const answer = (worker: Worker) => new Promise<number>((resolve, reject) => {
 
 /** One thread's parse rate of `smiles` and `threads` threads' at once, the median of `rounds`. */
 export async function parseScaling(smiles: readonly string[], threads: number, rounds: number): Promise<ParseScaling> {
-  const workers = Array.from({ length: threads }, () => new Worker(new URL('./parseThread.mjs', import.meta.url), { workerData: { smiles, warmUp: WARM_UP } }));
+  const workers = Array.from({ length: threads }, () => new Worker(new URL('./parseThread.mjs', import.meta.url), { workerData: { smiles } }));
   try {
     await Promise.all(workers.map(answer));
     const time = (some: Worker[]) => Promise.all(some.map((w) => {
