@@ -64,8 +64,23 @@ interface GraphWrite {
   triples: string[];
 }
 
-/** One step of a commit: INSERT DATA triples into a graph, an operation as text, or a graph write. */
-type Step = { insert: string; triples: string[] } | { text: string } | GraphWrite;
+/** One step of a commit: INSERT DATA triples into a graph, a graph dropped, an operation as text, or a graph write. */
+type Step = { insert: string; triples: string[] } | { drop: string } | { text: string } | GraphWrite;
+
+/**
+ * Graphs per operation when a commit drops several in a row. Virtuoso runs a `DROP SILENT
+ * GRAPH` a graph at a time, about 4 ms each (12,000 task graphs: about a minute), and one
+ * `DELETE … WHERE { VALUES ?g {…} GRAPH ?g {…} }` over 3,000 graphs in 0.3 s (measured here,
+ * same store, 40 times faster). The two leave the same store: a graph is its quads (SPARQL 1.1
+ * Update §3.1.3, §3.2.2). 2,000 graphs in one operation passed; 500 keeps the text small.
+ */
+const DROPS_PER_OPERATION = 500;
+
+/** One operation that empties `graphs`. */
+function dropAll(graphs: readonly string[]): string {
+  if (graphs.length === 1) return `DROP SILENT GRAPH ${graphs[0]}`;
+  return `DELETE { GRAPH ?g { ?s ?p ?o } } WHERE { VALUES ?g { ${graphs.join(' ')} } GRAPH ?g { ?s ?p ?o } }`;
+}
 
 /**
  * The steps of one journal op (its N-Triples are checked by encodeOps). `graphStoreFrom`:
@@ -76,7 +91,7 @@ function steps(op: JournalOp, graphStoreFrom: number | undefined): Step[] {
   const triples = lines(op.nt);
   switch (op.op) {
     case 'drop':
-      return [{ text: `DROP SILENT GRAPH ${g}` }];
+      return [{ drop: g }];
     case 'remove':
       return triples.length === 0 ? [] : [{ text: `DELETE DATA { GRAPH ${g} {\n${triples.join('\n')}\n} }` }];
     case 'replace':
@@ -104,22 +119,32 @@ function steps(op: JournalOp, graphStoreFrom: number | undefined): Step[] {
  * INSERT DATA operations of up to TRIPLES_PER_OPERATION triples, one GRAPH block per graph
  * (SPARQL 1.1 Update §3.1.1): Virtuoso takes minutes over a request of thousands of small
  * operations (a bulk upload's compounds), and seconds over the same triples in a few large ones.
+ * Consecutive drops share operations of up to DROPS_PER_OPERATION graphs, for the same reason.
  */
 function operations(ops: readonly JournalOp[], graphStoreFrom: number | undefined): Array<string | GraphWrite> {
   const out: Array<string | GraphWrite> = [];
   let blocks: string[] = [];
   let size = 0;
+  let drops: string[] = [];
   const flush = () => {
     if (blocks.length > 0) out.push(`INSERT DATA {\n${blocks.join('\n')}\n}`);
     blocks = [];
     size = 0;
+    if (drops.length > 0) out.push(dropAll(drops));
+    drops = [];
   };
   for (const step of ops.flatMap((op) => steps(op, graphStoreFrom))) {
+    if ('drop' in step) {
+      if (blocks.length > 0 || drops.length === DROPS_PER_OPERATION) flush();
+      drops.push(step.drop);
+      continue;
+    }
     if (!('insert' in step)) {
       flush();
       out.push('text' in step ? step.text : step);
       continue;
     }
+    if (drops.length > 0) flush();
     for (let i = 0; i < step.triples.length; ) {
       const part = step.triples.slice(i, i + TRIPLES_PER_OPERATION - size);
       blocks.push(`GRAPH ${step.insert} {\n${part.join('\n')}\n}`);
