@@ -5,6 +5,7 @@
 import type Koa from 'koa';
 import type { Logger } from '../logger.ts';
 import { redact } from '../auth/redact.ts';
+import type { SentBytes } from './cacheFront.ts';
 
 /** Query parameters whose whole value is a secret, whatever it looks like. */
 const SECRET_PARAMS = /^(subjectid|tokenid|token|password|passwd|pwd|api_?key|access_token)$/i;
@@ -37,7 +38,8 @@ export function accessLog(logger: Logger): Koa.Middleware {
         url: loggedUrl(ctx.originalUrl),
         status: sent ? ctx.status : undefined,
         ms: Math.round((performance.now() - started) * 10) / 10,
-        bytes: ctx.res.getHeader('content-length') === undefined ? undefined : Number(ctx.res.getHeader('content-length')),
+        // An answer written whole from the cache (cacheFront.ts serveReady) keeps no header fields to read back.
+        bytes: ctx.res.getHeader('content-length') === undefined ? (ctx.state as SentBytes).sentBytes : Number(ctx.res.getHeader('content-length')),
         ...(ctx.res.writableFinished ? {} : { aborted: true }),
       };
       if (warn) logger.warn(line, 'request');

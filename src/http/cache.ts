@@ -60,6 +60,8 @@ export class BodyCache {
   private readonly byGraph = new Map<string, Set<string>>();
   /** What each URL's reply offered, when it was last served from here. */
   private readonly shapes = new Map<string, Shape>();
+  /** Answers written whole (src/http/cacheFront.ts), by URL; each leaves with its entry. */
+  private readonly readies = new Map<string, Ready>();
 
   constructor(maxBytes = 32 * 1024 * 1024) {
     // A body that would take a large share of the budget is not worth evicting others for.
@@ -101,6 +103,7 @@ export class BodyCache {
       this.entries.clear();
       this.byGraph.clear();
       this.shapes.clear();
+      this.readies.clear();
       return;
     }
     for (const graph of graphs) {
@@ -123,6 +126,23 @@ export class BodyCache {
     return this.shapes.get(url);
   }
 
+  /** The answer ready for `url`, while its entry is held. */
+  readyOf(url: string): Ready | undefined {
+    return this.readies.get(url);
+  }
+
+  /** Keeps `ready` for `url` if its entry is still held (bounded as the shapes are). */
+  keepReady(url: string, ready: Ready): void {
+    if (this.entries.peek(ready.entry.key) !== ready.entry) return;
+    if (this.readies.size >= 10_000 && !this.readies.has(url)) this.readies.clear();
+    this.readies.set(url, ready);
+  }
+
+  /** Counts a use of `entry` (a ready answer served) for eviction. */
+  touch(entry: Entry): void {
+    this.entries.get(entry.key);
+  }
+
   /** `entry`'s body in `coding`, coded once; its bytes count against the budget while it is held. */
   coded(entry: Entry, coding: Coding): Promise<Buffer> {
     let coded = entry.coded.get(coding);
@@ -136,8 +156,10 @@ export class BodyCache {
     return coded;
   }
 
-  /** An entry that left: the graphs it was built from no longer name it. */
+  /** An entry that left: the graphs it was built from no longer name it, nor does a ready answer. */
   private unindex(key: string, entry: Entry): void {
+    const url = key.slice(0, key.lastIndexOf('\n'));
+    if (this.readies.get(url)?.entry === entry) this.readies.delete(url);
     for (const graph of entry.depends) {
       const keys = this.byGraph.get(graph);
       keys?.delete(key);
@@ -151,6 +173,23 @@ export interface CacheState {
   cache: BodyCache;
   /** The store's write counter when the request began, before anything was read. */
   since: number;
+}
+
+/**
+ * A cached answer as it was written to a request without preconditions: its header fields
+ * as one list (names as set, then values), for a request with the same Accept and
+ * Accept-Encoding to be answered in one writeHead and end, without building the header
+ * fields one by one again (src/http/cacheFront.ts).
+ */
+export interface Ready {
+  accept: string | undefined;
+  encoding: string | undefined;
+  entry: Entry;
+  /** The version of `depends` the answer is of (Shape.seq). */
+  seq: number;
+  depends: readonly string[];
+  head: string[];
+  body: Buffer;
 }
 
 /** What a cached reply offered, so a later request for its URL can be answered before routing. */

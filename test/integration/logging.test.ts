@@ -42,6 +42,22 @@ describe('logging', function () {
       expect(missing).to.include({ method: 'GET', url: '/compound/999999', status: 404 });
     });
 
+    it('logs the bytes of each answer, the cached ones written whole included', async () => {
+      // From the second after the algorithm was stored on, its answers carry Last-Modified and
+      // repeated ones are written whole from the cache (src/http/cacheFront.ts).
+      await new Promise((r) => setTimeout(r, 1100));
+      app.logged.length = 0;
+      const lengths: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        // Not coded: fetch would hand back the decoded length.
+        const res = await fetch(app.url + '/algorithm/knn', { headers: { Accept: 'application/rdf+xml', 'Accept-Encoding': 'identity' } });
+        lengths.push((await res.arrayBuffer()).byteLength);
+      }
+      const lines = await linesOf(app, 'request', 3);
+      expect(lines.map((l) => l.bytes)).to.deep.equal(lengths);
+      expect(lengths[0]).to.be.greaterThan(1000);
+    });
+
     it('logs a request whose client left before the answer as aborted, with no status (none was sent)', async () => {
       app.logged.length = 0;
       const { port } = new URL(app.url);

@@ -186,6 +186,66 @@ describe('cached representations: ETag, 304, invalidation, compression (RFC 9110
     expect(refused.body.equals(plain.body)).to.equal(true);
   });
 
+  it('a repeated request is answered with the same header fields and bytes as the first, HEAD too, each Accept and coding its own, until a write', async () => {
+    const compound = await createCompound(app.url, 'OCC');
+    // Last-Modified is sent from the second after the change on; from then on repeated
+    // requests are written whole from what the first one sent (src/http/cacheFront.ts).
+    await new Promise((r) => setTimeout(r, 1100));
+    const fields = (r: Raw) => Object.entries(r.headers).filter(([k]) => k !== 'date').sort(([a], [b]) => a.localeCompare(b));
+    const asked: Array<Record<string, string>> = [{ Accept: MOLFILE }, { Accept: RDFXML }, { Accept: RDFXML, 'Accept-Encoding': 'gzip' }, { Accept: 'chemical/x-daylight-smiles' }];
+    const firsts: Raw[] = [];
+    for (const headers of asked) {
+      const first = await raw(compound, headers);
+      expect(first.status).to.equal(200);
+      expect(first.headers['last-modified']).to.be.a('string');
+      firsts.push(first);
+      for (let i = 0; i < 3; i++) {
+        const again = await raw(compound, headers);
+        expect(again.status).to.equal(200);
+        expect(again.body.equals(first.body)).to.equal(true);
+        expect(fields(again)).to.deep.equal(fields(first));
+      }
+      const head = await raw(compound, headers, 'HEAD');
+      expect(head.status).to.equal(200);
+      expect(head.body.length).to.equal(0);
+      expect(fields(head)).to.deep.equal(fields(first));
+      expect((await raw(compound, { ...headers, 'If-None-Match': String(first.headers.etag) })).status).to.equal(304);
+    }
+    expect(firsts[2]!.headers['content-encoding']).to.equal('gzip');
+    expect(gunzipSync(firsts[2]!.body).equals(firsts[1]!.body)).to.equal(true);
+    // Asked in turns, each answer is still its own.
+    for (let round = 0; round < 2; round++) {
+      for (const [i, headers] of asked.entries()) expect((await raw(compound, headers)).body.equals(firsts[i]!.body)).to.equal(true);
+    }
+    // A write: the next request, the same as the last one, gets the new structure.
+    await raw(compound, { Accept: MOLFILE });
+    const put = await fetch(compound, { method: 'PUT', headers: { 'Content-Type': MOLFILE, Accept: 'text/uri-list' }, body: ETHANOL_DRAWN });
+    expect(put.status).to.equal(200);
+    const after = await raw(compound, { Accept: MOLFILE });
+    expect(after.status).to.equal(200);
+    expect(after.body.toString()).to.contain('1.2345');
+    expect(after.headers.etag).to.not.equal(firsts[0]!.headers.etag);
+  });
+
+  it('a repeated request keeps the header fields a layer before the cache sets (CORS)', async () => {
+    const cors = await startApp({ corsOrigins: ['https://app.example.org'] });
+    try {
+      await new Promise((r) => setTimeout(r, 1100));
+      const url = `${cors.url}/algorithm/knn`;
+      for (let i = 0; i < 4; i++) {
+        const res = await raw(url, { Accept: RDFXML, Origin: 'https://app.example.org' });
+        expect(res.status).to.equal(200);
+        expect(res.headers['access-control-allow-origin']).to.equal('https://app.example.org');
+        expect(vary(res)).to.include.members(['origin', 'accept', 'accept-encoding']);
+      }
+      const other = await raw(url, { Accept: RDFXML, Origin: 'https://elsewhere.example.org' });
+      expect(other.status).to.equal(200);
+      expect(other.headers['access-control-allow-origin']).to.equal(undefined);
+    } finally {
+      await cors.close();
+    }
+  });
+
   it('a body under 1 KB is sent as it is', async () => {
     const ethanol = await createCompound(app.url, 'CCCO');
     const res = await raw(ethanol, { Accept: 'chemical/x-daylight-smiles', 'Accept-Encoding': 'gzip, br' });
