@@ -12,6 +12,9 @@ import { chooseCoding, compressible, encode, MIN_BYTES, type Coding, type Coding
 import { lastModifiedOf, notModified } from './conditional.ts';
 import { SizedLru } from '../store/sizedLru.ts';
 
+/** The request URL of an entry's key (`${url}\n${type}`). */
+const urlOf = (key: string): string => key.slice(0, key.lastIndexOf('\n'));
+
 export interface Entry {
   key: string;
   /** Which version of the graphs the body was built from. */
@@ -111,7 +114,7 @@ export class BodyCache {
       if (!keys) continue;
       for (const key of keys) {
         this.entries.delete(key);
-        this.shapes.delete(key.slice(0, key.lastIndexOf('\n')));
+        this.shapes.delete(urlOf(key));
       }
     }
   }
@@ -158,7 +161,7 @@ export class BodyCache {
 
   /** An entry that left: the graphs it was built from no longer name it, nor does a ready answer. */
   private unindex(key: string, entry: Entry): void {
-    const url = key.slice(0, key.lastIndexOf('\n'));
+    const url = urlOf(key);
     if (this.readies.get(url)?.entry === entry) this.readies.delete(url);
     for (const graph of entry.depends) {
       const keys = this.byGraph.get(graph);
@@ -185,9 +188,8 @@ export interface Ready {
   accept: string | undefined;
   encoding: string | undefined;
   entry: Entry;
-  /** The version of `depends` the answer is of (Shape.seq). */
-  seq: number;
-  depends: readonly string[];
+  /** The reply's shape when the answer was kept: its graphs and their version then. */
+  shape: Shape;
   head: string[];
   body: Buffer;
 }

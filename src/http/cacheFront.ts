@@ -73,7 +73,7 @@ function serveReady(ctx: Koa.Context, { versions, cache }: CacheState): boolean 
   const headers = ctx.req.headers;
   if (headers.accept !== ready.accept || headers['accept-encoding'] !== ready.encoding) return false;
   if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
-  if (versions.of(ready.depends).seq !== ready.seq) return false;
+  if (versions.of(ready.shape.depends).seq !== ready.shape.seq) return false;
   const res = ctx.res;
   if (res.getHeaderNames().length > 0) return false;
   cache.touch(ready.entry);
@@ -100,7 +100,7 @@ function keepReady(ctx: Koa.Context, cache: BodyCache, entry: Entry, shape: Shap
   // getRawHeaderNames (Node 15.13, missing from @types/node): the names as they were set.
   for (const name of (res as typeof res & { getRawHeaderNames(): string[] }).getRawHeaderNames()) head.push(name, String(res.getHeader(name)));
   const headers = ctx.req.headers;
-  const ready: Ready = { accept: headers.accept, encoding: headers['accept-encoding'], entry, seq: shape.seq, depends: shape.depends, head, body };
+  const ready: Ready = { accept: headers.accept, encoding: headers['accept-encoding'], entry, shape, head, body };
   cache.keepReady(ctx.url, ready);
 }
 

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { GraphVersions, versioned, versionsOf, type GraphWrites } from '../../../src/store/versions.ts';
 import { chooseCoding } from '../../../src/http/compress.ts';
 import { lastModifiedOf, modifiedSince, noneMatch } from '../../../src/http/conditional.ts';
-import { BodyCache, ENTRY_OVERHEAD, type Ready } from '../../../src/http/cache.ts';
+import { BodyCache, ENTRY_OVERHEAD, type Ready, type Shape } from '../../../src/http/cache.ts';
 
 describe('representation cache parts', () => {
   it('a write moves its graph and the graphs above it, not its siblings', () => {
@@ -137,7 +137,8 @@ describe('representation cache parts', () => {
     const body = Buffer.alloc(10);
     const readyFor = (url: string, graph: string): Ready => {
       const entry = cache.set(`${url}\ntext/plain`, 'v0', 0, body, [graph]);
-      return { accept: 'text/plain', encoding: undefined, entry, seq: 0, depends: [graph], head: ['Content-Length', '10'], body };
+      const shape: Shape = { tag: 'v0', seq: 0, types: ['text/plain'], typesKey: 'text/plain', depends: [graph], headers: {} };
+      return { accept: 'text/plain', encoding: undefined, entry, shape, head: ['Content-Length', '10'], body };
     };
     const a = readyFor('http://h/compound/1', 'http://h/compound/1');
     cache.keepReady('http://h/compound/1', a);
