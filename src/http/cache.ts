@@ -15,6 +15,18 @@ import { SizedLru } from '../store/sizedLru.ts';
 /** The request URL of an entry's key (`${url}\n${type}`). */
 const urlOf = (key: string): string => key.slice(0, key.lastIndexOf('\n'));
 
+/** URLs whose shape, and whose ready answer, are remembered: past it, all are forgotten at once. */
+const MAX_URLS = 10_000;
+
+/**
+ * Sets `url` in `map`, bounded crudely: past MAX_URLS a new URL empties the map first (what is
+ * forgotten only costs routing, or the header fields built again).
+ */
+function setBounded<V>(map: Map<string, V>, url: string, value: V): void {
+  if (map.size >= MAX_URLS && !map.has(url)) map.clear();
+  map.set(url, value);
+}
+
 export interface Entry {
   key: string;
   /** Which version of the graphs the body was built from. */
@@ -120,9 +132,7 @@ export class BodyCache {
   }
 
   remember(url: string, shape: Shape): void {
-    // Bounded crudely: a shape is a few short strings, and forgetting one only costs routing.
-    if (this.shapes.size >= 10_000 && !this.shapes.has(url)) this.shapes.clear();
-    this.shapes.set(url, shape);
+    setBounded(this.shapes, url, shape);
   }
 
   shapeOf(url: string): Shape | undefined {
@@ -134,11 +144,9 @@ export class BodyCache {
     return this.readies.get(url);
   }
 
-  /** Keeps `ready` for `url` if its entry is still held (bounded as the shapes are). */
+  /** Keeps `ready` for `url` if its entry is still held. */
   keepReady(url: string, ready: Ready): void {
-    if (this.entries.peek(ready.entry.key) !== ready.entry) return;
-    if (this.readies.size >= 10_000 && !this.readies.has(url)) this.readies.clear();
-    this.readies.set(url, ready);
+    if (this.entries.peek(ready.entry.key) === ready.entry) setBounded(this.readies, url, ready);
   }
 
   /** Counts a use of `entry` (a ready answer served) for eviction. */

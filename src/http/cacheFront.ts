@@ -61,6 +61,16 @@ export interface SentBytes {
 }
 
 /**
+ * True when the request has no preconditions and no layer before this one has set a header
+ * field (CORS does): its answer is the same whole list of header fields and body each time,
+ * which serveReady writes and keepReady keeps.
+ */
+function writtenWhole(ctx: Koa.Context): boolean {
+  const headers = ctx.req.headers;
+  return headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined && ctx.res.getHeaderNames().length === 0;
+}
+
+/**
  * Answers a request the same as the last one for its URL (same Accept and Accept-Encoding,
  * no preconditions, the same version of its graphs) with the header fields kept from that
  * answer, in one writeHead and end: building them one by one through Koa took about as long
@@ -72,10 +82,8 @@ function serveReady(ctx: Koa.Context, { versions, cache }: CacheState): boolean 
   if (ready === undefined) return false;
   const headers = ctx.req.headers;
   if (headers.accept !== ready.accept || headers['accept-encoding'] !== ready.encoding) return false;
-  if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
-  if (versions.of(ready.shape.depends).seq !== ready.shape.seq) return false;
+  if (versions.of(ready.shape.depends).seq !== ready.shape.seq || !writtenWhole(ctx)) return false;
   const res = ctx.res;
-  if (res.getHeaderNames().length > 0) return false;
   cache.touch(ready.entry);
   (ctx.state as CodingDecided & SentBytes).codingDecided = true;
   (ctx.state as SentBytes).sentBytes = ready.body.length;
@@ -117,8 +125,7 @@ function serveKnown(ctx: Koa.Context, { versions, cache }: CacheState, choices: 
   if (chosen === HTML) return false;
   const entry = cache.get(`${ctx.url}\n${chosen}`, shape.tag);
   if (!entry) return false;
-  const headers = ctx.req.headers;
-  const keep = headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined && ctx.res.getHeaderNames().length === 0;
+  const keep = writtenWhole(ctx);
   for (const [k, v] of Object.entries(shape.headers)) ctx.set(k, v);
   const served = serveEntry(ctx, cache, entry, chosen, shape.types.length > 1);
   if (!keep) return served;
