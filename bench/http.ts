@@ -9,6 +9,7 @@ import { startBare, startService, type Running } from './lib/processes.ts';
 import { untilIdle } from './lib/idle.ts';
 import { medianBy } from './lib/median.ts';
 import { sharedData } from '../test/helpers/data.ts';
+import { FILL_QUIET_MS } from '../src/search/engine.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -176,8 +177,12 @@ async function postCompounds(service: Running): Promise<BenchRow[]> {
   const rounds: { rate: number; raw: number }[] = [];
   for (const salt of SALTS) {
     const bodies = salted(measured, salt);
-    // Once posts pause, the search index computes the waiting compounds' fingerprints in a
-    // matcher process (src/search/engine.ts): a round starts once that is done.
+    // Once posts have paused for FILL_QUIET_MS, the search index computes the waiting
+    // compounds' fingerprints in a matcher process (src/search/engine.ts): a round starts
+    // once that is done. The machine is quiet in the moment before the fill begins, so the
+    // wait for quiet starts after it: a baseline taken beside the fill ran 10 to 40 % slow
+    // (docs/performance.md).
+    await new Promise((r) => setTimeout(r, 2 * FILL_QUIET_MS));
     await untilIdle();
     const raw = rawParseRate(bodies);
     const { responses, seconds } = await post(bodies, salted(spare.slice(0, POST_CONNECTIONS), salt));

@@ -32,7 +32,7 @@ const MATCH_CHUNK = 2_048;
  * the gap between two of its batches can pass for a pause, and a fill then takes a core
  * from the threads parsing the upload.
  */
-const FILL_QUIET_MS = 500;
+export const FILL_QUIET_MS = 500;
 const FILL_BACKLOG = 20_000;
 /**
  * Compounds without fingerprints after which a fill starts without a pause. The first
