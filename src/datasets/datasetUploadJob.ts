@@ -44,7 +44,19 @@ export function defineUploadJob(deps: Deps): void {
     // A re-run numbers its entries after those of the interrupted run, which stay unlinked.
     idempotent: true,
     run: (params, ctx) => runUploadJob(deps, params, ctx),
+    discard: (params) => discardUpload(deps, params),
   });
+}
+
+/**
+ * A cancelled upload's saved body goes at once (in the remote mode a graph of the store,
+ * which no start-up sweep of a data directory reaches), and so does the new dataset it was
+ * filling, invisible until complete, as after a failure. A dataset that was appended to stays.
+ */
+async function discardUpload(deps: Deps, params: UploadJobParams): Promise<void> {
+  if (path.isAbsolute(params.file)) await fsp.rm(params.file, { force: true });
+  else await removeShared(deps, params.file);
+  if (!(await isDataset(deps, params.dataset))) await deps.store.dropGraph(params.dataset);
 }
 
 async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext): Promise<string> {

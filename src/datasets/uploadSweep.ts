@@ -1,8 +1,9 @@
 // Saved upload bodies (DATA_DIR/uploads) belong to upload tasks that are still Queued or
-// Running; the job removes its file when it ends. A file can outlive its task when the
-// process is killed between saving the body and recording the task, or when the task is
-// cancelled (a cancelled task is final, SPEC §2.4, and never runs again): at start-up those
-// files are removed, so a crash or a cancel leaves no disk space taken for good.
+// Running; the job removes its file when it ends, and a cancel removes it (the job kind's
+// discard: a cancelled task is final, SPEC §2.4, and never runs again). A file can outlive
+// its task when the process is killed between saving the body and recording the task, or
+// between a cancel and its removal: at start-up those files are removed, so a crash leaves
+// no disk space taken for good.
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../store/api.ts';

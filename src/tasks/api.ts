@@ -37,6 +37,13 @@ export interface JobDefinition<P = unknown> {
   /** True when running it twice gives the same result: then an interrupted run is re-run. */
   idempotent: boolean;
   run: (params: P, ctx: JobContext) => Promise<JobResult>;
+  /**
+   * Removes what a task of this kind holds for its job (an upload's saved body) once the
+   * task is cancelled: a cancelled task never runs again (SPEC §3), so nothing else would.
+   * Called after the job has stopped, by the process that ran it, or by the one that
+   * cancelled it while it waited; it may be called twice for one task.
+   */
+  discard?: (params: P) => Promise<void>;
 }
 
 export interface TaskMeta {

@@ -17,7 +17,11 @@ import { uriOf } from '../deps.ts';
 export async function deliver(engine: JobEngine, { job, signal }: Delivery): Promise<void> {
   const { store, logger, config } = engine.deps;
   const record = (await readTask(store, job.taskUri))?.record;
-  if (!record || isFinal(record.status)) return;
+  if (!record || isFinal(record.status)) {
+    // Cancelled while it waited, but handed out before the queue could drop it.
+    if (record?.status === 'Cancelled') await engine.discard(record);
+    return;
+  }
   if (record.status === 'Running') {
     if (!record.idempotent) {
       markInterrupted(record);

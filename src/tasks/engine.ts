@@ -217,6 +217,8 @@ export class JobEngine implements TaskEngine {
     job.controller.abort(new ServiceUnavailable('the task was cancelled'));
     await this.write(job);
     job.settle();
+    // A running job discards once it has stopped (run), not while it may still read.
+    if (i >= 0) await this.discard(job.record, job.params);
     return infoOf(job.record);
   }
 
@@ -225,8 +227,22 @@ export class JobEngine implements TaskEngine {
     const t = (await readTask(this.deps.store, uri))?.record;
     if (!t || !this.move(t, 'cancel')) return t && infoOf(t);
     await this.deps.store.replaceGraph(uri, taskQuads(t));
-    await this.queue!.cancel(uri);
+    if (await this.queue!.cancel(uri)) await this.discard(t);
     return infoOf(t);
+  }
+
+  /**
+   * What a cancelled task's job holds goes (JobDefinition.discard). A failure is logged, not
+   * thrown: the task is cancelled all the same, and a local file is swept at the next start.
+   */
+  async discard(record: TaskRecord, params?: unknown): Promise<void> {
+    const definition = this.definitions.get(record.kind);
+    if (!definition?.discard) return;
+    try {
+      await definition.discard(params === undefined ? JSON.parse(record.params) : params);
+    } catch (e) {
+      this.deps.logger.warn({ err: e, task: record.uri }, 'could not remove what a cancelled task held');
+    }
   }
 
   async settled(uri: string, timeoutMs: number): Promise<TaskInfo | undefined> {
@@ -332,7 +348,8 @@ export class JobEngine implements TaskEngine {
     else this.deps.logger.info(ended, 'task ended');
     job.finish();
     // The slot frees now; the final write lands in the background (writes stay in order).
-    void (changed ? this.write(job) : job.writes).then(() => {
+    void (changed ? this.write(job) : job.writes).then(async () => {
+      if (job.record.status === 'Cancelled') await this.discard(job.record, job.params);
       this.jobs.delete(job.record.uri);
       this.quota.release(job.record.uri);
       job.settle();

@@ -25,8 +25,11 @@ export interface Delivery {
 export interface JobQueue {
   /** Hands a job to the queue; throws ServiceUnavailable (503, Retry-After) when it cannot. */
   enqueue(job: QueuedJob): Promise<void>;
-  /** Stops the job wherever it runs, or drops it while it waits. */
-  cancel(taskUri: string): Promise<void>;
+  /**
+   * Stops the job wherever it runs, or drops it while it waits. True when it was dropped
+   * waiting: then no process will run it, and the caller discards what it holds.
+   */
+  cancel(taskUri: string): Promise<boolean>;
   /**
    * Starts taking jobs, at most `concurrency` at a time, and runs each with `run`.
    * `abandoned` hears of a job the queue gave up on (handed back too often), by task id.

@@ -28,11 +28,15 @@ export interface TestParams {
   status?: number;
 }
 
-/** Every test job kind, as [kind, idempotent, run]. */
-export function defineTestJobs(tasks: TaskEngine, options: { slowIdempotent?: boolean } = {}): { ran: string[] } {
+/**
+ * Every test job kind, as [kind, idempotent, run]. `ran` lists the kinds run; `discarded` the
+ * parameters of the cancelled tasks whose holdings were discarded (JobDefinition.discard).
+ */
+export function defineTestJobs(tasks: TaskEngine, options: { slowIdempotent?: boolean } = {}): { ran: string[]; discarded: TestParams[] } {
   const ran: string[] = [];
+  const discarded: TestParams[] = [];
   const define = (kind: string, run: (p: TestParams, ctx: JobContext) => Promise<string | string[]>, idempotent = false) =>
-    tasks.define<TestParams>({ kind, idempotent, run: (p, ctx) => { ran.push(kind); return run(p, ctx); } });
+    tasks.define<TestParams>({ kind, idempotent, run: (p, ctx) => { ran.push(kind); return run(p, ctx); }, discard: async (p) => { discarded.push(p); } });
   define('test-noop', async (p) => p.result ?? 'http://example.org/result/1');
   define('test-bad-result', async () => 'not a URI');
   define('test-slow', async (p, ctx) => {
@@ -55,7 +59,7 @@ export function defineTestJobs(tasks: TaskEngine, options: { slowIdempotent?: bo
     const next = await tasks.submit('test-slow', { ms: p.ms ?? 2000 }, { title: 'resumed', creator: ctx.taskUri });
     return next.uri;
   });
-  return { ran };
+  return { ran, discarded };
 }
 
 /** A resource that starts job KIND with the posted JSON parameters and answers tasks.reply. */

@@ -6,6 +6,7 @@ import { sleep, turtle, uriList, waitForStatus } from '../helpers/tasks.ts';
 import { DC, ERR, OT, RDF, XSD } from '../../src/rdf/vocab.ts';
 import type { TaskInfo } from '../../src/tasks/api.ts';
 import { storeDump } from '../helpers/store.ts';
+import { until } from '../helpers/until.ts';
 
 const { literal, namedNode } = DataFactory;
 const URI_LIST = { Accept: 'text/uri-list' };
@@ -13,12 +14,13 @@ const URI_LIST = { Accept: 'text/uri-list' };
 describe('GET and DELETE /task (SPEC §4.3)', () => {
   let app: TestApp;
   let jobs: Awaited<ReturnType<typeof startJobApp>>;
+  let discarded: Array<{ result?: string }>;
   const submit = (kind: string, params: object = {}) =>
     app.deps.tasks.submit(kind, params, { title: `test ${kind}`, creator: `${app.url}/algorithm/test`, subjectid: 'SECRET-TOKEN' });
 
   before(async () => {
     app = await startApp({ workers: 1 });
-    defineTestJobs(app.deps.tasks);
+    discarded = defineTestJobs(app.deps.tasks).discarded;
     jobs = await startJobApp(app.deps);
   });
   after(async () => {
@@ -146,6 +148,25 @@ describe('GET and DELETE /task (SPEC §4.3)', () => {
     const g = turtle(await res.text());
     expect(g.has(t.uri, OT.hasStatus, literal('Cancelled'))).to.equal(true);
     expect(g.value(t.uri, OT.resultURI)).to.equal(undefined);
+  });
+
+  it('a cancelled task\'s holdings are discarded: at once while it waits, once its job stops while it runs, never once it completed', async () => {
+    const held = (n: string) => `http://example.org/held/${n}`;
+    // Earlier tests cancelled tasks too: only this test's count.
+    const mine = () => discarded.map((p) => p.result ?? '').filter((r) => r.startsWith(held('')));
+    const done = await submit('test-noop', { result: held('done') });
+    await waitForStatus(app.deps.tasks, done.uri, ['Completed']);
+    // Every slot taken by a slow job, so that one more waits.
+    const slots = (app.deps.tasks as unknown as { concurrency: number }).concurrency;
+    const running = await Promise.all(Array.from({ length: slots }, (_, i) => submit('test-slow', { ms: 20_000, result: held(`running-${i}`) })));
+    const waiting = await submit('test-slow', { ms: 100, result: held('waiting') });
+    await waitForStatus(app.deps.tasks, running[0]!.uri, ['Running']);
+    expect((await app.deps.tasks.get(waiting.uri))?.status).to.equal('Queued');
+    expect((await fetch(waiting.uri, { method: 'DELETE' })).status).to.equal(200);
+    expect(mine()).to.deep.equal([held('waiting')]);
+    for (const t of running) expect((await fetch(t.uri, { method: 'DELETE' })).status).to.equal(200);
+    await until('the running jobs to stop', () => mine().length === slots + 1, 10_000);
+    expect(mine().sort()).to.deep.equal([held('waiting'), ...running.map((_, i) => held(`running-${i}`))].sort());
   });
 
   it('DELETE of a worker job terminates its thread (the pool is free again)', async () => {

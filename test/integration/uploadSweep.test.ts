@@ -1,6 +1,7 @@
-// Saved upload bodies do not outlive their tasks: a body saved just before a kill (no task
-// recorded) or belonging to a cancelled upload is removed at the next start, while the body
-// of an upload task still waiting to run is kept.
+// Saved upload bodies do not outlive their tasks: a cancelled upload's body (a file, or a
+// graph of a remote store) and its unfinished dataset go at once; a body saved just before a
+// kill (no task recorded) or left by a cancel the process did not live to finish is removed
+// at the next start, while the body of an upload task still waiting to run is kept.
 import { expect } from 'chai';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,11 +11,61 @@ import { EmbeddedStore } from '../../src/store/embedded/embeddedStore.ts';
 import { taskQuads } from '../../src/tasks/tasks.ts';
 import { sweepUploads } from '../../src/datasets/uploadSweep.ts';
 import { UPLOAD_JOB } from '../../src/datasets/datasetUploadJob.ts';
+import { readTask } from '../../src/tasks/tasks.ts';
+import { graphOf } from '../../src/tasks/sharedFiles.ts';
+import { until } from '../helpers/until.ts';
 
 const uploadsOf = (dataDir: string) => (existsSync(path.join(dataDir, 'uploads')) ? readdirSync(path.join(dataDir, 'uploads')) : []);
 
+/** Over 64 KiB, so the body is saved and the upload runs as a task. */
+const largeCsv = () => readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8').split('\n').slice(0, 2500).join('\n') + '\n';
+
 describe('upload bodies left by kills and cancels', function () {
   this.timeout(120_000);
+
+  for (const when of ['waits', 'runs'] as const) {
+    it(`removes the body and the unfinished dataset of a large upload cancelled while it ${when}, without a restart`, async () => {
+      const dataDir = tempDir();
+      // One job at a time: a first upload keeps the second waiting. Answered at once (202).
+      const app = await startApp({ taskConcurrency: 1, syncWindowMs: 0 }, dataDir);
+      try {
+        const post = async () => {
+          const res = await fetch(`${app.url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: largeCsv() });
+          expect(res.status).to.equal(202);
+          return (await res.text()).trim();
+        };
+        const first = await post();
+        const task = when === 'waits' ? await post() : first;
+        const uri = task.replace(app.url, app.deps.config.baseUrl);
+        const params = JSON.parse((await readTask(app.deps.store, uri))!.record.params) as { file: string; dataset: string };
+        const remote = app.deps.store.kind === 'sparql';
+        const held = async () => ({
+          files: uploadsOf(dataDir).filter((n) => params.file.endsWith(n)).length,
+          graph: await app.deps.store.hasGraph(graphOf(params.file)),
+          dataset: await app.deps.store.hasGraph(params.dataset),
+        });
+        // The body is in the store (remote; the job copies it to a file as it starts) or a
+        // file (embedded), and the new dataset's id is reserved.
+        const before = await held();
+        expect(before.graph).to.equal(remote);
+        expect(before.dataset).to.equal(true);
+        if (!remote) expect(before.files).to.equal(1);
+        if (when === 'runs') await until('the job to start', async () => (await app.deps.tasks.get(uri))?.status === 'Running');
+        else expect((await app.deps.tasks.get(uri))?.status).to.equal('Queued');
+        const cancel = await fetch(task, { method: 'DELETE', headers: { Accept: 'text/uri-list' } });
+        expect(cancel.status).to.equal(200);
+        // A waiting job's holdings go with the cancel; a running one's once its job stops.
+        await until('the body and the dataset to go', async () => Object.values(await held()).every((v) => !v), 10_000);
+        expect((await app.deps.tasks.get(uri))?.status).to.equal('Cancelled');
+        expect((await fetch(params.dataset.replace(app.deps.config.baseUrl, app.url), { headers: { Accept: 'text/uri-list' } })).status).to.equal(404);
+        if (when === 'waits') {
+          expect((await app.deps.tasks.settled(first.replace(app.url, app.deps.config.baseUrl), 60_000))?.status).to.equal('Completed');
+        }
+      } finally {
+        await app.close();
+      }
+    });
+  }
 
   it('removes at start-up a saved body that no task refers to', async () => {
     const dataDir = tempDir();
@@ -50,8 +101,7 @@ describe('upload bodies left by kills and cancels', function () {
 
   it('leaves no body of a cancelled large upload after a restart', async () => {
     const dataDir = tempDir();
-    // Over 64 KiB, so the body is saved and the upload runs as a task.
-    const rows = readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8').split('\n').slice(0, 2500).join('\n') + '\n';
+    const rows = largeCsv();
     let app = await startApp({}, dataDir);
     let task: string;
     try {
@@ -63,7 +113,6 @@ describe('upload bodies left by kills and cancels', function () {
       for (const end = Date.now() + 10_000; uploadsOf(dataDir).length === 0 && Date.now() < end;) await new Promise((r) => setTimeout(r, 5));
       const cancel = await fetch(task, { method: 'DELETE', headers: { Accept: 'text/uri-list' } });
       expect(cancel.status).to.be.oneOf([200, 204]);
-      expect(uploadsOf(dataDir)).to.have.length(1);
     } finally {
       await app.close({ keepData: true });
     }

@@ -67,15 +67,21 @@ export class RedisQueue implements JobQueue {
     }
   }
 
-  async cancel(taskUri: string): Promise<void> {
+  async cancel(taskUri: string): Promise<boolean> {
     const id = jobIdOf(taskUri);
     const job = await this.queue.getJob(id);
-    // A waiting job is dropped; a running one is locked and refuses removal, so its process is told.
+    // A waiting job is dropped; a running one is locked and refuses removal (as does one a
+    // worker took since its state was read), so its process is told.
     if (job && (await job.getState()) !== 'active') {
-      await job.remove().catch(() => undefined);
-      return;
+      try {
+        await job.remove();
+        return true;
+      } catch {
+        // Taken meanwhile: told below.
+      }
     }
     await this.client.publish(this.channel, id);
+    return false;
   }
 
   consume(run: (delivery: Delivery) => Promise<void>, concurrency: number, abandoned?: (taskId: string) => Promise<void>): void {

@@ -30,6 +30,8 @@ describe('job engine on Redis: API processes with WORKERS=0 and worker processes
   let worker: JobEngine;
   let ranApi: string[];
   let ranWorker: string[];
+  let discardedApi: Array<{ result?: string }>;
+  let discardedWorker: Array<{ result?: string }>;
 
   const engine = (role: 'api' | 'worker', url = redis.url) => {
     const config = loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org', redisUrl: url, jobLockMs: 1000, workers: 0, syncWindowMs: 0 });
@@ -43,8 +45,8 @@ describe('job engine on Redis: API processes with WORKERS=0 and worker processes
     store = await EmbeddedStore.open(path.join(dir, 'store'));
     api = engine('api');
     worker = engine('worker');
-    ranApi = defineTestJobs(api).ran;
-    ranWorker = defineTestJobs(worker).ran;
+    ({ ran: ranApi, discarded: discardedApi } = defineTestJobs(api));
+    ({ ran: ranWorker, discarded: discardedWorker } = defineTestJobs(worker));
     await api.start();
     await worker.start();
   });
@@ -74,7 +76,8 @@ describe('job engine on Redis: API processes with WORKERS=0 and worker processes
   });
 
   it('DELETE /task/{id} through the API reaches the worker running the job; the task stays Cancelled', async () => {
-    const task = await api.submit('test-slow', { ms: 8000 }, { title: 'slow', creator: 'http://example.org/algorithm/test' });
+    const result = 'http://example.org/held/running';
+    const task = await api.submit('test-slow', { ms: 8000, result }, { title: 'slow', creator: 'http://example.org/algorithm/test' });
     await until('Running', async () => ((await api.get(task.uri))?.status === 'Running' ? true : undefined));
     expect(worker.jobs.has(task.uri)).to.equal(true);
     const cancelled = await api.cancel(task.uri);
@@ -83,6 +86,28 @@ describe('job engine on Redis: API processes with WORKERS=0 and worker processes
     await until('the worker to drop the job', async () => (worker.jobs.has(task.uri) ? undefined : true), 3000);
     await sleep(600);
     expect((await stored(task.uri))?.status).to.equal('Cancelled');
+    // What the task held goes where its job ran, once the job has stopped.
+    expect(discardedWorker.map((p) => p.result)).to.include(result);
+    expect(discardedApi.map((p) => p.result)).not.to.include(result);
+  });
+
+  it('a job cancelled while it waits in the queue is dropped there, and the cancelling process discards what its task held', async () => {
+    const meta = { title: 'slow', creator: 'http://example.org/algorithm/test' };
+    const slowRuns = () => ranWorker.filter((k) => k === 'test-slow').length;
+    const before = slowRuns();
+    // Every slot of the worker taken, so that one more job waits in Redis.
+    const busy = await Promise.all(Array.from({ length: worker.concurrency }, () => api.submit('test-slow', { ms: 20_000 }, meta)));
+    await until('every slot busy', async () => ((await Promise.all(busy.map((t) => api.get(t.uri)))).every((t) => t?.status === 'Running') ? true : undefined));
+    const result = 'http://example.org/held/waiting';
+    const task = await api.submit('test-slow', { ms: 100, result }, meta);
+    expect((await api.cancel(task.uri))?.status).to.equal('Cancelled');
+    expect(discardedApi.map((p) => p.result)).to.include(result);
+    for (const t of busy) await api.cancel(t.uri);
+    await until('the worker to stop the busy jobs', () => busy.every((t) => !worker.jobs.has(t.uri)), 5000);
+    await sleep(300);
+    // The cancelled one never ran.
+    expect(slowRuns()).to.equal(before + busy.length);
+    expect(discardedWorker.map((p) => p.result)).not.to.include(result);
   });
 
   const handBack = async (kind: string, idempotent: boolean): Promise<string> => {
