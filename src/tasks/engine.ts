@@ -348,8 +348,11 @@ export class JobEngine implements TaskEngine {
     else this.deps.logger.info(ended, 'task ended');
     job.finish();
     // The slot frees now; the final write lands in the background (writes stay in order).
-    void (changed ? this.write(job) : job.writes).then(async () => {
-      if (job.record.status === 'Cancelled') await this.discard(job.record, job.params);
+    let last = changed ? this.write(job) : job.writes;
+    // A cancelled job's holdings go once it has stopped, as one of its writes: close() waits
+    // for those, so the store is still open.
+    if (job.record.status === 'Cancelled') last = job.writes = last.then(() => this.discard(job.record, job.params));
+    void last.then(() => {
       this.jobs.delete(job.record.uri);
       this.quota.release(job.record.uri);
       job.settle();
