@@ -3,11 +3,21 @@
 // discard: a cancelled task is final, SPEC §2.4, and never runs again). A file can outlive
 // its task when the process is killed between saving the body and recording the task, or
 // between a cancel and its removal: at start-up those files are removed, so a crash leaves
-// no disk space taken for good.
+// no disk space taken for good. A remote store holds the bodies as graphs, which every API
+// process shares: those are swept by age (sweepUploadGraphs).
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { Config } from '../config.ts';
 import type { Store } from '../store/api.ts';
 import { readTask, unfinishedTasks } from '../tasks/tasks.ts';
+import { graphOf, sharedFilesUnder } from '../tasks/sharedFiles.ts';
+
+/**
+ * How old a body in a remote store must be before the sweep may take it for an orphan.
+ * Another API process may be between saving a body and recording its task, or still
+ * writing a large body's parts (seconds): an hour is far beyond either.
+ */
+export const STORE_BODY_AGE_MS = 3_600_000;
 
 /** Files of DATA_DIR/uploads that an unfinished task of `kind` still needs. */
 async function filesInUse(store: Store, dataDir: string, kind: string): Promise<Set<string>> {
@@ -38,5 +48,25 @@ export async function sweepUploads(store: Store, dataDir: string, kind: string):
   const used = await filesInUse(store, dataDir, kind);
   const removed = names.filter((n) => !used.has(path.join(dir, n)));
   for (const n of removed) rmSync(path.join(dir, n), { force: true, recursive: true });
+  return removed;
+}
+
+/**
+ * In the remote mode: removes the body graphs (tasks/sharedFiles.ts) that no unfinished
+ * upload task refers to and that were saved over STORE_BODY_AGE_MS before `now` (a body's
+ * name ends with the time it was saved: datasetUploadJob.ts); returns their paths. A kill
+ * while a body is saved, or between a cancel and its removal, leaves such a graph.
+ */
+export async function sweepUploadGraphs(deps: { store: Store; config: Config }, kind: string, now = Date.now()): Promise<string[]> {
+  if (deps.store.kind !== 'sparql') return [];
+  const { dataDir } = deps.config;
+  const used = await filesInUse(deps.store, dataDir, kind);
+  const removed: string[] = [];
+  for (const rel of await sharedFilesUnder(deps, 'uploads')) {
+    const saved = /-(\d{13})\.[^./]+$/.exec(rel);
+    if (!saved || now - Number(saved[1]) < STORE_BODY_AGE_MS || used.has(path.resolve(dataDir, rel))) continue;
+    await deps.store.dropGraph(graphOf(rel));
+    removed.push(rel);
+  }
   return removed;
 }

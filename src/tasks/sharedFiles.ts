@@ -10,7 +10,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { DataFactory } from 'n3';
 import type { Config } from '../config.ts';
-import type { Store } from '../store/api.ts';
+import { bound, type Store } from '../store/api.ts';
 import { NotFound } from '../errors.ts';
 import { SVC } from '../rdf/vocab.ts';
 
@@ -95,6 +95,12 @@ export async function sharedAsLocal(deps: FileDeps, rel: string): Promise<string
     await fsp.writeFile(file, await readShared(deps, rel));
   }
   return file;
+}
+
+/** The files of the store (remote mode) under directory `dir` of DATA_DIR, as paths relative to it. */
+export async function sharedFilesUnder(deps: FileDeps, dir: string): Promise<string[]> {
+  const rows = await deps.store.select('graphs-with-prefix', { prefix: `${graphOf(dir)}/` });
+  return rows.map((r) => bound(r, 'g').slice(PREFIX.length).split('/').map(decodeURIComponent).join('/'));
 }
 
 export async function removeShared(deps: FileDeps, rel: string): Promise<void> {

@@ -9,10 +9,11 @@ import { startApp, tempDir } from '../helpers/app.ts';
 import { sharedData } from '../helpers/data.ts';
 import { EmbeddedStore } from '../../src/store/embedded/embeddedStore.ts';
 import { taskQuads } from '../../src/tasks/tasks.ts';
-import { sweepUploads } from '../../src/datasets/uploadSweep.ts';
+import { STORE_BODY_AGE_MS, sweepUploads } from '../../src/datasets/uploadSweep.ts';
 import { UPLOAD_JOB } from '../../src/datasets/datasetUploadJob.ts';
 import { readTask } from '../../src/tasks/tasks.ts';
-import { graphOf } from '../../src/tasks/sharedFiles.ts';
+import { graphOf, sharedFilesUnder, writeShared } from '../../src/tasks/sharedFiles.ts';
+import { remoteStore } from '../helpers/engines.ts';
 import { until } from '../helpers/until.ts';
 
 const uploadsOf = (dataDir: string) => (existsSync(path.join(dataDir, 'uploads')) ? readdirSync(path.join(dataDir, 'uploads')) : []);
@@ -121,6 +122,38 @@ describe('upload bodies left by kills and cancels', function () {
       const res = await fetch(task.replace(app.url, app.origin), { headers: { Accept: 'text/turtle' } });
       expect(await res.text()).to.contain('Cancelled');
       expect(uploadsOf(dataDir)).to.deep.equal([]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  // Only a remote store keeps bodies as graphs; the embedded mode's files are swept above.
+  (remoteStore ? it : it.skip)('removes at start-up the body graphs of a remote store that no unfinished task needs, once an hour old', async () => {
+    const dataDir = tempDir();
+    const old = Date.now() - STORE_BODY_AGE_MS - 60_000;
+    const orphan = `uploads/7-${old}.csv`;
+    const recent = `uploads/8-${Date.now()}.csv`;
+    const needed = `uploads/9-${old}.csv`;
+    const mine = [orphan, recent, needed];
+    let app = await startApp({}, dataDir);
+    try {
+      // A kill while a body was saved, or between a cancel and its removal, leaves such graphs.
+      for (const f of mine) await writeShared(app.deps, f, 'SMILES\nCCO\n');
+      const uri = `${app.deps.config.baseUrl}/task/0190c1a2-1111-7222-8333-444455556677`;
+      const record = { uri, creator: `${app.deps.config.baseUrl}/dataset/9`, date: new Date(), title: 'upload', percentageCompleted: 0, resultUris: [], kind: UPLOAD_JOB, idempotent: true };
+      await app.deps.store.replaceGraph(uri, taskQuads({ ...record, status: 'Queued', params: JSON.stringify({ file: needed }) }));
+      expect((await sharedFilesUnder(app.deps, 'uploads')).filter((f) => mine.includes(f)).sort()).to.deep.equal([...mine].sort());
+    } finally {
+      await app.close({ keepData: true });
+    }
+    app = await startApp({ baseUrl: app.url }, dataDir);
+    try {
+      // Read from the start's log: the Queued task's job runs once the sweep is over, and
+      // removes its body when it ends.
+      const swept = app.logged.filter((l) => l.msg === 'removed upload bodies no unfinished task refers to').flatMap((l) => l.files as string[]);
+      expect(swept.filter((f) => mine.includes(f))).to.deep.equal([orphan]);
+      expect(await app.deps.store.hasGraph(graphOf(orphan))).to.equal(false);
+      expect(await app.deps.store.hasGraph(graphOf(recent))).to.equal(true);
     } finally {
       await app.close();
     }
