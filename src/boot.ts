@@ -9,7 +9,7 @@ import { NoChangeFeed, RedisChangeFeed } from './store/changeFeed.ts';
 import { EmbeddedStore } from './store/embedded/embeddedStore.ts';
 import { SparqlStore } from './store/sparql/store.ts';
 import { identityOf } from './auth/identity.ts';
-import { sweepUploadGraphs, sweepUploads } from './datasets/uploadSweep.ts';
+import { sweepUploads } from './datasets/uploadSweep.ts';
 import { UPLOAD_JOB } from './datasets/datasetUploadJob.ts';
 import { JOB } from './rdf/vocab.ts';
 import { loadBuiltInOntologies } from './ontology/ontology.ts';
@@ -96,7 +96,7 @@ export async function openDeps(config: Config, logger: Logger = createLogger(con
   });
   defineJobs(deps);
   // Saved upload bodies that no unfinished task needs (a kill or a cancel left them) go before jobs resume.
-  const removed = [...await sweepUploads(store, config.dataDir, UPLOAD_JOB), ...await sweepUploadGraphs(deps, UPLOAD_JOB)];
+  const removed = await sweepUploads(deps, UPLOAD_JOB);
   if (removed.length > 0) logger.warn({ files: removed }, 'removed upload bodies no unfinished task refers to');
   await tasks.start();
   return {

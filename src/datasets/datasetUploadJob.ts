@@ -54,19 +54,19 @@ export function defineUploadJob(deps: Deps): void {
  * filling, invisible until complete, as after a failure. A dataset that was appended to stays.
  */
 async function discardUpload(deps: Deps, params: UploadJobParams): Promise<void> {
-  if (path.isAbsolute(params.file)) await fsp.rm(params.file, { force: true });
-  else await removeShared(deps, params.file);
+  await removeBody(deps, params);
   if (!(await isDataset(deps, params.dataset))) await deps.store.dropGraph(params.dataset);
+}
+
+/** Removes the saved body (and, in the remote mode, the job's local copy of it). */
+async function removeBody(deps: Deps, { file }: UploadJobParams): Promise<void> {
+  if (path.isAbsolute(file)) await fsp.rm(file, { force: true });
+  else await removeShared(deps, file);
 }
 
 async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext): Promise<string> {
   const appending = await isDataset(deps, params.dataset);
-  const absolute = path.isAbsolute(params.file);
-  const file = absolute ? params.file : await sharedAsLocal(deps, params.file);
-  const remove = async () => {
-    if (absolute) await fsp.rm(file, { force: true });
-    else await removeShared(deps, params.file);
-  };
+  const file = path.isAbsolute(params.file) ? params.file : await sharedAsLocal(deps, params.file);
   try {
     await uploadDatasetFile(deps, file, { kind: params.kind, dataset: params.dataset, meta: params.meta, nominal: params.nominal, signal: ctx.signal, progress: ctx.progress });
   } catch (e) {
@@ -74,11 +74,11 @@ async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext
     // any entries written) and the saved body go. An aborted run is kept for recovery.
     if (!ctx.signal.aborted) {
       if (!appending) await deps.store.dropGraph(params.dataset);
-      await remove();
+      await removeBody(deps, params);
     }
     throw e;
   }
-  await remove();
+  await removeBody(deps, params);
   return params.dataset;
 }
 

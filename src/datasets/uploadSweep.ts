@@ -4,7 +4,7 @@
 // its task when the process is killed between saving the body and recording the task, or
 // between a cancel and its removal: at start-up those files are removed, so a crash leaves
 // no disk space taken for good. A remote store holds the bodies as graphs, which every API
-// process shares: those are swept by age (sweepUploadGraphs).
+// process shares: those are swept by age (sweepGraphs).
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
@@ -36,8 +36,23 @@ async function filesInUse(store: Store, dataDir: string, kind: string): Promise<
   return used;
 }
 
-/** Removes the saved bodies no unfinished upload task refers to; returns their names. Runs at start, before requests are served. */
-export async function sweepUploads(store: Store, dataDir: string, kind: string): Promise<string[]> {
+type SweepDeps = { store: Store; config: Pick<Config, 'dataDir'> };
+
+/**
+ * Removes the saved bodies no unfinished task of `kind` refers to, and returns them: the files
+ * of DATA_DIR/uploads (by name) and, in the remote mode, the body graphs saved over
+ * STORE_BODY_AGE_MS before `now` (by path). Runs at start, before requests are served.
+ */
+export async function sweepUploads(deps: SweepDeps, kind: string, now = Date.now()): Promise<string[]> {
+  // The unfinished tasks are read once, and only when there is a body to weigh.
+  let used: Promise<Set<string>> | undefined;
+  const inUse = () => (used ??= filesInUse(deps.store, deps.config.dataDir, kind));
+  return [...await sweepFiles(deps.config.dataDir, inUse), ...await sweepGraphs(deps, inUse, now)];
+}
+
+type InUse = () => Promise<ReadonlySet<string>>;
+
+async function sweepFiles(dataDir: string, inUse: InUse): Promise<string[]> {
   const dir = path.join(dataDir, 'uploads');
   let names: string[];
   try {
@@ -45,26 +60,24 @@ export async function sweepUploads(store: Store, dataDir: string, kind: string):
   } catch {
     return [];
   }
-  const used = await filesInUse(store, dataDir, kind);
+  if (names.length === 0) return [];
+  const used = await inUse();
   const removed = names.filter((n) => !used.has(path.join(dir, n)));
   for (const n of removed) rmSync(path.join(dir, n), { force: true, recursive: true });
   return removed;
 }
 
 /**
- * In the remote mode: removes the body graphs (tasks/sharedFiles.ts) that no unfinished
- * upload task refers to and that were saved over STORE_BODY_AGE_MS before `now` (a body's
- * name ends with the time it was saved: datasetUploadJob.ts); returns their paths. A kill
- * while a body is saved, or between a cancel and its removal, leaves such a graph.
+ * The body graphs of a remote store (tasks/sharedFiles.ts) that no unfinished task needs and
+ * that are old enough (a body's name ends with the time it was saved: datasetUploadJob.ts).
+ * A kill while a body is saved, or between a cancel and its removal, leaves such a graph.
  */
-export async function sweepUploadGraphs(deps: { store: Store; config: Config }, kind: string, now = Date.now()): Promise<string[]> {
+async function sweepGraphs(deps: SweepDeps, inUse: InUse, now: number): Promise<string[]> {
   if (deps.store.kind !== 'sparql') return [];
-  const { dataDir } = deps.config;
-  const used = await filesInUse(deps.store, dataDir, kind);
   const removed: string[] = [];
   for (const rel of await sharedFilesUnder(deps, 'uploads')) {
     const saved = /-(\d{13})\.[^./]+$/.exec(rel);
-    if (!saved || now - Number(saved[1]) < STORE_BODY_AGE_MS || used.has(path.resolve(dataDir, rel))) continue;
+    if (!saved || now - Number(saved[1]) < STORE_BODY_AGE_MS || (await inUse()).has(path.resolve(deps.config.dataDir, rel))) continue;
     await deps.store.dropGraph(graphOf(rel));
     removed.push(rel);
   }

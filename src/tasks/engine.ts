@@ -233,7 +233,8 @@ export class JobEngine implements TaskEngine {
 
   /**
    * What a cancelled task's job holds goes (JobDefinition.discard). A failure is logged, not
-   * thrown: the task is cancelled all the same, and a local file is swept at the next start.
+   * thrown: the task is cancelled all the same, and a later start sweeps what is left
+   * (datasets/uploadSweep.ts).
    */
   async discard(record: TaskRecord, params?: unknown): Promise<void> {
     const definition = this.definitions.get(record.kind);

@@ -98,7 +98,7 @@ export async function sharedAsLocal(deps: FileDeps, rel: string): Promise<string
 }
 
 /** The files of the store (remote mode) under directory `dir` of DATA_DIR, as paths relative to it. */
-export async function sharedFilesUnder(deps: FileDeps, dir: string): Promise<string[]> {
+export async function sharedFilesUnder(deps: Pick<FileDeps, 'store'>, dir: string): Promise<string[]> {
   const rows = await deps.store.select('graphs-with-prefix', { prefix: `${graphOf(dir)}/` });
   return rows.map((r) => bound(r, 'g').slice(PREFIX.length).split('/').map(decodeURIComponent).join('/'));
 }

@@ -93,7 +93,7 @@ describe('upload bodies left by kills and cancels', function () {
       await store.replaceGraph('http://x.test/task/1', taskQuads({ ...base, uri: 'http://x.test/task/1', status: 'Queued', params: JSON.stringify({ file: kept }) }));
       // A cancelled task's body is not needed any more (Cancelled is final).
       await store.replaceGraph('http://x.test/task/2', taskQuads({ ...base, uri: 'http://x.test/task/2', status: 'Cancelled', params: JSON.stringify({ file: path.join(dir, '4-1700000000000.csv') }) }));
-      expect(await sweepUploads(store, dataDir, UPLOAD_JOB)).to.deep.equal(['4-1700000000000.csv']);
+      expect(await sweepUploads({ store, config: { dataDir } }, UPLOAD_JOB)).to.deep.equal(['4-1700000000000.csv']);
       expect(readdirSync(dir)).to.deep.equal(['3-1700000000000.csv']);
     } finally {
       await store.close();
@@ -110,8 +110,8 @@ describe('upload bodies left by kills and cancels', function () {
       expect(res.status).to.equal(202);
       task = (await res.text()).trim();
       // A remote store holds the body in a graph, and the job's thread copies it to the data
-      // directory as it starts: that copy is what the restart must sweep, so it is waited for.
-      for (const end = Date.now() + 10_000; uploadsOf(dataDir).length === 0 && Date.now() < end;) await new Promise((r) => setTimeout(r, 5));
+      // directory as it starts: the cancel comes once that copy is there too.
+      await until('the body\'s local copy', () => uploadsOf(dataDir).length > 0, 10_000, { everyMs: 5 });
       const cancel = await fetch(task, { method: 'DELETE', headers: { Accept: 'text/uri-list' } });
       expect(cancel.status).to.be.oneOf([200, 204]);
     } finally {
