@@ -50,6 +50,9 @@ const WRITE_RETRY_MAX_MS = 4000;
 /** Retry-After of a submission refused because the queue is full (SPEC §3 Rejected). */
 const RETRY_AFTER_S = 10;
 
+/** A job's parameters: as submitted, or read back from the store for a recovered task (throws when unreadable). */
+const paramsOf = (record: TaskRecord, known: unknown): unknown => (known === undefined ? JSON.parse(record.params) : known);
+
 /**
  * Parameters as stored with the task: tokens are dropped wherever they sit (
  * no subjectid in the store, whose SPARQL endpoint is public). The live job still gets them.
@@ -240,7 +243,7 @@ export class JobEngine implements TaskEngine {
     const definition = this.definitions.get(record.kind);
     if (!definition?.discard) return;
     try {
-      await definition.discard(params === undefined ? JSON.parse(record.params) : params);
+      await definition.discard(paramsOf(record, params));
     } catch (e) {
       this.deps.logger.warn({ err: e, task: record.uri }, 'could not remove what a cancelled task held');
     }
@@ -328,9 +331,8 @@ export class JobEngine implements TaskEngine {
     let failure: unknown;
     let failed = false;
     try {
-      // A recovered task's parameters come from the store: unreadable ones fail the task, not start-up.
-      const params = job.params === undefined ? JSON.parse(job.record.params) : job.params;
-      result = await job.definition.run(params, job.context(this.pool));
+      // Unreadable parameters of a recovered task fail the task, not start-up.
+      result = await job.definition.run(paramsOf(job.record, job.params), job.context(this.pool));
       // A job acts with its creator's rights (SPEC §5), so what it created is the creator's.
       await recordOwners(this.deps, result, job.record.owner);
     } catch (e) {
