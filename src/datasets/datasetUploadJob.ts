@@ -20,6 +20,7 @@ import { metadataQuads, type DatasetMeta } from './datasetWrite.ts';
 import { DC } from '../rdf/vocab.ts';
 import { isDataset } from './datasetLayout.ts';
 import { removeShared, sharedAsLocal, writeShared } from '../tasks/sharedFiles.ts';
+import { uploadBodyFile } from './uploadSweep.ts';
 
 /** Bodies up to this size are stored within the request. */
 export const INLINE_UPLOAD_BYTES = 64 * 1024;
@@ -115,7 +116,7 @@ export async function startUpload(deps: Deps, upload: Upload, options: { dataset
     await uploadDataset(deps, { kind, data: upload.data, dataset, meta, nominal });
     return directReply(deps, [dataset], { title: uploadTitle(upload, kind, dataset), creator: options.dataset ?? uriOf(deps.config, '/dataset'), owner: options.owner });
   }
-  const file = `uploads/${dataset.slice(dataset.lastIndexOf('/') + 1)}-${Date.now()}.${kind}`;
+  const file = uploadBodyFile(dataset, kind);
   await writeShared(deps, file, upload.data);
   // The new dataset's graph is created now (with the date its metadata will carry), so its
   // id stays taken across a restart while the job waits; it is invisible until complete.

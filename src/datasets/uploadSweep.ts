@@ -19,6 +19,20 @@ import { graphOf, sharedFilesUnder } from '../tasks/sharedFiles.ts';
  */
 export const STORE_BODY_AGE_MS = 3_600_000;
 
+/**
+ * Where an upload's body is saved, relative to DATA_DIR: its name ends with the time it was
+ * saved, which is how the sweep of a remote store tells an old body (savedAt).
+ */
+export function uploadBodyFile(dataset: string, kind: string, now = Date.now()): string {
+  return `uploads/${dataset.slice(dataset.lastIndexOf('/') + 1)}-${now}.${kind}`;
+}
+
+/** When the body `rel` (named by uploadBodyFile) was saved; undefined for another name. */
+function savedAt(rel: string): number | undefined {
+  const time = /-(\d{13})\.[^./]+$/.exec(rel)?.[1];
+  return time === undefined ? undefined : Number(time);
+}
+
 /** Files of DATA_DIR/uploads that an unfinished task of `kind` still needs. */
 async function filesInUse(store: Store, dataDir: string, kind: string): Promise<Set<string>> {
   const used = new Set<string>();
@@ -69,15 +83,15 @@ async function sweepFiles(dataDir: string, inUse: InUse): Promise<string[]> {
 
 /**
  * The body graphs of a remote store (tasks/sharedFiles.ts) that no unfinished task needs and
- * that are old enough (a body's name ends with the time it was saved: datasetUploadJob.ts).
- * A kill while a body is saved, or between a cancel and its removal, leaves such a graph.
+ * that are old enough (savedAt). A kill while a body is saved, or between a cancel and its
+ * removal, leaves such a graph.
  */
 async function sweepGraphs(deps: SweepDeps, inUse: InUse, now: number): Promise<string[]> {
   if (deps.store.kind !== 'sparql') return [];
   const removed: string[] = [];
   for (const rel of await sharedFilesUnder(deps, 'uploads')) {
-    const saved = /-(\d{13})\.[^./]+$/.exec(rel);
-    if (!saved || now - Number(saved[1]) < STORE_BODY_AGE_MS || (await inUse()).has(path.resolve(deps.config.dataDir, rel))) continue;
+    const saved = savedAt(rel);
+    if (saved === undefined || now - saved < STORE_BODY_AGE_MS || (await inUse()).has(path.resolve(deps.config.dataDir, rel))) continue;
     await deps.store.dropGraph(graphOf(rel));
     removed.push(rel);
   }
