@@ -38,6 +38,31 @@ export interface SelectOptions {
   union?: boolean;
 }
 
+/**
+ * The one-graph writes of the Store interface, each a commit of one operation: written once
+ * here for every engine, which then has only `commit` to provide.
+ */
+export abstract class GraphWriter {
+  /** Applies `ops` atomically and durably: resolves once they are stored and visible. */
+  abstract commit(ops: readonly WriteOp[]): Promise<void>;
+
+  replaceGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
+    return this.commit([{ op: 'replace', graph, quads }]);
+  }
+
+  addToGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
+    return this.commit([{ op: 'add', graph, quads }]);
+  }
+
+  removeFromGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
+    return this.commit([{ op: 'remove', graph, quads }]);
+  }
+
+  dropGraph(graph: string): Promise<void> {
+    return this.commit([{ op: 'drop', graph }]);
+  }
+}
+
 export interface Store {
   readonly kind: 'embedded' | 'sparql';
   /** Applies `ops` atomically and durably: resolves once they are stored and visible. */

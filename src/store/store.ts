@@ -9,7 +9,7 @@ import * as ox from 'oxigraph';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
 import { Journal, isSpaceError } from './journal.ts';
-import { bound } from './api.ts';
+import { bound, GraphWriter } from './api.ts';
 import { QueryFiles } from './queries.ts';
 import { termToSparql, type Bindable } from './binder.ts';
 import { rowsOf, type JsonResults } from './sparql/results.ts';
@@ -70,7 +70,7 @@ const REBUILD_MIN = 200_000;
 /** Quads copied or applied between yields to the event loop during a rebuild. */
 const GENTLE_QUADS = 20_000;
 
-export class TripleStore {
+export class TripleStore extends GraphWriter {
   private ox = new ox.Store();
   /** Quads the store held when it was built. */
   private builtWith = 0;
@@ -98,6 +98,7 @@ export class TripleStore {
   private broken: Error | undefined;
 
   private constructor(readonly dir: string, options: StoreOptions) {
+    super();
     this.queries = options.queries ?? new QueryFiles();
     this.log = options.log ?? ((m) => console.error(m));
     this.rebuildMin = options.rebuildMin ?? REBUILD_MIN;
@@ -271,22 +272,6 @@ export class TripleStore {
       // synchronous, so nothing is using it (wasm-bindgen's free(), missing from the typings).
       (fresh as unknown as { free(): void }).free();
     }
-  }
-
-  replaceGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
-    return this.commit([{ op: 'replace', graph, quads }]);
-  }
-
-  addToGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
-    return this.commit([{ op: 'add', graph, quads }]);
-  }
-
-  removeFromGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
-    return this.commit([{ op: 'remove', graph, quads }]);
-  }
-
-  dropGraph(graph: string): Promise<void> {
-    return this.commit([{ op: 'drop', graph }]);
   }
 
   // ---- snapshots

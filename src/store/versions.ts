@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { WriteOp } from './records.ts';
 import type { ChangeFeed } from './changeFeed.ts';
 
-/** The writes of the Store interface (src/store/api.ts), as TripleStore has them too. */
+/** The writes of the Store interface (src/store/api.ts GraphWriter, which TripleStore has too). */
 export interface GraphWrites {
   commit(ops: readonly WriteOp[]): Promise<void>;
   replaceGraph(graph: string, ...rest: never[]): Promise<void>;

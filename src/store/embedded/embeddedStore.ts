@@ -9,7 +9,7 @@
 // the chunks of a long read.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type * as RDF from '@rdfjs/types';
-import type { Store, Row, SelectOptions, SparqlOptions, WriteOp } from '../api.ts';
+import { GraphWriter, type Store, type Row, type SelectOptions, type SparqlOptions, type WriteOp } from '../api.ts';
 import type { Bindable } from '../binder.ts';
 import type { SparqlQuery } from '../sparqlQuery.ts';
 import { TripleStore, type StoreOptions } from '../store.ts';
@@ -17,14 +17,16 @@ import { TripleStore, type StoreOptions } from '../store.ts';
 /** Longest run of reads before the event loop gets a turn. */
 const SLICE_MS = 2;
 
-export class EmbeddedStore implements Store {
+export class EmbeddedStore extends GraphWriter implements Store {
   readonly kind = 'embedded' as const;
   /** When the event loop last had a turn between reads (performance.now()). */
   private sliceStart = 0;
   private sliceTimer = false;
 
   /** `sliceMs`: the longest run of reads before the event loop gets a turn (SLICE_MS). */
-  constructor(readonly engine: TripleStore, private readonly sliceMs = SLICE_MS) {}
+  constructor(readonly engine: TripleStore, private readonly sliceMs = SLICE_MS) {
+    super();
+  }
 
   static async open(dir: string, options: StoreOptions = {}): Promise<EmbeddedStore> {
     return new EmbeddedStore(await TripleStore.open(dir, options));
@@ -32,22 +34,6 @@ export class EmbeddedStore implements Store {
 
   commit(ops: readonly WriteOp[]): Promise<void> {
     return this.engine.commit(ops);
-  }
-
-  replaceGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
-    return this.engine.replaceGraph(graph, quads);
-  }
-
-  addToGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
-    return this.engine.addToGraph(graph, quads);
-  }
-
-  removeFromGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
-    return this.engine.removeFromGraph(graph, quads);
-  }
-
-  dropGraph(graph: string): Promise<void> {
-    return this.engine.dropGraph(graph);
   }
 
   async graph(graph: string): Promise<RDF.Quad[]> {

@@ -8,7 +8,7 @@
 // Durability is the store's.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import type { Store, Row, SelectOptions, SparqlOptions, WriteOp } from '../api.ts';
+import { GraphWriter, type Store, type Row, type SelectOptions, type SparqlOptions, type WriteOp } from '../api.ts';
 import { QueryFiles } from '../queries.ts';
 import { termToSparql, type Bindable } from '../binder.ts';
 import { encodeOps, type JournalOp } from '../records.ts';
@@ -202,7 +202,7 @@ function requestsOf(ops: ReadonlyArray<string | GraphWrite>): Request[] {
 /** A bound term as the store keeps it (quirks.ts toStored). */
 const stored = (t: RDF.NamedNode | RDF.Literal): string => termToSparql(toStored(t) as RDF.NamedNode | RDF.Literal);
 
-export class SparqlStore implements Store {
+export class SparqlStore extends GraphWriter implements Store {
   readonly kind = 'sparql' as const;
   readonly queries: QueryFiles;
   readonly protocol: SparqlProtocol;
@@ -214,6 +214,7 @@ export class SparqlStore implements Store {
   private lastWrite: Promise<void> = Promise.resolve();
 
   constructor(options: SparqlStoreOptions) {
+    super();
     this.publicTimeoutMs = options.publicTimeoutMs ?? 30_000;
     this.graphStoreFrom = options.graphStoreUrl === undefined ? undefined : Math.max(1, options.graphStoreFrom ?? GRAPH_STORE_FROM);
     this.queries = options.queries ?? new QueryFiles();
@@ -237,22 +238,6 @@ export class SparqlStore implements Store {
     });
     this.lastWrite = write.catch(() => undefined);
     return write;
-  }
-
-  replaceGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
-    return this.commit([{ op: 'replace', graph, quads }]);
-  }
-
-  addToGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
-    return this.commit([{ op: 'add', graph, quads }]);
-  }
-
-  removeFromGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void> {
-    return this.commit([{ op: 'remove', graph, quads }]);
-  }
-
-  dropGraph(graph: string): Promise<void> {
-    return this.commit([{ op: 'drop', graph }]);
   }
 
   // Structural reads are written here rather than in queries/: their shape depends on
