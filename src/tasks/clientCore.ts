@@ -188,6 +188,10 @@ export class ClientCore {
     // taskset -p prints the affinity of a thread and exits 0: present and allowed.
     if (spawnSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore', timeout: 5000 }).status !== 0) return undefined;
     const core = new ClientCore(cpus.join(','), cpus.slice(1).join(','), options);
+    // The shell is started now, not at the first busy tick: starting a process stalled the
+    // event loop for 30 to 60 ms in a service that had grown (the fork copies its mappings),
+    // and a busy tick is when clients are waiting.
+    core.startMover();
     core.timer = setInterval(() => core.tick(), core.tickMs);
     core.timer.unref();
     return core;
@@ -272,19 +276,22 @@ export class ClientCore {
     this.placed.clear();
   }
 
+  /** The shell that moves threads (MOVER); started again by the next move if it has ended. */
+  private startMover(): ChildProcess {
+    const mover = spawn('sh', ['-c', MOVER], { stdio: ['pipe', 'ignore', 'ignore'] });
+    mover.unref();
+    (mover.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    mover.stdin?.on('error', () => undefined);
+    mover.once('error', (err) => this.options.onError?.(err));
+    mover.once('exit', () => {
+      if (this.mover === mover) this.mover = undefined;
+    });
+    this.mover = mover;
+    return mover;
+  }
+
   private move(tid: number, cpus: string): void {
-    if (!this.mover) {
-      const mover = spawn('sh', ['-c', MOVER], { stdio: ['pipe', 'ignore', 'ignore'] });
-      mover.unref();
-      (mover.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-      mover.stdin?.on('error', () => undefined);
-      mover.once('error', (err) => this.options.onError?.(err));
-      mover.once('exit', () => {
-        if (this.mover === mover) this.mover = undefined;
-      });
-      this.mover = mover;
-    }
-    this.mover.stdin?.write(`${cpus} ${tid}\n`);
+    (this.mover ?? this.startMover()).stdin?.write(`${cpus} ${tid}\n`);
   }
 
   /** Stops watching and gives the job threads every core back. */
