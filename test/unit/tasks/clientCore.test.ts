@@ -1,6 +1,7 @@
 // While clients keep the event loop busy, job threads keep off one core: read back from the
 // kernel (Cpus_allowed_list in /proc/<pid>/task/<tid>/status, proc(5)), with the job pool's
 // real threads and a real HTTP server under load.
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -21,6 +22,24 @@ async function eventually(what: string, check: () => boolean, ms = 5000): Promis
     if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** This process's child processes running `sh` (proc(5): comm is field 2, the parent's pid field 4). */
+function shellChildren(): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (comm === 'sh' && ppid === process.pid) pids.push(Number(name));
+  }
+  return pids.sort((a, b) => a - b);
 }
 
 describe('a core for the clients', function () {
@@ -68,6 +87,24 @@ describe('a core for the clients', function () {
       } finally {
         core.close();
       }
+    });
+
+    it('starts its shell with itself, so that the first busy tick starts no process (a fork holds the event loop)', async () => {
+      const before = shellChildren();
+      const core = ClientCore.start({ tickMs: 60_000 });
+      if (!core) throw new Error('taskset is missing: apt-get install util-linux');
+      try {
+        const started = shellChildren().filter((pid) => !before.includes(pid));
+        expect(started, 'shells started by ClientCore.start').to.have.length(1);
+        core.confine();
+        await eventually('job threads confined', () => tids.every((t) => cpusOf(t).length === all.length - 1));
+        expect(shellChildren().filter((pid) => !before.includes(pid)), 'shells after confining').to.deep.equal(started);
+        core.release();
+        await eventually('job threads released', () => tids.every((t) => cpusOf(t).length === all.length));
+      } finally {
+        core.close();
+      }
+      await eventually('the shell ended with its input', () => !shellChildren().some((pid) => !before.includes(pid)));
     });
 
     it('while it is one job thread\'s turn, another waits at its next checkpoint until every thread\'s turn comes', async () => {
