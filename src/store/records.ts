@@ -8,6 +8,7 @@ import { Writer, DataFactory, Parser } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import { isValidIri } from './binder.ts';
 import { readJournal } from './journal.ts';
+import { loadWithReserve } from './memoryReserve.ts';
 import { segmentFile, snapshotFile, type ReplayPlan } from './layout.ts';
 
 export type WriteOp =
@@ -62,15 +63,19 @@ export function encodeOps(ops: readonly WriteOp[]): JournalRecord {
 
 /**
  * Applies a record op by op; a failing op throws and the ops after it are not applied.
- * Loads go through Oxigraph's bulk loader (no_transaction): about 160 MB of buffers in
- * WASM memory, taken once and reused, for half the time of a transaction per chunk on a
- * 100,000-row upload. What a failing load read before the error stays, live and on replay.
+ * Each load is one transaction, so a failing load adds nothing, live and on replay.
+ * Oxigraph's bulk loader (no_transaction) was twice as fast on a 100,000-row upload only
+ * because transactions grew the memory at more of their loads; with the reserve
+ * (memoryReserve.ts) they are as fast, and leave no 160 MB batch buffer in the memory.
  */
 export function applyRecord(store: ox.Store, record: JournalRecord): void {
   for (const op of record) {
     const g = ox.namedNode(op.graph);
     if (op.op === 'replace' || op.op === 'drop') store.update(`DROP SILENT GRAPH <${checkGraph(op.graph)}>`);
-    if ((op.op === 'replace' || op.op === 'add') && op.nt) store.load(op.nt, { format: NT, to_graph_name: g, no_transaction: true });
+    if ((op.op === 'replace' || op.op === 'add') && op.nt) {
+      const nt = op.nt;
+      loadWithReserve(() => store.load(nt, { format: NT, to_graph_name: g }));
+    }
     if (op.op === 'remove' && op.nt) {
       for (const q of new Parser({ format: 'N-Triples' }).parse(op.nt)) {
         store.delete(ox.quad(ox.fromTerm(q.subject), ox.fromTerm(q.predicate), ox.fromTerm(q.object), g));

@@ -115,24 +115,10 @@ function readSegments(plan: ReplayPlan, ops: Appender): Map<string, GraphFate> {
       }
       if ((op.op === 'replace' || op.op === 'add') && op.nt) {
         // A store per op, freed at once, so the next op reuses its memory. One transaction,
-        // not the bulk loader applyRecord uses: its buffers would take 160 MB here for a
-        // few milliseconds saved per op. A failing load adds nothing in a transaction, so
-        // it is read again the bulk way, which keeps what came before the error as
-        // applyRecord does.
-        let store = new ox.Store();
+        // as applyRecord loads: a failing load adds nothing.
+        const store = new ox.Store();
         try {
-          try {
-            store.load(op.nt, { format: NT, to_graph_name: g });
-          } catch {
-            ok = false;
-            freeStore(store);
-            store = new ox.Store();
-            try {
-              store.load(op.nt, { format: NT, to_graph_name: g, no_transaction: true });
-            } catch {
-              // Expected: the same error, after the same triples.
-            }
-          }
+          store.load(op.nt, { format: NT, to_graph_name: g });
           if (store.size > 0) fate(op.graph).steps.push({ add: ops.write(store.dump({ format: NQ })) });
         } finally {
           freeStore(store);

@@ -228,7 +228,7 @@ export class TripleStore extends GraphWriter {
       const copy = (from: ox.NamedNode | ox.DefaultGraph) => {
         const text = this.ox.dump({ format: 'application/n-triples', from_graph_name: from });
         if (text.length === 0) return;
-        fresh!.load(text, { format: 'application/n-triples', to_graph_name: from, no_transaction: true, lenient: true });
+        fresh!.load(text, { format: 'application/n-triples', to_graph_name: from, lenient: true });
         const n = lineCount(text);
         quads += n;
         since += n;
