@@ -41,16 +41,12 @@ export function loadWithReserve(load: () => void): void {
   if (external() > before) reserve();
 }
 
-/** Loads (each through loadWithReserve) since the thread started that grew the memory, and reserves made: for tests. */
-export const reserveCounts = { grown: 0, allocations: 0 };
-
 /**
  * Allocates RESERVE_BYTES at a time until an allocation grows the memory, then frees them
  * all. Only that last one lies at the top of the memory, where the store grows: the ones
  * before it filled free blocks inside it, which the store reuses anyway.
  */
 function reserve(): void {
-  reserveCounts.grown++;
   reserveText ??= '\u00e9'.padEnd(RESERVE_BYTES, 'x');
   const held: ox.Literal[] = [];
   try {
@@ -60,7 +56,6 @@ function reserve(): void {
       if (external() > start) break;
     }
   } finally {
-    reserveCounts.allocations += held.length;
     // wasm-bindgen's free(): the allocation goes back to Oxigraph's allocator now, not when a
     // finalizer runs.
     for (const literal of held) (literal as unknown as { free(): void }).free();

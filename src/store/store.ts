@@ -15,6 +15,7 @@ import { termToSparql, type Bindable } from './binder.ts';
 import { rowsOf, type JsonResults } from './sparql/results.ts';
 import { describeSelect, matchSelect } from './patterns.ts';
 import { currentPlan, snapshotOpsTemp, snapshotTemp, type ReplayPlan } from './layout.ts';
+import { loadWithReserve } from './memoryReserve.ts';
 import { applyRecord, checkGraph, encodeOps, lineCount, recordQuads, replay, type JournalRecord, type WriteOp } from './records.ts';
 import { Compactor } from './compactor.ts';
 import { GraphCache } from './graphCache.ts';
@@ -228,7 +229,9 @@ export class TripleStore extends GraphWriter {
       const copy = (from: ox.NamedNode | ox.DefaultGraph) => {
         const text = this.ox.dump({ format: 'application/n-triples', from_graph_name: from });
         if (text.length === 0) return;
-        fresh!.load(text, { format: 'application/n-triples', to_graph_name: from, lenient: true });
+        // In transactions, as records load (records.ts): the bulk loader's batch buffer would
+        // take 160 MB of the memory the rebuild is there to give back.
+        loadWithReserve(() => fresh!.load(text, { format: 'application/n-triples', to_graph_name: from, lenient: true }));
         const n = lineCount(text);
         quads += n;
         since += n;
