@@ -191,7 +191,7 @@ async function postCompounds(service: Running): Promise<BenchRow[]> {
     const raw = rawParseRate(bodies);
     const before = threadTicks(pid);
     const { responses, seconds } = await post(bodies, salted(spare.slice(0, POST_CONNECTIONS), salt));
-    // The parser threads are the service's busiest threads but its event loop while it takes
+    // The parser threads are the service's busiest threads besides its event loop while it takes
     // posts and runs no job (the task rows come after this one).
     rounds.push({ rate: responses / seconds, raw, cpu: cpuPer(pid, before, threadTicks(pid), responses, PARSER_THREADS) });
   }

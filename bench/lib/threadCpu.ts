@@ -1,7 +1,8 @@
-// CPU time of each thread of a process, from /proc (proc(5): /proc/<pid>/task/<tid>/stat,
-// fields 14 and 15, utime and stime, in clock ticks of USER_HZ), so that a figure can say
+// CPU time of each thread of a process, from /proc (src/tasks/threadStat.ts: utime and stime,
+// in clock ticks of USER_HZ), so that a figure can say
 // where a service's cores went: its event loop, its busiest other threads, the rest.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { threadCpuTicks } from '../../src/tasks/threadStat.ts';
 
 /** USER_HZ: the unit of /proc's CPU times, 100 on every Linux architecture Node runs on. */
 const TICKS_PER_SECOND = 100;
@@ -15,15 +16,10 @@ export function threadTicks(pid: number): Map<number, number> {
   } catch {
     return ticks;
   }
-  for (const tid of tids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      // The command name (field 2) may hold spaces and parentheses: fields are counted after its ')'.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks.set(Number(tid), Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // the thread ended between the listing and the read
-    }
+  for (const tid of tids.map(Number)) {
+    // undefined: the thread ended between the listing and the read
+    const t = threadCpuTicks(tid, pid);
+    if (t !== undefined) ticks.set(tid, t);
   }
   return ticks;
 }

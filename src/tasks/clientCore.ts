@@ -27,6 +27,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { JOB_THREAD_NICE } from './threadPriority.ts';
+import { threadCpuTicks, threadStat } from './threadStat.ts';
 import { giveTurn } from './jobTurns.ts';
 
 /** How often the load is looked at, in milliseconds. */
@@ -66,28 +67,11 @@ export function cpusOf(tid: number): number[] {
   return cpuList(/^Cpus_allowed_list:\s*(\S+)/m.exec(status)?.[1] ?? '');
 }
 
-/** Fields 3 onwards of a thread's stat line, so that field n is at index n - 3 (proc(5)). */
-function statOf(tid: number): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces: count the fields after its parenthesis.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined; // the thread has ended
-  }
-}
-
 /** Whether thread `tid` of this process is a job thread: under SCHED_IDLE or at JOB_THREAD_NICE and below. */
 function isJobThread(tid: number): boolean | undefined {
-  const stat = statOf(tid);
+  const stat = threadStat(tid);
   if (!stat) return undefined;
   return Number(stat[41 - 3]) === SCHED_IDLE || Number(stat[19 - 3]) >= JOB_THREAD_NICE;
-}
-
-/** CPU time `tid` has used, in clock ticks (utime + stime, fields 14 and 15), or undefined once it ended. */
-function cpuTicksOf(tid: number): number | undefined {
-  const stat = statOf(tid);
-  return stat ? Number(stat[14 - 3]) + Number(stat[15 - 3]) : undefined;
 }
 
 /** Ids of this process's job threads. */
@@ -240,7 +224,7 @@ export class ClientCore {
     const used = new Map<number, number>();
     const cpu = new Map<number, number>();
     for (const tid of threads) {
-      const ticks = cpuTicksOf(tid);
+      const ticks = threadCpuTicks(tid);
       if (ticks === undefined) continue;
       cpu.set(tid, ticks);
       used.set(tid, ticks - (this.cpu.get(tid) ?? ticks));

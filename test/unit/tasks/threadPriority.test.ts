@@ -3,10 +3,10 @@
 // keeps its own policy and priority. Read back from the kernel (/proc/<pid>/task/<tid>/stat:
 // field 19 is the nice value, field 41 the scheduling policy, proc(5); SCHED_IDLE is 5 and
 // SCHED_OTHER 0 in <linux/sched.h>).
-import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { WorkerPool } from '../../../src/tasks/workerPool.ts';
 import { JOB_THREAD_NICE } from '../../../src/tasks/threadPriority.ts';
+import { threadStat } from '../../../src/tasks/threadStat.ts';
 
 /** Job functions run in the pool's threads: `tid` answers the id of the thread a call ran in. */
 const THREAD_JOBS = new URL('../../fixtures/threadJobs.ts', import.meta.url);
@@ -14,11 +14,11 @@ const THREAD_JOBS = new URL('../../fixtures/threadJobs.ts', import.meta.url);
 const SCHED_OTHER = 0;
 const SCHED_IDLE = 5;
 
-/** Fields 3 onwards of a thread's stat line, so that field n is at index n - 3. */
+/** Fields 3 onwards of a thread's stat line, so that field n is at index n - 3; the thread must still run. */
 const statOf = (tid: number): string[] => {
-  const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8');
-  // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const stat = threadStat(tid);
+  if (!stat) throw new Error(`thread ${tid} has ended`);
+  return stat;
 };
 const niceOf = (tid: number): number => Number(statOf(tid)[19 - 3]);
 const policyOf = (tid: number): number => Number(statOf(tid)[41 - 3]);
