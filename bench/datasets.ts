@@ -13,6 +13,7 @@ import { loadAverage, untilIdle } from './lib/idle.ts';
 import { medianBy } from './lib/median.ts';
 import { parseScaling } from './lib/parseScaling.ts';
 import { timeParse } from './lib/parsePass.ts';
+import { cpuPer, threadTicks, type CpuShares } from './lib/threadCpu.ts';
 
 const RUBY_KAZIUS_S = 37;
 
@@ -23,6 +24,8 @@ interface Round {
   rawS: number;
   workS: number;
   load: string;
+  /** The service's CPU during the upload by thread, in microseconds: the job threads are its busiest. */
+  cpu: CpuShares;
 }
 
 /**
@@ -37,11 +40,15 @@ async function round(text: string, smiles: readonly string[], cores: number): Pr
   const service = await startService({ WORKERS: String(cores) });
   let uploadS: number;
   let load: string;
+  let cpu: CpuShares;
   try {
     await untilIdle();
+    const pid = service.process.pid!;
+    const before = threadTicks(pid);
     const t = performance.now();
     await upload(service.url, text, 'text/csv');
     uploadS = (performance.now() - t) / 1000;
+    cpu = cpuPer(pid, before, threadTicks(pid), 1, cores);
     load = loadAverage();
   } finally {
     await service.stop();
@@ -53,7 +60,7 @@ async function round(text: string, smiles: readonly string[], cores: number): Pr
   // a molfile (SMILES input has no coordinates to keep) and the search fingerprints but the
   // pattern, which the search index computes later.
   const workS = timeParse(smiles, { molfile: 'withCoordinates', fingerprints: 'withoutPattern' });
-  return { uploadS, rawS, workS, load };
+  return { uploadS, rawS, workS, load, cpu };
 }
 
 /** Rounds of upload and baselines: this machine's speed moves by a third within minutes. */
@@ -70,7 +77,11 @@ export async function kazius(): Promise<BenchRow[]> {
   for (let i = 0; i < ROUNDS; i++) rounds.push(await round(text, smiles, cores));
   const ratio = (r: Round) => r.rawS / r.uploadS / cores;
   // The round with the median ratio, and every round's ratio beside it.
-  const { uploadS, rawS, workS, load } = medianBy(rounds, ratio);
+  const { uploadS, rawS, workS, load, cpu } = medianBy(rounds, ratio);
+  // The upload takes at least its CPU ÷ the cores, so the first row's ratio (the one-thread
+  // parse ÷ the upload ÷ the cores) is at most the one-thread parse ÷ that CPU.
+  const seconds = (micros: number) => micros / 1e6;
+  const cpuS = seconds(cpu.main + cpu.busiest.reduce((a, b) => a + b, 0) + cpu.rest);
   const all = (of: (r: Round) => number) => rounds.map((r) => fmt(of(r), 2)).join(', ');
   // The service gone, the machine quiet: how much of "× cores" the cores give the toolkit now.
   await untilIdle();
@@ -78,6 +89,7 @@ export async function kazius(): Promise<BenchRow[]> {
   return [
     { bench: `kazius.csv upload to a finished dataset (${rows.length} rows), the first upload to \`npm start\` once it is ready, median of ${ROUNDS} rounds`, figure: `${fmt(uploadS)} s, ${fmt(rows.length / uploadS, 0)} compounds/s`, baseline: `toolkit parse alone, one thread: ${fmt(rawS)} s, ${fmt(rows.length / rawS, 0)} compounds/s`, ratio: `${fmt(rawS / uploadS, 2)}× the one-thread rate, ${fmt(rawS / uploadS / cores, 2)}× that rate × ${cores} cores (rounds ${all(ratio)}; uploads ${rounds.map((r) => fmt(r.uploadS)).join(', ')} s)` },
     { bench: 'kazius.csv upload against the parse worker\'s own work', figure: `${fmt(uploadS)} s`, baseline: `parse + search fingerprints but the pattern, one thread: ${fmt(workS)} s, ${fmt(rows.length / workS, 0)} compounds/s`, ratio: `${fmt(workS / uploadS / cores, 2)}× that rate × ${cores} cores (rounds ${all((r) => r.workS / r.uploadS / cores)}; load average ${load} after the upload)` },
+    { bench: 'CPU of the upload in the service, by thread (/proc), in the median round', figure: `${fmt(cpuS, 2)} s: event loop ${fmt(seconds(cpu.main), 2)}, job threads ${cpu.busiest.map((m) => fmt(seconds(m), 2)).join(' + ')}, other threads ${fmt(seconds(cpu.rest), 2)}`, baseline: `toolkit parse alone, one thread: ${fmt(rawS)} s`, ratio: `${fmt(cpuS / rawS, 2)}× (the first row's ratio is at most the one-thread parse ÷ this: ${fmt(rawS / cpuS, 2)})` },
     { bench: `kazius SMILES parsed in ${cores} threads at once against one thread alone (what the cores give the toolkit itself this hour: the rows above count the one-thread rate × ${cores}), median of ${ROUNDS} rounds`, figure: `${fmt(scaling.all, 0)} compounds/s in ${cores} threads`, baseline: `${fmt(scaling.one, 0)} compounds/s in one`, ratio: `${fmt(scaling.all / scaling.one, 2)}× (an upload with no cost but the parse would reach ${fmt(scaling.all / scaling.one / cores, 2)}× the one-thread rate × ${cores})` },
     { bench: 'kazius.csv upload vs the Ruby OpenTox service', figure: `${fmt(uploadS)} s`, baseline: `${RUBY_KAZIUS_S} s (published, not this machine)`, ratio: `${fmt(RUBY_KAZIUS_S / uploadS, 1)}× faster` },
   ];
