@@ -13,7 +13,7 @@ import { loadAverage, untilIdle } from './lib/idle.ts';
 import { medianBy } from './lib/median.ts';
 import { parseScaling } from './lib/parseScaling.ts';
 import { timeParse } from './lib/parsePass.ts';
-import { cpuPer, threadTicks, type CpuShares } from './lib/threadCpu.ts';
+import { cpuPer, threadTicks, totalCpu, type CpuShares } from './lib/threadCpu.ts';
 
 const RUBY_KAZIUS_S = 37;
 
@@ -81,7 +81,7 @@ export async function kazius(): Promise<BenchRow[]> {
   // The upload takes at least its CPU ÷ the cores, so the first row's ratio (the one-thread
   // parse ÷ the upload ÷ the cores) is at most the one-thread parse ÷ that CPU.
   const seconds = (micros: number) => micros / 1e6;
-  const cpuS = seconds(cpu.main + cpu.busiest.reduce((a, b) => a + b, 0) + cpu.rest);
+  const cpuS = seconds(totalCpu(cpu));
   const all = (of: (r: Round) => number) => rounds.map((r) => fmt(of(r), 2)).join(', ');
   // The service gone, the machine quiet: how much of "× cores" the cores give the toolkit now.
   await untilIdle();

@@ -12,7 +12,7 @@ import { medianBy } from './lib/median.ts';
 import { sharedData } from '../test/helpers/data.ts';
 import { FILL_QUIET_MS } from '../src/search/engine.ts';
 import { PARSER_THREADS } from '../src/chem/parseThreads.ts';
-import { cpuPer, threadTicks, type CpuShares } from './lib/threadCpu.ts';
+import { cpuPer, threadTicks, totalCpu, type CpuShares } from './lib/threadCpu.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -215,7 +215,7 @@ async function postCompounds(service: Running): Promise<BenchRow[]> {
   const exactNext = await search(`search=${query}`);
   const posted = SALTS.length * (POSTED + WARM_UP + POST_CONNECTIONS);
   const { cpu } = median;
-  const cpuTotal = cpu.main + cpu.busiest.reduce((a, b) => a + b, 0) + cpu.rest;
+  const cpuTotal = totalCpu(cpu);
   const parseMicros = 1e6 / median.raw;
   const cores = os.availableParallelism();
   return [{

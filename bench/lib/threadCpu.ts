@@ -33,6 +33,9 @@ export interface CpuShares {
   rest: number;
 }
 
+/** What every thread of `shares` used together. */
+export const totalCpu = (shares: CpuShares): number => shares.main + shares.busiest.reduce((a, b) => a + b, 0) + shares.rest;
+
 /** Microseconds of CPU each part of `pid` used between two threadTicks readings, per `count` units of work. */
 export function cpuPer(pid: number, before: Map<number, number>, after: Map<number, number>, count: number, busiest: number): CpuShares {
   const micros = (ticks: number) => (ticks * 1e6) / TICKS_PER_SECOND / count;
