@@ -1,7 +1,7 @@
-// Under AUTH_READ=owner, the resources a request to apply an algorithm or a model, or to
-// run a validation, names as its inputs (dataset_uri, model_uri, test_dataset_uri,
-// feature URIs...) must be readable by the caller: a job would otherwise read a private
-// dataset from the store on behalf of someone its owner never granted.
+// Under AUTH_READ=owner, the resources a request to apply an algorithm or a model, to run
+// or compare validations, names as its inputs (dataset_uri, model_uri, test_dataset_uri,
+// validation_uris, feature URIs...) must be readable by the caller: a job would otherwise
+// read a private dataset from the store on behalf of someone its owner never granted.
 import type Koa from 'koa';
 import { Forbidden } from '../errors.ts';
 import { contentType, readForm } from '../http/body.ts';
@@ -22,10 +22,11 @@ async function parameterValues(ctx: Koa.Context): Promise<string[]> {
 
 /** 403 naming the first parameter value that is a resource the caller may not read. */
 export async function checkNamedInputs(ctx: Koa.Context, access: ReadAccess): Promise<void> {
-  if (ctx.method !== 'POST' || !JOB_PATH.test(ctx.path)) return;
+  if (!JOB_PATH.test(ctx.path)) return;
   for (const value of await parameterValues(ctx)) {
-    if (!(await access.mayRead(value.trim()))) {
-      throw new Forbidden(`${value.trim().slice(0, 200)} belongs to another user, who has not granted you access to it`);
+    // A value may list several URIs (validation_uris takes them separated by spaces or commas).
+    for (const uri of new Set([value.trim(), ...value.split(/[\s,]+/)])) {
+      if (uri && !(await access.mayRead(uri))) throw new Forbidden(`${uri.slice(0, 200)} belongs to another user, who has not granted you access to it`);
     }
   }
 }

@@ -29,6 +29,9 @@ async function regressionPlot(input: PageInput, title: string): Promise<Html> {
   const predictor = predictorOf(info.kind);
   const target = info.dependentVariables[0];
   if (!predictor || !target || !info.trainingDataset.startsWith(input.base + '/')) return html``;
+  // The plot shows the training set's values: only to whom may read that dataset.
+  const keep = readFilter(input.deps, input.ctx);
+  if (keep && !(await keep(info.trainingDataset))) return html``;
   const training = await loadDataset(input.deps, info.trainingDataset);
   if (training.compounds.length > MOST_PLOTTED) return html`<p>The training set has more than ${MOST_PLOTTED} entries; no plot is drawn.</p>`;
   const column = training.features.findIndex((f) => f.uri === target);

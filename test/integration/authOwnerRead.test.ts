@@ -124,6 +124,10 @@ describe('AUTH_READ=owner in local mode', function () {
     const restricted = await post(`${app.url}/algorithm/knn`, 'bob', { dataset_uri: `${dataset}?feature_uris[]=${encodeURIComponent(feature!)}`, prediction_feature: feature!, k: '1' });
     expect(restricted.status).to.equal(403);
     expect((await post(model, 'bob', { dataset_uri: dataset })).status).to.equal(403);
+    // Several URIs in one value (validation_uris) are each checked.
+    const compare = await get(`${app.url}/validation/report/algorithm_comparison?validation_uris=${encodeURIComponent(`${compound!},${model}`)}`, 'bob', 'text/plain');
+    expect(compare.status).to.equal(403);
+    expect(await compare.text()).to.contain(model);
     expect(await lines(await get(app.url + '/task', 'bob'))).to.deep.equal(tasksBefore);
   });
 
