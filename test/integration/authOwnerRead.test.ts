@@ -51,9 +51,9 @@ describe('AUTH_READ=owner in local mode', function () {
     const up = await fetch(`${app.url}/dataset?nominal=Activity`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list', subjectid: tokens.alice }, body: CODED });
     expect(up.status).to.equal(200);
     dataset = (await up.text()).trim();
-    [feature] = await lines(await get(`${dataset}/features`, 'alice'));
-    [compound] = await lines(await get(`${dataset}/compounds`, 'alice'));
-    const built = await post(`${app.url}/algorithm/knn`, 'alice', { dataset_uri: dataset, prediction_feature: feature!, k: '1' });
+    feature = (await lines(await get(`${dataset}/features`, 'alice')))[0]!;
+    compound = (await lines(await get(`${dataset}/compounds`, 'alice')))[0]!;
+    const built = await post(`${app.url}/algorithm/knn`, 'alice', { dataset_uri: dataset, prediction_feature: feature, k: '1' });
     expect(built.status, 'building the model').to.equal(202);
     model = (await waitForStatus(app.deps.tasks, (await built.text()).trim(), ['Completed'], 60_000)).resultUris[0]!;
   });
@@ -106,26 +106,26 @@ describe('AUTH_READ=owner in local mode', function () {
     expect(bob).not.to.include(model);
     expect(bob).not.to.include(feature);
     expect(bob).not.to.include(`${app.url}/auth/owners`);
-    expect(await graphs('alice')).to.include.members([dataset, model, feature!]);
+    expect(await graphs('alice')).to.include.members([dataset, model, feature]);
   });
 
   it('compounds (shared chemistry) and built-in algorithms are read by every user', async () => {
-    expect((await get(compound!, 'bob')).status).to.equal(200);
+    expect((await get(compound, 'bob')).status).to.equal(200);
     expect((await get(`${app.url}/algorithm/knn`, 'bob')).status).to.equal(200);
     expect(await graphs('bob')).to.include(compound);
   });
 
   it('Bob can neither apply an algorithm to Alice\'s dataset nor use her model: 403 before any task', async () => {
     const tasksBefore = await lines(await get(app.url + '/task', 'bob'));
-    const apply = await post(`${app.url}/algorithm/knn`, 'bob', { dataset_uri: dataset, prediction_feature: feature!, k: '1' }, 'text/plain');
+    const apply = await post(`${app.url}/algorithm/knn`, 'bob', { dataset_uri: dataset, prediction_feature: feature, k: '1' }, 'text/plain');
     expect(apply.status).to.equal(403);
     expect(await apply.text()).to.contain(dataset);
     // feature_uris[] inside a dataset_uri is the same dataset.
-    const restricted = await post(`${app.url}/algorithm/knn`, 'bob', { dataset_uri: `${dataset}?feature_uris[]=${encodeURIComponent(feature!)}`, prediction_feature: feature!, k: '1' });
+    const restricted = await post(`${app.url}/algorithm/knn`, 'bob', { dataset_uri: `${dataset}?feature_uris[]=${encodeURIComponent(feature)}`, prediction_feature: feature, k: '1' });
     expect(restricted.status).to.equal(403);
     expect((await post(model, 'bob', { dataset_uri: dataset })).status).to.equal(403);
     // Several URIs in one value (validation_uris) are each checked.
-    const compare = await get(`${app.url}/validation/report/algorithm_comparison?validation_uris=${encodeURIComponent(`${compound!},${model}`)}`, 'bob', 'text/plain');
+    const compare = await get(`${app.url}/validation/report/algorithm_comparison?validation_uris=${encodeURIComponent(`${compound},${model}`)}`, 'bob', 'text/plain');
     expect(compare.status).to.equal(403);
     expect(await compare.text()).to.contain(model);
     expect(await lines(await get(app.url + '/task', 'bob'))).to.deep.equal(tasksBefore);
@@ -148,9 +148,9 @@ describe('AUTH_READ=owner in local mode', function () {
     expect((await grant('alice', dataset, 'bob')).status, 'the same grant again').to.equal(200);
 
     expect((await get(dataset, 'bob')).status).to.equal(200);
-    expect((await get(feature!, 'bob')).status).to.equal(200);
+    expect((await get(feature, 'bob')).status).to.equal(200);
     expect(await lines(await get(app.url + '/dataset', 'bob'))).to.include(dataset);
-    expect(await graphs('bob')).to.include.members([dataset, feature!]);
+    expect(await graphs('bob')).to.include.members([dataset, feature]);
     expect(await graphs('bob')).not.to.include(model);
     expect((await get(model, 'bob')).status, 'the model is not granted').to.equal(403);
     expect(await lines(await get(`${app.url}/auth/grants`, 'bob'))).to.deep.equal([uri]);
