@@ -2,9 +2,10 @@
 // its owner and by whom the owner grants (local grants, grants.ts, or the OpenSSO policy
 // service in opensso mode); a resource without an owner (made while auth was off, built in)
 // by every user. The owner of the resource or of the nearest resource above it decides
-// (a dataset decides for its entries); a feature nobody owns follows its ot:hasSource (the
-// features an upload mints are as private as the dataset). One ReadAccess per request
-// remembers its answers; lists and /sparql filter with it.
+// (a dataset decides for its entries). A feature or model nobody owns follows what it was
+// made from: a feature its ot:hasSource (the features an upload mints are as private as
+// the dataset), a model its ot:trainingDataset (the per-fold models of a cross-validation).
+// One ReadAccess per request remembers its answers; lists and /sparql filter with it.
 import type Koa from 'koa';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
@@ -18,6 +19,13 @@ import { PRIVATE_PATH, pathAndAncestors } from './policy.ts';
 
 type AccessDeps = Pick<Deps, 'config' | 'store' | 'identity'>;
 
+/** What an unowned resource was made from, by collection. */
+const SOURCE = { feature: OT.hasSource, model: OT.trainingDataset } as const;
+type Derived = keyof typeof SOURCE;
+const derivedKind = (path: string): Derived | undefined => (path.startsWith('/feature/') ? 'feature' : path.startsWith('/model/') ? 'model' : undefined);
+/** Enough for feature → model → dataset. */
+const MOST_STEPS = 3;
+
 export class ReadAccess {
   private readonly decisions = new Map<string, Promise<boolean>>();
   private owners: Map<string, string> | undefined;
@@ -29,8 +37,12 @@ export class ReadAccess {
   async preload(): Promise<void> {
     const owned = await this.deps.store.match(null, OT.owner, null, aclGraph(this.deps.config));
     this.owners = new Map(owned.map((q) => [q.subject.value, q.object.value]));
-    const sources = await this.deps.store.match(null, OT.hasSource, null, null);
-    this.sources = new Map(sources.filter((q) => q.subject.value === q.graph.value).map((q) => [q.subject.value, q.object.value]));
+    this.sources = new Map();
+    for (const [kind, predicate] of Object.entries(SOURCE)) {
+      for (const q of await this.deps.store.match(null, predicate, null, null)) {
+        if (q.subject.value === q.graph.value && derivedKind(this.pathOf(q.subject.value) ?? '') === kind) this.sources.set(q.subject.value, q.object.value);
+      }
+    }
   }
 
   /** The path of a URI of this service (query and fragment dropped), else undefined. */
@@ -44,26 +56,29 @@ export class ReadAccess {
     return this.owners ? this.owners.get(uri) : ownerOf(this.deps, uri);
   }
 
-  private async sourceOf(feature: string): Promise<string | undefined> {
-    if (this.sources) return this.sources.get(feature);
-    if (!isValidIri(feature)) return undefined;
-    const [q] = await this.deps.store.match(DataFactory.namedNode(feature), OT.hasSource, null, feature);
+  private async sourceOf(uri: string, kind: Derived): Promise<string | undefined> {
+    if (this.sources) return this.sources.get(uri);
+    if (!isValidIri(uri)) return undefined;
+    const [q] = await this.deps.store.match(DataFactory.namedNode(uri), SOURCE[kind], null, uri);
     return q?.object.value;
   }
 
   /** Whether the caller may read `uri`; any URI not of a private resource of this service is readable. */
-  async mayRead(uri: string): Promise<boolean> {
+  async mayRead(uri: string, steps = 0): Promise<boolean> {
     const path = this.pathOf(uri);
     if (path === undefined || !PRIVATE_PATH.test(path)) return true;
-    for (const at of pathAndAncestors(path)) {
+    const ancestors = pathAndAncestors(path);
+    for (const at of ancestors) {
       const resource = uriOf(this.deps.config, at);
       const owner = await this.ownerOf(resource);
       if (owner !== undefined) return this.decide(resource, owner, at.startsWith('/task/'));
     }
-    if (path.startsWith('/feature/')) {
-      const source = await this.sourceOf(uriOf(this.deps.config, path));
-      // One step only: a source that is itself a feature does not lend its rights.
-      if (source !== undefined && !this.pathOf(source)?.startsWith('/feature/')) return this.mayRead(source);
+    // The resource itself: /feature/{id} of /feature/{id}/anything.
+    const top = ancestors.at(-2);
+    const kind = top === undefined ? undefined : derivedKind(top);
+    if (kind && top && steps < MOST_STEPS) {
+      const source = await this.sourceOf(uriOf(this.deps.config, top), kind);
+      if (source !== undefined) return this.mayRead(source, steps + 1);
     }
     return true;
   }

@@ -109,6 +109,24 @@ describe('AUTH_READ=owner in local mode', function () {
     expect(await graphs('alice')).to.include.members([dataset, model, feature]);
   });
 
+  it('a cross-validation, and the per-fold models it made (owned by nobody), stay Alice\'s', async () => {
+    const started = await post(`${app.url}/validation/crossvalidation`, 'alice', { algorithm_uri: `${app.url}/algorithm/knn`, dataset_uri: dataset, prediction_feature: feature, num_folds: '2', k: '1' });
+    expect(started.status).to.equal(202);
+    const validation = (await waitForStatus(app.deps.tasks, (await started.text()).trim(), ['Completed'], 60_000)).resultUris[0]!;
+    expect(await ownerOf(app.deps, validation)).to.equal('alice');
+    const folds = (await lines(await get(app.url + '/model', 'alice'))).filter((m) => m !== model);
+    expect(folds, 'the fold models').to.have.length.of.at.least(2);
+    expect(await ownerOf(app.deps, folds[0]!)).to.equal(undefined);
+    expect((await get(validation, 'bob')).status).to.equal(403);
+    expect((await get(folds[0]!, 'bob')).status).to.equal(403);
+    expect((await get(folds[0]!, 'alice')).status).to.equal(200);
+    expect(await lines(await get(app.url + '/validation', 'bob'))).not.to.include(validation);
+    expect(await lines(await get(app.url + '/validation', 'alice'))).to.include(validation);
+    const bobsModels = await lines(await get(app.url + '/model', 'bob'));
+    for (const m of folds) expect(bobsModels).not.to.include(m);
+    expect(await graphs('bob')).not.to.include.any.members([validation, ...folds]);
+  });
+
   it('compounds (shared chemistry) and built-in algorithms are read by every user', async () => {
     expect((await get(compound, 'bob')).status).to.equal(200);
     expect((await get(`${app.url}/algorithm/knn`, 'bob')).status).to.equal(200);
