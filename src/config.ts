@@ -40,8 +40,8 @@ export interface Config {
   searchTimeoutMs: number;
   /** Worker threads for substructure matching. */
   searchWorkers: number;
-  /** Who may read public collections when auth is on. */
-  authRead: 'public' | 'authenticated';
+  /** Who may read resources when auth is on: anyone, any user, or owners and their grantees. */
+  authRead: 'public' | 'authenticated' | 'owner';
   /** Login attempts allowed per address within loginWindowSeconds (0 = unlimited). */
   loginRateLimit: number;
   loginWindowSeconds: number;
@@ -130,7 +130,7 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'trustProxy', env: 'TRUST_PROXY', parse: bool, describe: 'trust X-Forwarded-For/-Proto from a proxy in front (default false)' },
   { key: 'searchTimeoutMs', env: 'SEARCH_TIMEOUT_MS', parse: int, describe: 'time limit of a substructure search, 503 beyond (default 10000)' },
   { key: 'searchWorkers', env: 'SEARCH_WORKERS', parse: int, describe: 'worker threads for substructure matching (default 1)' },
-  { key: 'authRead', env: 'AUTH_READ', parse: (r) => parseAuthRead(r), describe: 'with auth on, who reads collections: public or authenticated (default public)' },
+  { key: 'authRead', env: 'AUTH_READ', parse: (r) => parseAuthRead(r), describe: 'with auth on, who reads: public, authenticated, or owner (owners and whom they grant; default public)' },
   { key: 'loginRateLimit', env: 'LOGIN_RATE_LIMIT', parse: int, describe: 'login attempts per address and window, 0 = unlimited (default 10)' },
   { key: 'loginWindowSeconds', env: 'LOGIN_WINDOW_SECONDS', parse: int, describe: 'window of LOGIN_RATE_LIMIT in seconds (default 60)' },
   { key: 'sparqlEndpoint', env: 'SPARQL_ENDPOINT', parse: str, describe: 'SPARQL 1.1 query endpoint of a remote store; unset = the embedded store in DATA_DIR' },
@@ -179,8 +179,8 @@ function parseLogLevel(raw: string): LogLevel {
 }
 
 function parseAuthRead(raw: string): Config['authRead'] {
-  if (raw === 'public' || raw === 'authenticated') return raw;
-  throw new Error(`expected public or authenticated, got "${raw}"`);
+  if (raw === 'public' || raw === 'authenticated' || raw === 'owner') return raw;
+  throw new Error(`expected public, authenticated or owner, got "${raw}"`);
 }
 
 function parseAuthMode(raw: string): Config['authMode'] {

@@ -13,6 +13,13 @@ export interface IdentityService {
   validate(token: string): Promise<string | undefined>;
   /** Invalidates a token; answers whether it was valid. */
   logout(token: string): Promise<boolean>;
+  /** Groups of a user, for local grants to `group:NAME` (AUTH_READ=owner). */
+  groupsOf?(user: string): string[];
+  /**
+   * An external policy service's answer to "may the holder of `token` GET `uri`?"
+   * (AUTH_READ=owner); without it, grants are kept here (src/auth/grants.ts).
+   */
+  authorize?(token: string, uri: string, action: 'GET'): Promise<boolean>;
 }
 
 export class LocalIdentity implements IdentityService {
@@ -36,6 +43,10 @@ export class LocalIdentity implements IdentityService {
 
   async logout(token: string): Promise<boolean> {
     return this.tokens.revoke(token);
+  }
+
+  groupsOf(user: string): string[] {
+    return this.users.groupsOf(user);
   }
 }
 

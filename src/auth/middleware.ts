@@ -9,7 +9,10 @@ import { ERR } from '../rdf/vocab.ts';
 import type { AuthState } from './caller.ts';
 import { recordCreated } from './ownerFallback.ts';
 import { forgetOwner, ownerOf } from './owners.ts';
+import { forgetGrants } from './grants.ts';
 import { isAuthPath, pathAndAncestors, requirement } from './policy.ts';
+import { readAccessOf } from './readAccess.ts';
+import { checkNamedInputs } from './namedInputs.ts';
 import { TOKEN_SHAPE, tokenOfForm, tokenOfHeaders } from './tokenSource.ts';
 
 const LOGIN_HINT = 'Log in with POST /auth/authenticate (form fields username, password) and send the token as subjectid.';
@@ -38,6 +41,14 @@ export function authMiddleware(deps: Deps): Koa.Middleware {
     if (need !== 'public' && state.user === undefined) {
       throw new Unauthorized(`${ctx.method} ${ctx.path} needs a valid token`, { details: LOGIN_HINT });
     }
+    const access = readAccessOf(deps, ctx);
+    if (need === 'reader' && access && !(await access.mayRead(uriOf(deps.config, ctx.path)))) {
+      // 403 as OpenTox services answer, not 404: ids are sequential, existence is no secret.
+      throw new Forbidden(`${uriOf(deps.config, ctx.path)} belongs to another user, who has not granted you access to it`);
+    }
+    // A job must not read for its caller what the caller may not read (loadDataset reads
+    // local datasets straight from the store): checked before any task exists.
+    if (access) await checkNamedInputs(ctx, access);
     if (need === 'owner') {
       for (const path of pathAndAncestors(ctx.path)) {
         const owner = await ownerOf(deps, uriOf(deps.config, path));
@@ -49,6 +60,10 @@ export function authMiddleware(deps: Deps): Koa.Middleware {
     await next();
     if (state.user === undefined || ctx.status >= 300) return;
     if (ctx.method === 'POST') await recordCreated(deps, ctx, state.user);
-    if (ctx.method === 'DELETE') await forgetOwner(deps, uriOf(deps.config, ctx.path.replace(/\/+$/, '')));
+    if (ctx.method === 'DELETE') {
+      const uri = uriOf(deps.config, ctx.path.replace(/\/+$/, ''));
+      await forgetOwner(deps, uri);
+      await forgetGrants(deps, uri);
+    }
   };
 }

@@ -1,7 +1,8 @@
 // AUTH_MODE=opensso: tokens are issued and checked by an external
 // OpenSSO/OpenAM service at AUTH_SERVICE_URL, through the REST calls OpenTox clients use:
-// POST {url}/identity/authenticate, isTokenValid, attributes (uid) and logout. Answers are
-// cached briefly so that a busy client does not cost one remote call per request.
+// POST {url}/identity/authenticate, isTokenValid, attributes (uid) and logout, and, for
+// AUTH_READ=owner, authorize (the policy service: uri, action, subjectid → boolean). Answers
+// are cached briefly so that a busy client does not cost one remote call per request.
 import { createHash } from 'node:crypto';
 import { ServiceUnavailable } from '../errors.ts';
 import type { IdentityService } from './identity.ts';
@@ -32,6 +33,7 @@ export function uidOf(text: string): string | undefined {
 
 export class OpenSsoIdentity implements IdentityService {
   private readonly cache = new Map<string, Cached>();
+  private readonly decisions = new Map<string, { allowed: boolean; until: number }>();
   private readonly base: string;
 
   constructor(url: string, private readonly now: () => number = Date.now) {
@@ -82,9 +84,22 @@ export class OpenSsoIdentity implements IdentityService {
     return (attrs.status === 200 && uidOf(attrs.text)) || 'token-' + createHash('sha256').update(token).digest('hex').slice(0, 16);
   }
 
+  async authorize(token: string, uri: string, action: 'GET'): Promise<boolean> {
+    const key = JSON.stringify([token, uri, action]);
+    const hit = this.decisions.get(key);
+    if (hit && hit.until > this.now()) return hit.allowed;
+    const { status, text } = await this.post('authorize', { uri, action, subjectid: token });
+    // Anything but a clear yes is a no: a policy service that fails must not open data.
+    const allowed = status === 200 && field(text, 'boolean') === 'true';
+    if (this.decisions.size >= MAX_CACHED) this.decisions.clear();
+    this.decisions.set(key, { allowed, until: this.now() + (allowed ? VALID_FOR_MS : INVALID_FOR_MS) });
+    return allowed;
+  }
+
   async logout(token: string): Promise<boolean> {
     const valid = (await this.validate(token)) !== undefined;
     this.cache.delete(token);
+    for (const key of this.decisions.keys()) if (key.startsWith(JSON.stringify([token]).slice(0, -1))) this.decisions.delete(key);
     await this.post('logout', { subjectid: token });
     return valid;
   }

@@ -1,13 +1,21 @@
 // What a request needs when auth is on, as a pure table of method and
 // path. The middleware enforces it: 'public' lets anyone through, 'user' needs a valid
 // token (401), 'owner' needs a valid token and, if the resource or the nearest resource
-// above it has an owner, that owner's token (403).
-export type Requirement = 'public' | 'user' | 'owner';
+// above it has an owner, that owner's token (403); 'reader' (AUTH_READ=owner) needs a valid
+// token and, if that owner exists, the owner's or a grantee's (403, readAccess.ts).
+export type Requirement = 'public' | 'user' | 'reader' | 'owner';
 
 export interface PolicyOptions {
-  /** AUTH_READ: whether reading collections needs a token. */
-  read: 'public' | 'authenticated';
+  /** AUTH_READ: whether reading needs a token, and whether it needs the owner's leave. */
+  read: 'public' | 'authenticated' | 'owner';
 }
+
+/**
+ * Resources whose owners decide who reads them under AUTH_READ=owner. Compounds are not:
+ * a compound is shared chemical identity (the same structure posted by two users answers
+ * the same URI), so any user reads it; nor are algorithms and the ontology (built in).
+ */
+export const PRIVATE_PATH = /^\/(dataset|model|validation|feature|task)\/[^/]/;
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -20,9 +28,11 @@ export function requirement(method: string, path: string, options: PolicyOptions
   if (/^\/task\/?$/.test(path)) return 'user';
   if (/^\/task\/./.test(path)) return 'owner';
   // Reading, and querying /sparql (a read: it only sees the graphs the caller may read).
-  if (SAFE.has(method) || /^\/sparql\/?$/.test(path)) return options.read === 'public' ? 'public' : 'user';
-  // Applying an algorithm or a model uses it without changing it (SPEC §4.1).
-  if (method === 'POST' && /^\/(algorithm|model)\/./.test(path)) return 'user';
+  const read = options.read === 'public' ? 'public' : options.read === 'owner' && PRIVATE_PATH.test(path) ? 'reader' : 'user';
+  if (SAFE.has(method) || /^\/sparql\/?$/.test(path)) return read;
+  // Applying an algorithm or a model uses it without changing it (SPEC §4.1); a private
+  // model's predictions are as private as the model.
+  if (method === 'POST' && /^\/(algorithm|model)\/./.test(path)) return read === 'reader' ? 'reader' : 'user';
   return 'owner';
 }
 

@@ -14,6 +14,8 @@ interface UserRecord {
   r: number;
   p: number;
   created: string;
+  /** Groups the user belongs to, for grants to `group:NAME` (AUTH_READ=owner). */
+  groups?: string[];
 }
 
 interface UserFileData {
@@ -23,6 +25,8 @@ interface UserFileData {
 const KEY_LENGTH = 64;
 const COST = { N: 16384, r: 8, p: 1 };
 export const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+/** Group names follow the user name rule. */
+export const GROUP_NAME = USER_NAME;
 
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -42,18 +46,45 @@ export class UserFile {
     return { users: data.users ?? {} };
   }
 
-  private cached: { mtimeMs: number; names: Set<string> } | undefined;
+  private cached: { mtimeMs: number; groups: Map<string, string[]> } | undefined;
 
-  /** Whether `name` exists; re-reads the file only when it changed (checked per request). */
-  has(name: string): boolean {
+  /** Users and their groups; re-reads the file only when it changed (checked per request). */
+  private current(): Map<string, string[]> {
     let mtimeMs = -1;
     try {
       mtimeMs = statSync(this.file).mtimeMs;
     } catch {
       // No file: no users.
     }
-    if (this.cached?.mtimeMs !== mtimeMs) this.cached = { mtimeMs, names: new Set(mtimeMs < 0 ? [] : Object.keys(this.read().users)) };
-    return this.cached.names.has(name);
+    if (this.cached?.mtimeMs !== mtimeMs) {
+      const users = mtimeMs < 0 ? {} : this.read().users;
+      this.cached = { mtimeMs, groups: new Map(Object.entries(users).map(([name, r]) => [name, r.groups ?? []])) };
+    }
+    return this.cached.groups;
+  }
+
+  /** Whether `name` exists. */
+  has(name: string): boolean {
+    return this.current().has(name);
+  }
+
+  /** The groups of `name` (none for an unknown user). */
+  groupsOf(name: string): string[] {
+    return this.current().get(name) ?? [];
+  }
+
+  /** Adds `name` to `group` (true) or removes it (false); answers whether the user exists. */
+  setGroup(name: string, group: string, member: boolean): boolean {
+    if (!GROUP_NAME.test(group)) throw new Error(`invalid group name "${group}": use letters, digits and . _ @ - (at most 64)`);
+    const data = this.read();
+    const record = data.users[name];
+    if (!record) return false;
+    const groups = new Set(record.groups ?? []);
+    if (member) groups.add(group);
+    else groups.delete(group);
+    record.groups = [...groups].sort();
+    writeJsonAtomic(this.file, data);
+    return true;
   }
 
   list(): string[] {
@@ -68,7 +99,8 @@ export class UserFile {
     const hash = await scrypt(password, salt, COST);
     const data = this.read();
     const isNew = !(name in data.users);
-    data.users[name] = { salt: salt.toString('base64'), hash: hash.toString('base64'), ...COST, created: new Date().toISOString() };
+    const groups = data.users[name]?.groups;
+    data.users[name] = { salt: salt.toString('base64'), hash: hash.toString('base64'), ...COST, created: new Date().toISOString(), ...(groups ? { groups } : {}) };
     writeJsonAtomic(this.file, data);
     return isNew;
   }

@@ -11,6 +11,7 @@ import { mintUri } from '../ids/mint.ts';
 import { bound } from '../store/api.ts';
 import { datasetReferrers, refuseIfReferenced } from '../integrity/referrers.ts';
 import type { Paging as Page } from '../http/paging.ts';
+import { readablePage } from '../auth/readAccess.ts';
 
 export interface UploadParams {
   kind: UploadKind;
@@ -74,10 +75,9 @@ export async function createDataset(deps: Deps, input: NewDataset): Promise<stri
   return dataset;
 }
 
-export async function listDatasets(deps: Deps, page: Page): Promise<{ uris: string[]; more: boolean }> {
-  const rows = await deps.store.select('dataset-list', { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } });
-  const uris = rows.map((r) => bound(r, 'd'));
-  return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
+/** One page of complete datasets; `keep` filters out those the caller may not read (readAccess.ts). */
+export async function listDatasets(deps: Deps, page: Page, keep?: (uri: string) => Promise<boolean>): Promise<{ uris: string[]; more: boolean }> {
+  return readablePage(page, async (limit, offset) => (await deps.store.select('dataset-list', { limit: { raw: limit }, offset: { raw: offset } })).map((r) => bound(r, 'd')), keep);
 }
 
 /**

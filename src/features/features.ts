@@ -11,6 +11,7 @@ import type { Paging as Page } from '../http/paging.ts';
 import { featureReferrers, refuseIfReferenced } from '../integrity/referrers.ts';
 import { featureOfQuads, featureQuads, featureSubjects, TYPE_CLASS, typeOfClasses, type FeatureInfo, type FeatureSpec } from './featureModel.ts';
 import { bound } from '../store/api.ts';
+import { readablePage } from '../auth/readAccess.ts';
 
 const { quad, namedNode } = DataFactory;
 
@@ -141,9 +142,10 @@ export async function readFeatures(deps: Pick<Deps, 'store'>, uris: readonly str
 }
 
 /** One page of feature URIs (and whether more follow), optionally only owl:sameAs `sameas`. */
-export async function listFeatures(deps: Deps, page: Page, sameas?: string): Promise<{ uris: string[]; more: boolean }> {
-  const bounds = { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } };
-  const rows = await (sameas === undefined ? deps.store.select('feature-list', bounds) : deps.store.select('feature-list-sameas', { ...bounds, sameas }));
-  const uris = rows.map((r) => bound(r, 'f'));
-  return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
+export async function listFeatures(deps: Deps, page: Page, sameas?: string, keep?: (uri: string) => Promise<boolean>): Promise<{ uris: string[]; more: boolean }> {
+  return readablePage(page, async (limit, offset) => {
+    const bounds = { limit: { raw: limit }, offset: { raw: offset } };
+    const rows = await (sameas === undefined ? deps.store.select('feature-list', bounds) : deps.store.select('feature-list-sameas', { ...bounds, sameas }));
+    return rows.map((r) => bound(r, 'f'));
+  }, keep);
 }

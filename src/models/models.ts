@@ -12,6 +12,7 @@ import { mintUri } from '../ids/mint.ts';
 import type { Paging as Page } from '../http/paging.ts';
 import { readShared, removeShared, writeShared } from '../tasks/sharedFiles.ts';
 import { bound } from '../store/api.ts';
+import { readablePage } from '../auth/readAccess.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
@@ -115,8 +116,6 @@ export async function deleteModel(deps: Deps, uri: string): Promise<void> {
   await removeShared(deps, fileOf(uri));
 }
 
-export async function listModels(deps: Deps, page: Page): Promise<{ uris: string[]; more: boolean }> {
-  const rows = await deps.store.select('model-list', { limit: { raw: page.limit + 1 }, offset: { raw: page.offset } });
-  const uris = rows.map((r) => bound(r, 'm'));
-  return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
+export async function listModels(deps: Deps, page: Page, keep?: (uri: string) => Promise<boolean>): Promise<{ uris: string[]; more: boolean }> {
+  return readablePage(page, async (limit, offset) => (await deps.store.select('model-list', { limit: { raw: limit }, offset: { raw: offset } })).map((r) => bound(r, 'm')), keep);
 }

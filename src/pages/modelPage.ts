@@ -19,6 +19,7 @@ import { classificationPlots, heldOut, regressionPlot as heldOutPlot } from './v
 import { listValidations } from '../validation/validations.ts';
 import { jobBox, script } from './script.ts';
 import type { PageInput } from './page.ts';
+import { readFilter } from '../auth/readAccess.ts';
 
 /** Training sets larger than this are not re-predicted for a page view. */
 const MOST_PLOTTED = 5000;
@@ -28,6 +29,9 @@ async function regressionPlot(input: PageInput, title: string): Promise<Html> {
   const predictor = predictorOf(info.kind);
   const target = info.dependentVariables[0];
   if (!predictor || !target || !info.trainingDataset.startsWith(input.base + '/')) return html``;
+  // The plot shows the training set's values: only to whom may read that dataset.
+  const keep = readFilter(input.deps, input.ctx);
+  if (keep && !(await keep(info.trainingDataset))) return html``;
   const training = await loadDataset(input.deps, info.trainingDataset);
   if (training.compounds.length > MOST_PLOTTED) return html`<p>The training set has more than ${MOST_PLOTTED} entries; no plot is drawn.</p>`;
   const column = training.features.findIndex((f) => f.uri === target);
@@ -45,7 +49,7 @@ async function regressionPlot(input: PageInput, title: string): Promise<Html> {
 
 /** A cross-validation of `algorithm` on `dataset` for the same endpoint, if one exists. */
 async function crossValidation(input: PageInput, algorithm: string, dataset: string, target: string | undefined): Promise<{ uri: string; g: Graph; classification?: string } | undefined> {
-  const { uris } = await listValidations(input.deps, { page: 0, pageSize: 50, offset: 0, limit: 50 }, { algorithm, dataset });
+  const { uris } = await listValidations(input.deps, { page: 0, pageSize: 50, offset: 0, limit: 50 }, { algorithm, dataset }, readFilter(input.deps, input.ctx));
   for (const v of uris) {
     const g = new Graph(await input.deps.store.graph(v));
     if (g.value(v, OT.validationType) !== 'crossvalidation' || (target && g.value(v, OT.predictionFeature) !== target)) continue;

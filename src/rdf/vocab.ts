@@ -103,6 +103,7 @@ export const SCHEMA = vocabulary('http://schema.org/', ['smiles', 'inChI', 'inCh
  */
 export const SVC = vocabulary('urn:opentox-service:', [
   'smiles', 'inchi', 'inchiKey', 'formula', 'molecularWeight', 'structureFile', 'number', 'is3D',
+  'Grant', 'grantOn', 'grantee', 'grantor',
 ] as const);
 
 /** Blue Obelisk descriptor ontology, for owl:sameAs of descriptor algorithms. */

@@ -14,6 +14,7 @@ import { TEXT_PLAIN } from '../rdf/formats.ts';
 import type { IdentityService } from '../auth/identity.ts';
 import { RateLimiter } from '../auth/rateLimit.ts';
 import { TOKEN_SHAPE, tokenOfHeaders } from '../auth/tokenSource.ts';
+import { grantRoutes } from './grants.ts';
 
 const PREFIXES = ['/auth', '/opensso/identity'];
 
@@ -77,5 +78,6 @@ export function authRouter(deps: Deps): Router {
       return emptyReply();
     }));
   }
+  grantRoutes(router, deps);
   return router;
 }

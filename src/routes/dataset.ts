@@ -24,6 +24,7 @@ import { requireDataset } from '../datasets/datasetLayout.ts';
 import { parsePaging, pagingHeaders, type Paging } from '../http/paging.ts';
 // The caller's name and token (SPEC §5.1), from every source: header, query, cookie, form.
 import { callerOf } from '../auth/caller.ts';
+import { readFilter } from '../auth/readAccess.ts';
 
 /** All values of a repeated query parameter, with or without the [] suffix (SPEC §1 rule 2). */
 export function listParam(query: Koa.Context['query'], name: string): string[] {
@@ -38,7 +39,7 @@ export function datasetRouter(deps: Deps): Router {
 
   router.get('/dataset', handle(async (ctx) => {
     const page = parsePaging(ctx.query, deps.config);
-    const { uris, more } = await listDatasets(deps, page);
+    const { uris, more } = await listDatasets(deps, page, readFilter(deps, ctx));
     return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => datasetsMetadata(deps, uris) });
   }));
 

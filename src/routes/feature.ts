@@ -10,6 +10,7 @@ import { readRdf } from '../http/body.ts';
 import { createFeature, deleteFeature, featureGraph, featureGraphs, listFeatures, replaceFeature } from '../features/features.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { forceOf } from '../integrity/referrers.ts';
+import { readFilter } from '../auth/readAccess.ts';
 
 export function featureRouter(deps: Deps): Router {
   const router = new Router();
@@ -18,7 +19,7 @@ export function featureRouter(deps: Deps): Router {
   router.get('/feature', handle(async (ctx) => {
     const page = parsePaging(ctx.query, deps.config);
     const sameas = typeof ctx.query.sameas === 'string' ? ctx.query.sameas : undefined;
-    const { uris, more } = await listFeatures(deps, page, sameas);
+    const { uris, more } = await listFeatures(deps, page, sameas, readFilter(deps, ctx));
     const headers = pagingHeaders(ctx.href, page, more);
     return uriListReply(uris, { headers, quads: () => featureGraphs(deps, uris) });
   }));

@@ -14,6 +14,7 @@ import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { callerOf } from '../auth/caller.ts';
 import { NotFound } from '../errors.ts';
 import { OT } from '../rdf/vocab.ts';
+import { readFilter } from '../auth/readAccess.ts';
 
 export function modelRouter(deps: Deps): Router {
   const router = new Router();
@@ -22,7 +23,7 @@ export function modelRouter(deps: Deps): Router {
 
   router.get('/model', handle(async (ctx) => {
     const page = parsePaging(ctx.query, deps.config);
-    const { uris, more } = await listModels(deps, page);
+    const { uris, more } = await listModels(deps, page, readFilter(deps, ctx));
     return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => modelGraphs(deps, uris) });
   }));
 

@@ -14,6 +14,7 @@ import { ERR } from '../rdf/vocab.ts';
 import { parseSparqlQuery, SPARQL_RESULTS_TYPES } from '../store/sparqlQuery.ts';
 import { callerOf } from '../auth/caller.ts';
 import { readableGraphs } from '../auth/readableGraphs.ts';
+import { readAccessOf } from '../auth/readAccess.ts';
 import { checkSparql } from '../http/limits.ts';
 
 const QUERY = 'application/sparql-query';
@@ -63,7 +64,7 @@ async function answer(deps: Deps, ctx: Koa.Context, request: ProtocolRequest): P
   checkSparql(request.query, deps.config);
   const query = parseSparqlQuery(request.query, uriOf(deps.config, '/'));
   // With auth on, only the graphs the caller may read (SPEC §5).
-  const graphs = await readableGraphs(deps, callerOf(ctx).owner);
+  const graphs = await readableGraphs(deps, callerOf(ctx).owner, readAccessOf(deps, ctx));
   const common = { defaultGraphs: request.defaultGraphs, namedGraphs: request.namedGraphs, graphs, signal: clientGone(ctx) };
   const variants: Variant[] = query.kind === 'select' || query.kind === 'ask'
     ? SPARQL_RESULTS_TYPES.map((type) => ({ type, produce: () => deps.store.sparql(query, { ...common, resultsFormat: type }) }))

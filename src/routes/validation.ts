@@ -17,6 +17,7 @@ import { VALIDATION_JOB, type ValidationJobParams } from '../validation/validati
 import { readLearningRequest, readTestSetRequest } from '../validation/validationRequest.ts';
 import { deleteValidation, listValidations, predictionRows, predictionsCsv, validationGraph, validationGraphs } from '../validation/validations.ts';
 import { compareAlgorithms, comparisonCsv } from '../validation/comparison.ts';
+import { readFilter } from '../auth/readAccess.ts';
 
 const query = (ctx: Koa.Context, name: string): string | undefined => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : undefined);
 
@@ -33,7 +34,7 @@ export function validationRouter(deps: Deps): Router {
 
   router.get('/validation', handle(async (ctx) => {
     const page = parsePaging(ctx.query, deps.config);
-    const { uris, more } = await listValidations(deps, page, { model: query(ctx, 'model'), algorithm: query(ctx, 'algorithm'), dataset: query(ctx, 'dataset') });
+    const { uris, more } = await listValidations(deps, page, { model: query(ctx, 'model'), algorithm: query(ctx, 'algorithm'), dataset: query(ctx, 'dataset') }, readFilter(deps, ctx));
     return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => validationGraphs(deps, uris) });
   }));
 

@@ -11,6 +11,7 @@ import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { checkIri } from '../store/binder.ts';
 import type { ValidationResult } from './validation.ts';
 import { validationQuads } from './validationGraph.ts';
+import { readablePage } from '../auth/readAccess.ts';
 
 const { namedNode } = DataFactory;
 
@@ -36,17 +37,18 @@ export interface ValidationFilter {
   dataset?: string;
 }
 
-export async function listValidations(deps: Deps, page: Paging, filter: ValidationFilter): Promise<{ uris: string[]; more: boolean }> {
+export async function listValidations(deps: Deps, page: Paging, filter: ValidationFilter, keep?: (uri: string) => Promise<boolean>): Promise<{ uris: string[]; more: boolean }> {
   // An unused filter still needs an IRI in its place; its flag switches it off.
   const iri = (v: string | undefined, name: string) => namedNode(v === undefined ? OT.Validation.value : checkIri(v, name));
-  const rows = await deps.store.select('validation-list', {
+  const bindings = {
     byModel: filter.model !== undefined, model: iri(filter.model, 'model'),
     byAlgorithm: filter.algorithm !== undefined, algorithm: iri(filter.algorithm, 'algorithm'),
     byDataset: filter.dataset !== undefined, dataset: iri(filter.dataset, 'dataset'),
-    limit: { raw: page.limit + 1 }, offset: { raw: page.offset },
-  });
-  const uris = rows.map((r) => bound(r, 'v'));
-  return { uris: uris.slice(0, page.limit), more: uris.length > page.limit };
+  };
+  return readablePage(page, async (limit, offset) => {
+    const rows = await deps.store.select('validation-list', { ...bindings, limit: { raw: limit }, offset: { raw: offset } });
+    return rows.map((r) => bound(r, 'v'));
+  }, keep);
 }
 
 export interface PredictionRow {

@@ -1,6 +1,9 @@
 // AUTH_MODE=opensso against a second instance of this service in local mode, acting as
-// the external OpenSSO at {base}/opensso, and the login rate limit.
+// the external OpenSSO at {base}/opensso, its policy service (authorize) for AUTH_READ=owner,
+// and the login rate limit.
 import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startApp, tempDir, type TestApp } from '../helpers/app.ts';
 import { addUsers, form, login, PASSWORDS } from '../helpers/auth.ts';
 
@@ -105,4 +108,87 @@ describe('login rate limit and X-Forwarded-For', () => {
       }
     });
   }
+});
+
+describe('AUTH_MODE=opensso with AUTH_READ=owner asks the policy service', () => {
+  // A fake OpenSSO on loopback: identity calls go on to a local-mode instance, authorize
+  // (uri, action, subjectid → boolean) answers from `allowed` and records what it was asked.
+  let sso: TestApp;
+  let app: TestApp;
+  let policy: Server;
+  const allowed = new Set<string>();
+  const asked: URLSearchParams[] = [];
+  let failing = false;
+  before(async () => {
+    const dir = tempDir();
+    await addUsers(dir);
+    sso = await startApp({ authMode: 'local', loginRateLimit: 0 }, dir);
+    policy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        if (req.url === '/opensso/identity/authorize') {
+          const fields = new URLSearchParams(body);
+          asked.push(fields);
+          res.writeHead(failing ? 500 : 200, { 'Content-Type': 'text/plain' });
+          res.end(failing ? 'boolean=true\n' : `boolean=${allowed.has(`${fields.get('subjectid')} ${fields.get('uri')}`)}\n`);
+          return;
+        }
+        void fetch(sso.url + req.url, { method: req.method, headers: { 'Content-Type': req.headers['content-type'] ?? 'text/plain' }, body }).then(async (r) => {
+          res.writeHead(r.status, { 'Content-Type': r.headers.get('content-type') ?? 'text/plain' });
+          res.end(await r.text());
+        });
+      });
+    });
+    await new Promise<void>((r) => policy.listen(0, '127.0.0.1', r));
+    const fake = `http://127.0.0.1:${(policy.address() as AddressInfo).port}/opensso`;
+    app = await startApp({ authMode: 'opensso', authServiceUrl: fake, authRead: 'owner', loginRateLimit: 0 });
+  });
+  after(async () => {
+    await app.close();
+    await sso.close();
+    await new Promise((r) => policy.close(r));
+  });
+
+  it('reads, lists and queries what the policy service allows, and nothing else', async () => {
+    const alice = await login(app.url, 'alice');
+    const bob = await login(app.url, 'bob');
+    const upload = async () => {
+      const res = await fetch(app.url + '/dataset', { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list', subjectid: alice }, body: 'SMILES,x\nCCO,1\nCCN,2\n' });
+      expect(res.status).to.equal(200);
+      return (await res.text()).trim();
+    };
+    const shared = await upload();
+    const secret = await upload();
+    allowed.add(`${bob} ${shared}`);
+    const as = (token: string, url: string) => fetch(url, { headers: { subjectid: token, Accept: 'text/uri-list' } });
+
+    expect((await as(bob, shared)).status).to.equal(200);
+    expect((await as(bob, secret)).status).to.equal(403);
+    expect((await as(alice, secret)).status, 'the owner is not asked about').to.equal(200);
+    const listed = await (await as(bob, app.url + '/dataset')).text();
+    expect(listed).to.contain(shared).and.not.contain(secret);
+    const query = encodeURIComponent('SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }');
+    const graphs = await (await fetch(`${app.url}/sparql?query=${query}`, { headers: { subjectid: bob, Accept: 'text/csv' } })).text();
+    expect(graphs).to.contain(shared).and.not.contain(secret);
+
+    const question = asked.find((f) => f.get('uri') === shared)!;
+    expect(Object.fromEntries(question)).to.deep.equal({ uri: shared, action: 'GET', subjectid: bob });
+    expect(asked.some((f) => f.get('subjectid') === alice), 'Alice reads her own without asking').to.equal(false);
+    expect((await fetch(app.url + '/auth/grants', { headers: { subjectid: alice } })).status, 'grants are the policy service\'s').to.equal(404);
+  });
+
+  it('a policy service that fails opens nothing', async () => {
+    const alice = await login(app.url, 'alice');
+    const bob = await login(app.url, 'bob');
+    const res = await fetch(app.url + '/dataset', { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list', subjectid: alice }, body: 'SMILES,y\nCCO,1\n' });
+    const dataset = (await res.text()).trim();
+    failing = true;
+    try {
+      expect((await fetch(dataset, { headers: { subjectid: bob, Accept: 'text/uri-list' } })).status).to.equal(403);
+    } finally {
+      failing = false;
+    }
+  });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { pathAndAncestors, requirement, type Requirement } from '../../../src/auth/policy.ts';
 
 describe('auth policy table', () => {
-  const table: Array<[string, string, 'public' | 'authenticated', Requirement]> = [
+  const table: Array<[string, string, 'public' | 'authenticated' | 'owner', Requirement]> = [
     ['GET', '/compound/1', 'public', 'public'],
     ['HEAD', '/dataset', 'public', 'public'],
     ['GET', '/compound/1', 'authenticated', 'user'],
@@ -23,6 +23,24 @@ describe('auth policy table', () => {
     ['POST', '/opensso/identity/isTokenValid', 'authenticated', 'public'],
     ['GET', '/authority', 'public', 'public'],
     ['POST', '/authority', 'public', 'owner'],
+    // AUTH_READ=owner: private resources need the owner's leave, the rest any user.
+    ['GET', '/dataset/3', 'owner', 'reader'],
+    ['HEAD', '/dataset/3/entry/1', 'owner', 'reader'],
+    ['GET', '/model/7', 'owner', 'reader'],
+    ['GET', '/validation/2', 'owner', 'reader'],
+    ['GET', '/feature/9', 'owner', 'reader'],
+    ['GET', '/dataset', 'owner', 'user'],
+    ['GET', '/dataset/', 'owner', 'user'],
+    ['GET', '/compound/1', 'owner', 'user'],
+    ['GET', '/algorithm/mlr', 'owner', 'user'],
+    ['GET', '/ontology', 'owner', 'user'],
+    ['POST', '/sparql', 'owner', 'user'],
+    ['GET', '/task/abc', 'owner', 'owner'],
+    ['POST', '/model/7', 'owner', 'reader'],
+    ['POST', '/algorithm/mlr', 'owner', 'user'],
+    ['PUT', '/dataset/3', 'owner', 'owner'],
+    ['DELETE', '/feature/9', 'owner', 'owner'],
+    ['POST', '/auth/grants', 'owner', 'public'],
   ];
   for (const [method, path, read, need] of table) {
     it(`${method} ${path} with AUTH_READ=${read} needs ${need}`, () => {

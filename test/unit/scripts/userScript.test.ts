@@ -31,4 +31,19 @@ describe('npm run user', function () {
     expect(r.status, r.stderr).to.equal(0);
     expect(r.stdout).to.equal('alice\n');
   });
+
+  it('add-group and remove-group put a user in a group and take it out; list shows the groups', () => {
+    const added = run('add-group', 'alice', 'chem', '--data-dir', dir);
+    expect(added.status, added.stderr).to.equal(0);
+    expect(added.stdout).to.equal('alice is now in group chem\n');
+    expect(run('list', '--data-dir', dir).stdout).to.equal('alice chem\n');
+    expect(run('remove-group', 'alice', 'chem', '--data-dir', dir).status).to.equal(0);
+    expect(run('list', '--data-dir', dir).stdout).to.equal('alice\n');
+    const unknown = run('add-group', 'zoe', 'chem', '--data-dir', dir);
+    expect(unknown.status).to.equal(1);
+    expect(unknown.stderr).to.contain('no user zoe');
+    const bad = run('add-group', 'alice', 'no spaces', '--data-dir', dir);
+    expect(bad.status).to.equal(1);
+    expect(bad.stderr).to.contain('invalid group name');
+  });
 });
