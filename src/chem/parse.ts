@@ -3,7 +3,6 @@
 // truth (strict valence checks); Indigo reads InChI, CML and CDXML for it.
 import type { Mol } from '@rdkit/rdkit';
 import { BadRequest } from '../errors.ts';
-import { checkXmlEntities } from '../http/xmlEntities.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { FORMAT_NAMES, type ChemFormat } from './formats.ts';
 import { indigo, isWasmCrash, rdkit, rdkitMol, restartRdkit, withMol } from './toolkits.ts';
@@ -163,8 +162,6 @@ function fromIndigo(input: string, format: ChemFormat, looksRight: RegExp, want:
   if (!looksRight.test(text)) {
     throw fail(format, format === 'inchi' ? 'does not start with "InChI="' : `not XML: expected "<" at the start, got "${abbreviate(text, 20)}"`);
   }
-  // Indigo expands no DTD entities today; the bound keeps it so for every XML it is given.
-  if (format !== 'inchi') checkXmlEntities(text, `the ${FORMAT_NAMES[format]} structure`);
   if (format === 'cml') text = tidyCml(text);
   const ind = indigo();
   const options = new ind.MapStringString();

@@ -13,6 +13,7 @@ import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { formatOfMediaType, INPUT_MEDIA_TYPES, MEDIA, smilesAtomCount, type ParsedStructure } from '../chem/index.ts';
 import { structureParser } from '../chem/parseThreads.ts';
 import { checkAtoms, checkXmlNesting, limitsOf } from '../http/limits.ts';
+import { checkXmlEntities } from '../http/xmlEntities.ts';
 import { imageSize, depictPng } from '../chem/depict.ts';
 import { ensureCompound, compoundUri } from '../compounds/compounds.ts';
 import { catchUpCompounds, compoundIndex, knowCompound } from '../compounds/compoundIndex.ts';
@@ -42,7 +43,12 @@ async function readStructure(ctx: Koa.Context, use: 'compound' | 'conformer'): P
   if (!format) throw new UnsupportedMediaType(upload.type, INPUT_MEDIA_TYPES, { code: ERR.UnsupportedFormat });
   const text = upload.data.toString('utf8');
   const limits = limitsOf(ctx);
-  if (limits && (format === 'cml' || format === 'cdxml')) checkXmlNesting(text, limits, `the ${format === 'cml' ? 'CML' : 'CDXML'} body`);
+  if (format === 'cml' || format === 'cdxml') {
+    // XML bounds before the parse threads see it (src/http/xmlEntities.ts, MAX_NESTING).
+    const what = `the ${format === 'cml' ? 'CML' : 'CDXML'} body`;
+    checkXmlEntities(text, what);
+    if (limits) checkXmlNesting(text, limits, what);
+  }
   const parsed = await structureParser().parse(text, format, use === 'compound' ? { molfile: 'withCoordinates' } : {});
   if (limits) checkAtoms(smilesAtomCount(parsed.smiles), limits);
   return parsed;

@@ -12,6 +12,8 @@ import { fingerprint } from '../helpers/fuzz.ts';
 import { byValue, canonical, parseRdfXmlStrict } from '../helpers/rdf.ts';
 import { parseRdf } from '../../src/rdf/parse.ts';
 import { ERR } from '../../src/rdf/vocab.ts';
+import { BadGateway } from '../../src/errors.ts';
+import { fetchRemoteDataset } from '../../src/datasets/datasetRemote.ts';
 
 const REFERENCE = '/work/shared/ontology-reference';
 const NS = 'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ot="http://www.opentox.org/api/1.1#" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:owl="http://www.w3.org/2002/07/owl#"';
@@ -104,7 +106,7 @@ describe('XML entity expansion and nesting are bounded', function () {
   it('a CML upload with the same is a 400, as a dataset and as a compound', async () => {
     await refused('/dataset', 'chemical/x-cml', cmlXml(bombDtd, '&a;'.repeat(10_000)), /the CML upload: its entity references would produce 100000000 characters/);
     await refused('/dataset', 'chemical/x-cml', cmlXml(LAUGHS_DTD, '&l9;'), /the CML upload: /);
-    await refused('/compound', 'chemical/x-cml', cmlXml(bombDtd, '&a;'.repeat(10_000)), /the CML structure: its entity references would produce/);
+    await refused('/compound', 'chemical/x-cml', cmlXml(bombDtd, '&a;'.repeat(10_000)), /the CML body: its entity references would produce/);
   });
 
   it('external entities stay unread: no request reaches their URI and no file comes back', async () => {
@@ -127,6 +129,23 @@ describe('XML entity expansion and nesting are bounded', function () {
         }
       }
       expect(hits).to.deep.equal([]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a remote dataset that is an entity bomb fails the fetch quickly (502 naming the bound), nothing stored', async () => {
+    const server: Server = createServer((_req, res) => { res.setHeader('Content-Type', 'application/rdf+xml'); res.end(BOMB); });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const uri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/dataset/1`;
+    try {
+      const before = await fingerprint(app.url);
+      const started = Date.now();
+      const err = await fetchRemoteDataset(app.deps, uri).then(() => expect.fail('expected a 502'), (e: unknown) => e as BadGateway);
+      expect(Date.now() - started).to.be.below(2000);
+      expect(err).to.be.instanceOf(BadGateway);
+      expect(err.causes[0]!.message).to.match(/^the RDF\/XML body: its entity references would produce 100000000 characters/);
+      expect(await fingerprint(app.url)).to.equal(before);
     } finally {
       server.close();
     }
