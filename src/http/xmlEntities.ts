@@ -12,6 +12,9 @@ export const ENTITY_TEXT_FACTOR = 10;
 
 export const entityBudget = (documentLength: number): number => Math.min(ENTITY_TEXT_LIMIT, ENTITY_TEXT_FACTOR * documentLength);
 
+/** Entities within entities deeper than this are refused (ordinary documents nest none). */
+export const ENTITY_DEPTH_LIMIT = 64;
+
 /** The entities the XML specification predefines (XML 1.0 §4.6): never longer than their reference. */
 const PREDEFINED = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
 
@@ -77,6 +80,8 @@ export function entityTextBound(text: string, what = 'the XML body'): number {
     const entity = declared.get(name)!; // only declared names are asked for
     if (entity.external) throw new EntityExpansionRefused(what, `the external entity "${name}" is never read`);
     if (active.has(name)) throw new EntityExpansionRefused(what, `the entity "${name}" refers to itself`);
+    // Also keeps the recursion far from the stack's end on a chain of 100,000 entities.
+    if (active.size >= ENTITY_DEPTH_LIMIT) throw new EntityExpansionRefused(what, `entities refer to entities more than ${ENTITY_DEPTH_LIMIT} deep (at "${name}")`);
     active.add(name);
     const size = entity.value.length + referencesIn(entity.value);
     active.delete(name);

@@ -79,6 +79,13 @@ describe('XML entity bound', () => {
     }
   });
 
+  it('a chain of entities deeper than 64 is refused, without exhausting the stack', () => {
+    // Declared from the top down, so the bound meets the deepest reference first.
+    const chain = (n: number) => '<!DOCTYPE a [' + Array.from({ length: n }, (_, i) => `<!ENTITY e${n - i} "&e${n - i - 1};">`).join('') + `<!ENTITY e0 "x">]><a>&e${n};</a>`;
+    expect(() => checkXmlEntities(chain(63))).not.to.throw();
+    expect(() => checkXmlEntities(chain(100_000))).to.throw(EntityExpansionRefused, /entities refer to entities more than 64 deep/);
+  });
+
   it('a used external entity is refused by name; declared and unused, it is harmless', () => {
     for (const dtd of ['<!ENTITY e SYSTEM "file:///etc/passwd">', '<!ENTITY e PUBLIC "-//x//y" "http://127.0.0.1:1/x">', '<!ENTITY % e SYSTEM "http://127.0.0.1:1/x"> %e;']) {
       const use = dtd.includes('%') ? '' : '&e;';
