@@ -1,7 +1,7 @@
 // Following a task as SPEC §4.3 tells a client: poll the task URI with text/uri-list;
 // 202 means running, 200 gives the result URI(s), 201 a further task to follow, any other
 // status is the task's error report.
-import { RdfXmlParser } from 'rdfxml-streaming-parser';
+import { parseRdf } from '../rdf/parse.ts';
 import { OT } from '../rdf/vocab.ts';
 import { serviceError } from './report.ts';
 import { headers, type Session } from './session.ts';
@@ -16,16 +16,10 @@ export interface FollowOptions {
 async function percentOf(session: Session, task: string): Promise<number | undefined> {
   const res = await fetch(task, { headers: headers(session, { Accept: 'application/rdf+xml' }) });
   const text = await res.text();
-  return new Promise((resolve) => {
-    let percent: number | undefined;
-    const parser = new RdfXmlParser({ baseIRI: task });
-    parser.on('data', (q: { predicate: { value: string }; object: { value: string } }) => {
-      if (q.predicate.value === OT.percentageCompleted.value) percent = Number(q.object.value);
-    });
-    parser.on('error', () => resolve(undefined));
-    parser.on('end', () => resolve(percent));
-    parser.end(text);
-  });
+  // The service's one RDF/XML reader, with its bounds on entities.
+  const quads = await parseRdf(text, 'rdfxml', task).catch(() => undefined);
+  const percent = quads?.filter((q) => q.predicate.value === OT.percentageCompleted.value).at(-1)?.object.value;
+  return percent === undefined ? undefined : Number(percent);
 }
 
 export async function followTask(session: Session, first: string, options: FollowOptions = {}): Promise<string[]> {

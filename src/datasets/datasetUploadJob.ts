@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { Deps } from '../deps.ts';
 import type { Upload } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
-import { checkRdfNesting, checkRows, type Limits } from '../http/limits.ts';
+import { checkRdfNesting, checkRows, checkXmlNesting, type Limits } from '../http/limits.ts';
+import { checkXmlEntities } from '../http/xmlEntities.ts';
 import { RDF_TYPES, type RdfSyntax } from '../rdf/formats.ts';
 import { uriOf } from '../deps.ts';
 import { directReply } from '../tasks/taskReply.ts';
@@ -86,8 +87,11 @@ async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext
 /** Limits (src/http/limits.ts) checked on the text before anything is stored. */
 function checkUpload(kind: UploadKind, data: Buffer, limits: Limits): void {
   const name: string = kind;
-  if (isRdfSyntax(name)) checkRdfNesting(data.toString('utf8'), name, limits);
-  else checkRows(data.toString('utf8'), name, limits);
+  const text = data.toString('utf8');
+  if (kind === 'rdfxml' || kind === 'cml') checkXmlEntities(text, `the ${kind === 'cml' ? 'CML' : 'RDF/XML'} upload`);
+  if (isRdfSyntax(name)) checkRdfNesting(text, name, limits);
+  else if (kind === 'cml') checkXmlNesting(text, limits, 'the CML upload');
+  else checkRows(text, name, limits);
 }
 
 const isRdfSyntax = (kind: string): kind is RdfSyntax => RDF_TYPES.some((t) => t.syntax === kind);

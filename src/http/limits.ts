@@ -77,6 +77,11 @@ export function checkRdfNesting(text: string, syntax: RdfSyntax, limits: Limits)
   checkDepth(depth, limits, 'the RDF body');
 }
 
+/** Element depth of an XML body that is not RDF (CML, CDXML): the toolkits' readers recurse. */
+export function checkXmlNesting(text: string, limits: Limits, what: string): void {
+  checkDepth(elementDepth(text), limits, what);
+}
+
 function checkDepth(depth: number, limits: Limits, what: string): void {
   if (limits.maxNesting > 0 && depth > limits.maxNesting) throw new LimitExceeded(`the nesting depth of ${what}`, depth, limits.maxNesting, 'MAX_NESTING');
 }

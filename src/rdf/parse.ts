@@ -4,7 +4,8 @@ import type * as RDF from '@rdfjs/types';
 import { Parser, DataFactory } from 'n3';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import jsonld from 'jsonld';
-import { BadRequest } from '../errors.ts';
+import { BadRequest, HttpError } from '../errors.ts';
+import { checkXmlEntities, entityCounter } from '../http/xmlEntities.ts';
 import { isAbsoluteIri, iriHint } from './iri.ts';
 import { ERR, OT_NS, OT_NS_12 } from './vocab.ts';
 import type { RdfSyntax } from './formats.ts';
@@ -69,23 +70,40 @@ function lexerColumn(text: string, line: number, message: string): number | unde
   return at >= 0 && lineText.indexOf(issue, at + 1) < 0 ? at + 1 : undefined;
 }
 
+/** The parts of rdfxml-streaming-parser's XML layer (saxes) used here. */
+interface SaxLayer {
+  close(): void;
+  parseEntity(name: string): string;
+}
+
 function parseRdfXml(text: string, baseIri: string): Promise<RDF.Quad[]> {
+  // Entities are bounded before parsing (any reading of the DTD) and while parsing (what
+  // the parser really expands), so an oversized expansion is never built.
+  checkXmlEntities(text, 'the RDF/XML body');
   return new Promise((resolve, reject) => {
     const quads: RDF.Quad[] = [];
     let failed = false;
     const fail = (e: Error) => {
       if (failed) return;
       failed = true;
-      reject(rdfXmlError(e.message));
+      reject(e instanceof HttpError ? e : rdfXmlError(e.message));
     };
     const parser = new RdfXmlParser({ baseIRI: baseIri, trackPosition: true });
+    const sax = (parser as unknown as { saxParser: SaxLayer }).saxParser;
+    const count = entityCounter(text.length, 'the RDF/XML body');
+    const expand = sax.parseEntity.bind(sax);
+    sax.parseEntity = (name) => {
+      const produced = expand(name);
+      count(name, produced);
+      return produced;
+    };
     parser.on('data', (q: RDF.Quad) => quads.push(q));
     parser.on('error', fail);
     parser.on('end', () => {
       // rdfxml-streaming-parser never tells its XML layer that the document ended, so a
       // truncated body (an unclosed element) would pass as the triples read so far. Closing
       // it reports "unclosed tag" through the 'error' listener above.
-      if (!failed && text.trim()) (parser as unknown as { saxParser: { close(): void } }).saxParser.close();
+      if (!failed && text.trim()) sax.close();
       if (!failed) resolve(quads);
     });
     try {

@@ -12,7 +12,8 @@ import { BadRequest, UnsupportedMediaType } from '../errors.ts';
 import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { formatOfMediaType, INPUT_MEDIA_TYPES, MEDIA, smilesAtomCount, type ParsedStructure } from '../chem/index.ts';
 import { structureParser } from '../chem/parseThreads.ts';
-import { checkAtoms, limitsOf } from '../http/limits.ts';
+import { checkAtoms, checkXmlNesting, limitsOf } from '../http/limits.ts';
+import { checkXmlEntities } from '../http/xmlEntities.ts';
 import { imageSize, depictPng } from '../chem/depict.ts';
 import { ensureCompound, compoundUri } from '../compounds/compounds.ts';
 import { catchUpCompounds, compoundIndex, knowCompound } from '../compounds/compoundIndex.ts';
@@ -40,8 +41,15 @@ async function readStructure(ctx: Koa.Context, use: 'compound' | 'conformer'): P
   const upload = await readUpload(ctx);
   const format = formatOfMediaType(upload.type);
   if (!format) throw new UnsupportedMediaType(upload.type, INPUT_MEDIA_TYPES, { code: ERR.UnsupportedFormat });
-  const parsed = await structureParser().parse(upload.data.toString('utf8'), format, use === 'compound' ? { molfile: 'withCoordinates' } : {});
+  const text = upload.data.toString('utf8');
   const limits = limitsOf(ctx);
+  if (format === 'cml' || format === 'cdxml') {
+    // XML bounds before the parse threads see it (src/http/xmlEntities.ts, MAX_NESTING).
+    const what = `the ${format === 'cml' ? 'CML' : 'CDXML'} body`;
+    checkXmlEntities(text, what);
+    if (limits) checkXmlNesting(text, limits, what);
+  }
+  const parsed = await structureParser().parse(text, format, use === 'compound' ? { molfile: 'withCoordinates' } : {});
   if (limits) checkAtoms(smilesAtomCount(parsed.smiles), limits);
   return parsed;
 }
