@@ -1,0 +1,98 @@
+// Everything under DATA_DIR is private: directories 0700, files 0600, whatever the umask
+// (src/files/privateFiles.ts); a DATA_DIR that others could read is made private at start
+// and the log says so (src/dataDir.ts).
+import { expect } from 'chai';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startApp, tempDir } from '../helpers/app.ts';
+import { addUsers, login } from '../helpers/auth.ts';
+import { until } from '../helpers/until.ts';
+
+/** Every directory and file under `dir` (itself included) with its permission bits. */
+function modes(dir: string): Array<{ path: string; dir: boolean; mode: number }> {
+  const all = [];
+  const pending = [dir];
+  for (let p = pending.pop(); p !== undefined; p = pending.pop()) {
+    const stat = lstatSync(p);
+    all.push({ path: p, dir: stat.isDirectory(), mode: stat.mode & 0o777 });
+    if (stat.isDirectory()) for (const name of readdirSync(p)) pending.push(path.join(p, name));
+  }
+  return all;
+}
+
+/** POSTs with the token; follows the task it answers to its result URI. */
+async function post(url: string, subjectid: string, body: string | URLSearchParams, type?: string): Promise<string> {
+  const headers: Record<string, string> = { Accept: 'text/uri-list', subjectid, ...(type ? { 'Content-Type': type } : {}) };
+  let res = await fetch(url, { method: 'POST', headers, body });
+  while (res.status === 202) {
+    const task = (await res.text()).trim();
+    await new Promise((r) => setTimeout(r, 100));
+    res = await fetch(task, { headers: { Accept: 'text/uri-list', subjectid } });
+  }
+  const text = (await res.text()).trim();
+  expect(res.status, `${url}: ${text}`).to.equal(200);
+  return text;
+}
+
+const octal = (m: number) => m.toString(8).padStart(4, '0');
+
+describe('files at rest are private', function () {
+  this.timeout(120_000);
+  let umask: number;
+  // The usual umask (022) would leave files 0644: the modes must not depend on it.
+  beforeEach(() => { umask = process.umask(0o022); });
+  afterEach(() => { process.umask(umask); });
+
+  it('a compound, an upload, a user, a token, a model and snapshots are 0600 in 0700 directories', async () => {
+    const dir = path.join(tempDir(), 'data');
+    await addUsers(dir);
+    const app = await startApp({ authMode: 'local', loginRateLimit: 0, snapshotEvery: 5 }, dir);
+    try {
+      const subjectid = await login(app.url, 'alice');
+      await post(app.url + '/compound', subjectid, 'CCO', 'chemical/x-daylight-smiles');
+      const csv = 'SMILES,logP,Note\nCCO,-0.31,x\nc1ccccc1,2.13,y\nCCCC,2.89,z\nCC(=O)O,-0.17,w\n';
+      const dataset = await post(app.url + '/dataset', subjectid, csv, 'text/csv');
+      const triples = await (await fetch(dataset, { headers: { Accept: 'application/n-triples', subjectid } })).text();
+      const numeric = triples.split('\n').find((l) => l.includes('#NumericFeature>'))!;
+      const target = numeric.slice(1, numeric.indexOf('>'));
+      await post(app.url + '/algorithm/knn', subjectid, new URLSearchParams({ dataset_uri: dataset, prediction_feature: target }));
+      await until('a snapshot', () => readdirSync(path.join(dir, 'store')).some((n) => /^snapshot\.\d+\.nq$/.test(n)), 30_000);
+    } finally {
+      await app.close({ keepData: true });
+    }
+    const found = modes(dir);
+    const names = found.map((f) => path.relative(dir, f.path));
+    for (const expected of ['store', 'structures', 'models', 'users.json', 'tokens.json']) expect(names.join('\n')).to.include(expected);
+    expect(names.some((n) => /^store\/snapshot\.\d+\.nq$/.test(n)), names.join(', ')).to.equal(true);
+    expect(names.some((n) => /^store\/journal\.\d+\.log$/.test(n))).to.equal(true);
+    expect(names.some((n) => n.startsWith('search/'))).to.equal(true);
+    const open = found.filter((f) => f.mode !== (f.dir ? 0o700 : 0o600)).map((f) => `${octal(f.mode)} ${path.relative(dir, f.path)}`);
+    expect(open).to.deep.equal([]);
+  });
+
+  it('a DATA_DIR others can read (0755, a 0644 file) is made private at start, with a warning', async () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, 'store'));
+    writeFileSync(path.join(dir, 'store', 'notes.txt'), 'written before files were private\n');
+    chmodSync(path.join(dir, 'store', 'notes.txt'), 0o644);
+    chmodSync(path.join(dir, 'store'), 0o755);
+    chmodSync(dir, 0o755);
+    const app = await startApp({}, dir);
+    try {
+      expect(statSync(dir).mode & 0o777).to.equal(0o700);
+      expect(statSync(path.join(dir, 'store')).mode & 0o777).to.equal(0o700);
+      expect(statSync(path.join(dir, 'store', 'notes.txt')).mode & 0o777).to.equal(0o600);
+      const warned = app.logged.find((l) => typeof l.msg === 'string' && l.msg.includes('was readable by others'));
+      expect(warned, JSON.stringify(app.logged)).to.include({ level: 'warn', fixed: 3 });
+      // A second start finds nothing to fix and says nothing.
+    } finally {
+      await app.close({ keepData: true });
+    }
+    const again = await startApp({}, dir);
+    try {
+      expect(again.logged.filter((l) => String(l.msg).includes('readable by others'))).to.deep.equal([]);
+    } finally {
+      await again.close();
+    }
+  });
+});
