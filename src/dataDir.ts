@@ -54,12 +54,19 @@ export interface PrivacyRepair {
 const OTHERS = 0o077;
 
 /**
- * Takes the group and other bits off every directory and file under `dir` when `dir` itself
- * has any: a data directory written before its files were made private (0755 and 0644 under
- * the usual umask). Inside a private DATA_DIR no one else reaches a file whatever its mode,
- * so a private one is not walked, and a start costs one stat. Symbolic links are not
- * followed (chmod would change their targets, outside DATA_DIR). What cannot be changed (a
- * file of another owner) is reported, not thrown: the caller logs it and the service runs.
+ * What the service keeps directly in DATA_DIR (and its temporary files). Only these are
+ * walked: a DATA_DIR set to a directory that holds other things (a home directory) must
+ * not have the operator's own files changed; once DATA_DIR is 0700 no one else reaches them.
+ */
+const OWN = /^(store|structures|uploads|models|search|users\.json.*|tokens\.json.*|\.write-probe-.*)$/;
+
+/**
+ * Takes the group and other bits off DATA_DIR and everything of the service's under it when
+ * DATA_DIR itself has any: a data directory written before its files were made private (0755
+ * and 0644 under the usual umask). Inside a private DATA_DIR no one else reaches a file
+ * whatever its mode, so a private one is not walked, and a start costs one stat. Symbolic
+ * links are not followed (chmod would change their targets, outside DATA_DIR). What cannot
+ * be changed (a file of another owner) is reported, not thrown: the caller logs it.
  */
 export function makeDataDirPrivate(dir: string): PrivacyRepair {
   const repair: PrivacyRepair = { fixed: 0, unfixable: [] };
@@ -68,13 +75,15 @@ export function makeDataDirPrivate(dir: string): PrivacyRepair {
   const pending = [root];
   for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
     try {
-      const stat = lstatSync(current);
+      // DATA_DIR itself may be a link to the data directory; nothing below it is followed.
+      const stat = current === root ? statSync(current) : lstatSync(current);
       if (!stat.isDirectory() && !stat.isFile()) continue;
       if ((stat.mode & OTHERS) !== 0) {
         chmodSync(current, stat.mode & 0o700);
         repair.fixed++;
       }
-      if (stat.isDirectory()) for (const name of readdirSync(current)) pending.push(path.join(current, name));
+      if (!stat.isDirectory()) continue;
+      for (const name of readdirSync(current)) if (current !== root || OWN.test(name)) pending.push(path.join(current, name));
     } catch (e) {
       // Removed meanwhile (a temp file): nothing left to protect.
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') repair.unfixable.push({ path: current, reason: reason(e) });

@@ -2,7 +2,7 @@
 // (src/files/privateFiles.ts); a DATA_DIR that others could read is made private at start
 // and the log says so (src/dataDir.ts).
 import { expect } from 'chai';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startApp, tempDir } from '../helpers/app.ts';
 import { addUsers, login } from '../helpers/auth.ts';
@@ -89,17 +89,27 @@ describe('files at rest are private', function () {
     chmodSync(path.join(dir, 'store', 'notes.txt'), 0o644);
     chmodSync(path.join(dir, 'store'), 0o755);
     chmodSync(dir, 0o755);
+    // Not the service's: left as it is (no one else can reach it once DATA_DIR is 0700).
+    writeFileSync(path.join(dir, 'operator-notes.txt'), 'mine\n');
+    chmodSync(path.join(dir, 'operator-notes.txt'), 0o644);
+    // A link is not followed: its target is outside DATA_DIR.
+    const outside = path.join(tempDir(), 'shared.txt');
+    writeFileSync(outside, 'elsewhere\n');
+    chmodSync(outside, 0o644);
+    symlinkSync(outside, path.join(dir, 'store', 'link'));
     const app = await startApp({}, dir);
     try {
+      expect(statSync(outside).mode & 0o777).to.equal(0o644);
       expect(statSync(dir).mode & 0o777).to.equal(0o700);
+      expect(statSync(path.join(dir, 'operator-notes.txt')).mode & 0o777).to.equal(0o644);
       expect(statSync(path.join(dir, 'store')).mode & 0o777).to.equal(0o700);
       expect(statSync(path.join(dir, 'store', 'notes.txt')).mode & 0o777).to.equal(0o600);
       const warned = app.logged.find((l) => typeof l.msg === 'string' && l.msg.includes('was readable by others'));
       expect(warned, JSON.stringify(app.logged)).to.include({ level: 'warn', fixed: 3 });
-      // A second start finds nothing to fix and says nothing.
     } finally {
       await app.close({ keepData: true });
     }
+    // A second start finds nothing to fix and says nothing.
     const again = await startApp({}, dir);
     try {
       expect(again.logged.filter((l) => String(l.msg).includes('readable by others'))).to.deep.equal([]);
