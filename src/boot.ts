@@ -22,7 +22,7 @@ import { compoundsChanged, reloadCompounds } from './compounds/compoundIndex.ts'
 import { SearchEngine } from './search/engine.ts';
 import { syncSearchIndex } from './search/sync.ts';
 import { createLogger, logSink, type Logger } from './logger.ts';
-import { prepareDataDir } from './dataDir.ts';
+import { makeDataDirPrivate, prepareDataDir } from './dataDir.ts';
 import { PARSE_WORKER } from './datasets/parseWorker.ts';
 import { warmUploads } from './datasets/warmUp.ts';
 
@@ -55,11 +55,25 @@ export async function openStore(config: Config, logger: Logger): Promise<Store> 
   });
 }
 
+/**
+ * A DATA_DIR that others could read (one written before its files were private) is made
+ * private, and the log says so; what cannot be changed is logged at error and the service
+ * still starts: refusing would stop a running deployment over a file the operator can fix.
+ */
+function reportPrivacy(dataDir: string, logger: Logger): void {
+  const { fixed, unfixable } = makeDataDirPrivate(dataDir);
+  if (fixed > 0) logger.warn({ dataDir, fixed }, `DATA_DIR ${dataDir} was readable by others: group and other permissions removed from ${fixed} files and directories`);
+  if (unfixable.length > 0) {
+    logger.error({ dataDir, unfixable: unfixable.slice(0, 20), count: unfixable.length }, `DATA_DIR ${dataDir}: ${unfixable.length} files or directories stay readable by others (not owned by this user?); chmod them to 0600 / 0700`);
+  }
+}
+
 /** `logger` defaults to JSON lines on standard output at config.logLevel. */
 export async function openDeps(config: Config, logger: Logger = createLogger(config.logLevel), options: EngineOptions = {}): Promise<Running> {
   const closers: Array<() => Promise<void> | void> = [];
   // Before any file is opened: a DATA_DIR that cannot hold files stops the start-up with the reason.
   prepareDataDir(config.dataDir);
+  reportPrivacy(config.dataDir, logger);
   // Several processes on one store hear of each other's writes; one alone has no one to hear from.
   const changes = config.redisUrl && config.sparqlEndpoint
     ? new RedisChangeFeed(config.redisUrl, (message, e) => logger.warn({ err: e }, message))

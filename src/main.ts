@@ -4,6 +4,8 @@ import { prepareDataDir } from './dataDir.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
+  // Belt and braces: every file under DATA_DIR is created private anyway (src/files/privateFiles.ts).
+  process.umask(0o077);
   // Checked before the toolkits and the store are loaded (about a second): a DATA_DIR
   // that cannot hold files is refused at once. openDeps checks it again for other callers.
   prepareDataDir(config.dataDir);

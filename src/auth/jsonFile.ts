@@ -1,8 +1,9 @@
 // Small JSON files in DATA_DIR (users, tokens) written atomically: a temporary file is
 // written and fsynced, then renamed over the old one, so a crash leaves the old or the new
 // file, never half of one. Mode 0600: they hold password hashes and token hashes.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { mkdirPrivateSync, openPrivateSync } from '../files/privateFiles.ts';
 
 export function readJson<T>(file: string, empty: T): T {
   let text: string;
@@ -20,9 +21,9 @@ export function readJson<T>(file: string, empty: T): T {
 }
 
 export function writeJsonAtomic(file: string, value: unknown): void {
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirPrivateSync(path.dirname(file));
   const tmp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
+  const fd = openPrivateSync(tmp, 'w');
   try {
     writeSync(fd, JSON.stringify(value, null, 2) + '\n');
     fsyncSync(fd);

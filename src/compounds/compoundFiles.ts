@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { mkdirPrivate, openPrivate } from '../files/privateFiles.ts';
 import type { Config } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import { readStructureGraph, removeCompoundGraphs, removeStructureGraphs, writeStructureGraphs } from './structureGraphs.ts';
@@ -29,9 +30,9 @@ export async function writeStructureFile(deps: FileDeps, rel: string, text: stri
   const { config } = deps;
   const file = path.join(structuresDir(config), rel);
   const dir = path.dirname(file);
-  await fs.mkdir(dir, { recursive: true });
+  await mkdirPrivate(dir);
   const tmp = `${file}.tmp`;
-  const handle = await fs.open(tmp, 'w');
+  const handle = await openPrivate(tmp, 'w');
   try {
     await handle.writeFile(text, 'utf8');
     await handle.sync();

@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { inferType, type InputRow, type InputTable, type StructureFormat } from './table.ts';
+import { unguardFormula } from '../rdf/csvCell.ts';
 
 type KeyKind = StructureFormat | 'uri';
 
@@ -53,6 +54,8 @@ export function readCsv(text: string, delimiter: Delimiter = detectDelimiter(tex
     const err = e as Error & { lines?: number };
     throw new BadRequest(`malformed CSV${err.lines ? ` at line ${err.lines}` : ''}: ${err.message}`, { code: ERR.BadRequest });
   }
+  // The apostrophe that guards a formula-like cell in the service's own CSV is not part of the value.
+  for (const { record } of records) for (let i = 0; i < record.length; i++) record[i] = unguardFormula(record[i]!);
   if (records.length === 0) throw new BadRequest('empty CSV: expected a header line and rows', { code: ERR.NoStructureColumn });
   const header = records[0]!.record; // records is not empty (checked above)
   if (records.length === 1) throw new BadRequest('no rows: the CSV has a header line and nothing else', { code: ERR.BadRequest });

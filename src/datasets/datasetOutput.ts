@@ -7,6 +7,7 @@ import type { Deps } from '../deps.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { compoundsOf, rowsOf, type DatasetView, type EntryRow } from './datasetView.ts';
 import { readFeature, readFeatures } from '../features/features.ts';
+import { csvField } from '../rdf/csvCell.ts';
 
 const { quad, namedNode, blankNode } = DataFactory;
 
@@ -64,9 +65,6 @@ export async function* datasetQuadChunks(deps: Pick<Deps, 'store'>, view: Datase
   }
   if (chunk.length > 0) yield chunk;
 }
-
-/** RFC 4180 field: quoted when it holds a comma, quote or line break. */
-export const csvField = (v: string): string => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
 /** CSV: compound URI, then one column per feature titled by its dc:title. */
 export async function* datasetCsv(deps: Pick<Deps, 'store'>, view: DatasetView, extraColumns: CsvExtra[] = []): AsyncGenerator<string> {

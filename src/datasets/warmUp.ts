@@ -18,6 +18,7 @@ import { loadCompoundIndex } from '../compounds/compoundIndex.ts';
 import { closeIds } from '../ids/mint.ts';
 import { WARM_UP_STRUCTURES } from '../chem/warmUp.ts';
 import { uploadDatasetFile } from './datasets.ts';
+import { PRIVATE_FILE } from '../files/privateFiles.ts';
 
 /**
  * A CSV as users upload them (a SMILES column and a 0/1 activity), one row for each pair of
@@ -45,7 +46,7 @@ export async function warmUploads(deps: Pick<Deps, 'config' | 'tasks' | 'logger'
     const scratch: Deps = { ...deps, config: { ...deps.config, dataDir: dir }, store, search };
     await loadCompoundIndex(scratch);
     const file = path.join(dir, 'warm-up.csv');
-    writeFileSync(file, csv);
+    writeFileSync(file, csv, { mode: PRIVATE_FILE });
     await uploadDatasetFile(scratch, file, { kind: 'csv', dataset: `${deps.config.baseUrl}/dataset/1`, meta: { title: 'warm-up' } });
   } finally {
     await search?.close();

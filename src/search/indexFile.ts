@@ -2,9 +2,10 @@
 // add and remove records under DATA_DIR/search, compacted at start. A torn last record
 // (crash mid-append) is dropped; start-up reconciles the index with the stored compounds,
 // so whatever the file lost is recomputed rather than trusted.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, readFileSync, renameSync } from 'node:fs';
 import { writeFullySync } from '../store/writeFully.ts';
 import path from 'node:path';
+import { mkdirPrivateSync, openPrivateSync } from '../files/privateFiles.ts';
 import { FP_WORDS } from '../chem/fingerprints.ts';
 import type { IndexEntry, StructureIndex } from './index.ts';
 
@@ -79,9 +80,9 @@ export class IndexFile {
     // The pending records are in `index` already.
     this.pending = [];
     this.close();
-    mkdirSync(path.dirname(this.file), { recursive: true });
+    mkdirPrivateSync(path.dirname(this.file));
     const temp = this.file + '.tmp';
-    const fd = openSync(temp, 'w');
+    const fd = openPrivateSync(temp, 'w');
     try {
       writeFullySync(fd, this.header());
       const chunk: Buffer[] = [];
@@ -133,15 +134,15 @@ export class IndexFile {
 
   private appendRecord(data: Buffer): void {
     if (this.fd === undefined) {
-      mkdirSync(path.dirname(this.file), { recursive: true });
+      mkdirPrivateSync(path.dirname(this.file));
       if (!existsSync(this.file)) this.rewriteEmpty();
-      this.fd = openSync(this.file, 'a');
+      this.fd = openPrivateSync(this.file, 'a');
     }
     writeFullySync(this.fd, data);
   }
 
   private rewriteEmpty(): void {
-    const fd = openSync(this.file, 'w');
+    const fd = openPrivateSync(this.file, 'w');
     writeFullySync(fd, this.header());
     closeSync(fd);
   }

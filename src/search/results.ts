@@ -6,6 +6,7 @@ import { DataFactory } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import { rdfVariants, type Reply, type Variant } from '../http/reply.ts';
 import { URI_LIST } from '../rdf/formats.ts';
+import { csvField } from '../rdf/csvCell.ts';
 import { DC, OT, RDF as RDFV, XSD } from '../rdf/vocab.ts';
 import type { Hit } from './engine.ts';
 import type { SearchQuery } from './params.ts';
@@ -63,8 +64,6 @@ function quadsOf(page: SearchPage): RDF.Quad[] {
 function streamed(type: string, lines: () => Iterable<string>): Variant {
   return { type, produce: () => Readable.from(lines()) };
 }
-
-const csvField = (s: string): string => (/[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s);
 
 export function searchReply(page: SearchPage): Reply {
   const similarity = page.query.mode === 'similarity';

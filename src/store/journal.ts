@@ -3,11 +3,12 @@
 // (power cut mid-append) is detected and replay stops cleanly before it. The journal is
 // a sequence of segments (journal.N.log); a full segment is closed and a new one begun,
 // so a snapshot can be built from closed segments while writes continue.
-import { closeSync, constants, fdatasync, fdatasyncSync, openSync, readFileSync, existsSync, ftruncateSync, fstatSync, promises as fsp, write } from 'node:fs';
+import { closeSync, constants, fdatasync, fdatasyncSync, readFileSync, existsSync, ftruncateSync, fstatSync, promises as fsp, write } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { segmentFile } from './layout.ts';
+import { openPrivateSync } from '../files/privateFiles.ts';
 
 const writeAsync = promisify(write);
 const fdatasyncAsync = promisify(fdatasync);
@@ -120,7 +121,7 @@ export class Journal {
 
   constructor(private readonly options: JournalOptions) {
     this.segment = options.segment;
-    this.fd = openSync(segmentFile(options.dir, this.segment), APPEND_FLAGS);
+    this.fd = openPrivateSync(segmentFile(options.dir, this.segment), APPEND_FLAGS);
     if (options.validLength !== undefined) {
       // Cut a torn tail so new records follow the last intact one.
       ftruncateSync(this.fd, options.validLength);
@@ -244,7 +245,7 @@ export class Journal {
   private async nextSegment(): Promise<void> {
     if (this.torn) await this.cutTornTail();
     // The next file is opened before this one is closed, so a failure leaves this one in use.
-    const next = openSync(segmentFile(this.options.dir, this.segment + 1), APPEND_FLAGS);
+    const next = openPrivateSync(segmentFile(this.options.dir, this.segment + 1), APPEND_FLAGS);
     closeSync(this.fd);
     this.fd = next;
     this.segment++;

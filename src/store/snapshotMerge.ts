@@ -21,6 +21,7 @@ import { applyRecord, checkGraph, decodeRecord, freeStore, type JournalOp } from
 import { readJournal } from './journal.ts';
 import { segmentFile, snapshotFile, snapshotOpsTemp, snapshotTemp, type ReplayPlan } from './layout.ts';
 import { writeFullySync } from './writeFully.ts';
+import { openPrivateSync } from '../files/privateFiles.ts';
 
 export interface CompactJob {
   plan: ReplayPlan;
@@ -202,8 +203,8 @@ function copySnapshot(plan: ReplayPlan, fates: Map<string, GraphFate>, out: Appe
 export function compact({ plan, target, readChunk = READ_CHUNK }: CompactJob): void {
   const tmp = snapshotTemp(plan.dir);
   const opsFile = snapshotOpsTemp(plan.dir);
-  const opsFd = openSync(opsFile, 'w+');
-  const fd = openSync(tmp, 'w');
+  const opsFd = openPrivateSync(opsFile, 'w+');
+  const fd = openPrivateSync(tmp, 'w');
   try {
     const fates = readSegments(plan, new Appender(opsFd));
     const out = new Appender(fd);

@@ -3,7 +3,7 @@
 // mirrored into a read replica for the public SPARQL endpoint. One named graph per
 // resource; every write replaces, adds to, removes from or drops whole graphs, so replay
 // is deterministic.
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import * as ox from 'oxigraph';
 import type * as RDF from '@rdfjs/types';
@@ -18,6 +18,7 @@ import { currentPlan, snapshotOpsTemp, snapshotTemp, type ReplayPlan } from './l
 import { loadWithReserve } from './memoryReserve.ts';
 import { applyRecord, checkGraph, encodeOps, lineCount, recordQuads, replay, type JournalRecord, type WriteOp } from './records.ts';
 import { Compactor } from './compactor.ts';
+import { mkdirPrivateSync } from '../files/privateFiles.ts';
 import { GraphCache } from './graphCache.ts';
 import { Replica } from './replica.ts';
 import { datasetOf, type DatasetRequest, type SparqlQuery } from './sparqlQuery.ts';
@@ -113,7 +114,7 @@ export class TripleStore extends GraphWriter {
 
   /** Opens (or creates) the store under `dir`: last snapshot, then every later segment. */
   static async open(dir: string, options: StoreOptions = {}): Promise<TripleStore> {
-    mkdirSync(dir, { recursive: true });
+    mkdirPrivateSync(dir);
     rmSync(snapshotTemp(dir), { force: true });
     rmSync(snapshotOpsTemp(dir), { force: true });
     const store = new TripleStore(dir, options);

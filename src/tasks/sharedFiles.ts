@@ -13,6 +13,7 @@ import type { Config } from '../config.ts';
 import { bound, type Store } from '../store/api.ts';
 import { NotFound } from '../errors.ts';
 import { SVC } from '../rdf/vocab.ts';
+import { mkdirPrivate, openPrivate, PRIVATE_FILE } from '../files/privateFiles.ts';
 
 const { namedNode, quad, literal } = DataFactory;
 const XSD_INTEGER = namedNode('http://www.w3.org/2001/XMLSchema#integer');
@@ -57,8 +58,8 @@ export async function writeShared(deps: FileDeps, rel: string, data: Buffer | st
     return;
   }
   const file = localPath(deps, rel);
-  await fsp.mkdir(path.dirname(file), { recursive: true });
-  const handle = await fsp.open(file + '.tmp', 'w');
+  await mkdirPrivate(path.dirname(file));
+  const handle = await openPrivate(file + '.tmp', 'w');
   try {
     await handle.writeFile(bytes);
     await handle.sync();
@@ -91,8 +92,8 @@ export async function readShared(deps: FileDeps, rel: string): Promise<Buffer> {
 export async function sharedAsLocal(deps: FileDeps, rel: string): Promise<string> {
   const file = localPath(deps, rel);
   if (inStore(deps)) {
-    await fsp.mkdir(path.dirname(file), { recursive: true });
-    await fsp.writeFile(file, await readShared(deps, rel));
+    await mkdirPrivate(path.dirname(file));
+    await fsp.writeFile(file, await readShared(deps, rel), { mode: PRIVATE_FILE });
   }
   return file;
 }

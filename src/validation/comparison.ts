@@ -6,6 +6,7 @@ import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { BadRequest } from '../errors.ts';
 import { ERR, OT } from '../rdf/vocab.ts';
+import { csvField } from '../rdf/csvCell.ts';
 import { bound } from '../store/api.ts';
 import { pairedTTest, type PairedTest } from './pairedTest.ts';
 import { predictionRows, validationGraph } from './validations.ts';
@@ -97,9 +98,9 @@ export async function compareAlgorithms(deps: Deps, uris: readonly string[]): Pr
 export function comparisonCsv(c: Comparison): string {
   const fmt = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '' : String(x));
   const mean = (v: number[] = []) => v.reduce((s, x) => s + x, 0) / v.length;
-  const lines = [['validation', 'algorithm', ...c.measures.flatMap((m) => [m, `${m}_fold_mean`])].join(',')];
-  for (const v of c.validations) lines.push([v.validation, v.algorithm, ...c.measures.flatMap((m) => [fmt(v.pooled[m]), fmt(mean(v.perFold[m]))])].join(','));
+  const lines = [['validation', 'algorithm', ...c.measures.flatMap((m) => [m, `${m}_fold_mean`])].map(csvField).join(',')];
+  for (const v of c.validations) lines.push([csvField(v.validation), csvField(v.algorithm), ...c.measures.flatMap((m) => [fmt(v.pooled[m]), fmt(mean(v.perFold[m]))])].join(','));
   lines.push('', 'a,b,measure,folds,mean_difference,t,df,p');
-  for (const t of c.tests) lines.push([t.a, t.b, t.measure, t.n, fmt(t.meanDifference), fmt(t.t), t.df, fmt(t.p)].join(','));
+  for (const t of c.tests) lines.push([csvField(t.a), csvField(t.b), csvField(t.measure), t.n, fmt(t.meanDifference), fmt(t.t), t.df, fmt(t.p)].join(','));
   return lines.map((l) => l + '\r\n').join('');
 }

@@ -8,6 +8,7 @@ import { bound } from '../store/api.ts';
 import type { Paging } from '../http/paging.ts';
 import { mintUri } from '../ids/mint.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
+import { csvField } from '../rdf/csvCell.ts';
 import { checkIri } from '../store/binder.ts';
 import type { ValidationResult } from './validation.ts';
 import { validationQuads } from './validationGraph.ts';
@@ -82,11 +83,7 @@ export async function predictionRows(deps: Deps, uri: string): Promise<Predictio
   }));
 }
 
-const cell = (v: string | number | boolean | undefined): string => {
-  if (v === undefined) return '';
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
+const cell = (v: string | number | boolean | undefined): string => (v === undefined ? '' : csvField(String(v)));
 
 /** RFC 4180 CSV: compound, fold (1-based), measured, predicted, score, confidence, in domain. */
 export function predictionsCsv(rows: readonly PredictionRow[]): string {

@@ -4,6 +4,7 @@
 // a row, adds attributes to the XML root). The store is asked in JSON (results.ts reads it).
 import type * as RDF from '@rdfjs/types';
 import type { Row } from './results.ts';
+import { csvField } from '../../rdf/csvCell.ts';
 
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 
@@ -28,8 +29,6 @@ function xmlTerm(t: RDF.Term): string {
   const attr = l.language ? ` xml:lang="${xmlText(l.language)}"` : isTyped(l) ? ` datatype="${xmlText(l.datatype.value)}"` : '';
   return `<literal${attr}>${xmlText(l.value)}</literal>`;
 }
-
-const csvField = (s: string): string => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
 const ntString = (s: string): string => '"' + s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t') + '"';
 

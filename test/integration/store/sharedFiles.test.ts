@@ -2,10 +2,11 @@
 // graphs of base64 parts, because Virtuoso refuses an update request over 10 MB.
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { loadConfig } from '../../../src/config.ts';
 import { SparqlStore } from '../../../src/store/sparql/store.ts';
-import { readShared, removeShared, writeShared } from '../../../src/tasks/sharedFiles.ts';
+import { readShared, removeShared, sharedAsLocal, writeShared } from '../../../src/tasks/sharedFiles.ts';
 import { startVirtuoso, type Virtuoso } from '../../../scripts/engines/virtuoso.ts';
 import { tempDir } from '../../helpers/app.ts';
 
@@ -40,6 +41,20 @@ describe('shared files on a remote store (Virtuoso)', function () {
     await writeShared(deps, 'models/1.json', randomBytes(4 * 1024 * 1024));
     await writeShared(deps, 'models/1.json', '{"small":true}');
     expect((await readShared(deps, 'models/1.json')).toString()).to.equal('{"small":true}');
+  });
+
+  it('the local copy a worker thread reads is private (0600 in 0700 directories)', async () => {
+    const umask = process.umask(0o022);
+    try {
+      await writeShared(deps, 'uploads/copy/private.csv', 'SMILES\nCCO\n');
+      const file = await sharedAsLocal(deps, 'uploads/copy/private.csv');
+      expect(statSync(file).mode & 0o777).to.equal(0o600);
+      expect(statSync(path.dirname(file)).mode & 0o777).to.equal(0o700);
+      expect(statSync(path.dirname(path.dirname(file))).mode & 0o777).to.equal(0o700);
+    } finally {
+      process.umask(umask);
+      await removeShared(deps, 'uploads/copy/private.csv');
+    }
   });
 
   it('a file not written whole (no part count yet) reads as missing, and removed files are gone', async () => {
