@@ -14,6 +14,7 @@ import { readParams, withDefaults, type ParamDef } from '../algorithms/params.ts
 import { modelGraph } from '../models/models.ts';
 import { ERR, OT } from '../rdf/vocab.ts';
 import { checkIri } from '../store/binder.ts';
+import { withoutCredentials } from '../http/outbound/credentials.ts';
 import type { LearningValidationParams } from './learningValidation.ts';
 import type { TestSetParams } from './testSetValidation.ts';
 
@@ -28,7 +29,8 @@ export const VALIDATION_PARAMS: readonly ParamDef[] = [
 function required(form: Form, name: string, what: string): string {
   const v = form.get(name)?.trim();
   if (!v) throw new BadRequest(`${name} is mandatory: ${what}`, { code: ERR.MissingParameter });
-  return checkIri(v, name);
+  // A token or user-info inside the URI is dropped before the URI is stored or fetched.
+  return withoutCredentials(checkIri(v, name));
 }
 
 /** The learning algorithm an algorithm_uri names, with its (stored) parameter values. */
