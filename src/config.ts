@@ -163,9 +163,9 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'jobQuota', env: 'JOB_QUOTA', parse: int, describe: 'jobs one client (user, else address) may have queued or running, 429 beyond; 0 = no quota (default 100)' },
   { key: 'remoteOrigins', env: 'REMOTE_ORIGINS', parse: (r) => parseServiceOrigins(r), describe: 'origins (scheme://host:port, comma list) the service may call although they are loopback, private or link-local addresses; default none' },
   { key: 'tokenOrigins', env: 'TOKEN_ORIGINS', parse: (r) => parseServiceOrigins(r), describe: "origins (comma list) that share this service's authentication service and receive the caller's token; the own origin always does; default none" },
-  { key: 'remoteConnectTimeoutMs', env: 'REMOTE_CONNECT_TIMEOUT_MS', parse: int, describe: 'time limit of connecting to another service, 502 beyond (default 10000)' },
-  { key: 'remoteTimeoutMs', env: 'REMOTE_TIMEOUT_MS', parse: int, describe: 'time limit of one whole exchange with another service, 502 beyond (default 60000)' },
-  { key: 'remoteMaxFetches', env: 'REMOTE_MAX_FETCHES', parse: int, describe: 'requests to other services (redirects included) one job or request may make, 413 beyond (default 10000)' },
+  { key: 'remoteConnectTimeoutMs', env: 'REMOTE_CONNECT_TIMEOUT_MS', parse: int, describe: 'time limit of connecting to another service, 502 beyond; 0 = none (default 10000)' },
+  { key: 'remoteTimeoutMs', env: 'REMOTE_TIMEOUT_MS', parse: int, describe: 'time limit of one whole exchange with another service, redirects included, 502 beyond; 0 = none (default 60000)' },
+  { key: 'remoteMaxFetches', env: 'REMOTE_MAX_FETCHES', parse: int, describe: 'requests to other services (redirects included) one job or request may make, 413 beyond; 0 = no limit (default 10000)' },
 ];
 
 /** Origins of services the operator trusts; no wildcard: each is named. */

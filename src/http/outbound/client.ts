@@ -72,7 +72,9 @@ function requestFor(config: OutboundConfig, target: Target, options: OutboundOpt
 
 /** Follows `uri` through at most MAX_REDIRECTS redirects; every answer, errors too, is returned. */
 export async function outboundRequest(config: OutboundConfig, uri: string, options: OutboundOptions = {}): Promise<OutboundResponse> {
-  const timeoutMs = Math.min(options.timeoutMs ?? config.remoteTimeoutMs, config.remoteTimeoutMs || Infinity);
+  // REMOTE_TIMEOUT_MS=0 sets no limit of its own; a caller's shorter one still applies.
+  const cap = config.remoteTimeoutMs || Infinity;
+  const timeoutMs = Math.min(options.timeoutMs ?? cap, cap);
   const deadline = Date.now() + timeoutMs;
   let method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
   let body = options.body;
@@ -142,8 +144,9 @@ function send(config: OutboundConfig, target: Target, exchange: Exchange, deadli
         reject(unreachable(uri, CONNECTION_FAILURES[code] ? `${CONNECTION_FAILURES[code]} (${code})` : (e as Error).message));
       }
     });
-    const total = setTimeout(() => fail(new Timeout(`no answer within ${timeoutMs} ms`)), Math.max(0, deadline - Date.now()));
+    const total = Number.isFinite(deadline) ? setTimeout(() => fail(new Timeout(`no answer within ${timeoutMs} ms`)), Math.max(0, deadline - Date.now())) : undefined;
     req.on('socket', (socket) => {
+      if (!config.remoteConnectTimeoutMs) return;
       const connect = setTimeout(() => fail(new Timeout(`no connection within ${config.remoteConnectTimeoutMs} ms`)), config.remoteConnectTimeoutMs);
       socket.once('connect', () => clearTimeout(connect));
       socket.once('close', () => clearTimeout(connect));
