@@ -53,10 +53,13 @@ describe('tokens go only where they belong (AUTH_MODE=local)', () => {
   };
 
   it("Bob's physchem run over Alice's dataset sends her host no token, in headers, URL or body", async () => {
-    const csv = `compound,a\n${alices.url}/compound/1,1\n${alices.url}/compound/2,2\n`;
+    const csv = `compound,a\n${alices.url}/compound/1?subjectid=AQICalices-own-token,1\n${alices.url}/compound/2,2\n`;
     const up = await fetch(app.url + '/dataset', { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list', subjectid: tokens.alice! }, body: csv });
     expect(up.status).to.equal(200);
     const dataset = (await up.text()).trim();
+    // The token Alice wrote into a compound URI is not kept either.
+    const listed = await (await fetch(dataset, { headers: { Accept: 'text/uri-list', subjectid: tokens.bob! } })).text();
+    expect(listed.trim().split(/\r?\n/)).to.deep.equal([`${alices.url}/compound/1`, `${alices.url}/compound/2`]);
     const done = await apply('bob', { dataset_uri: dataset });
     expect(done.status, done.body).to.equal(200);
     // Her host was asked for the structures (so the test can fail), and got no credential.
@@ -64,7 +67,7 @@ describe('tokens go only where they belong (AUTH_MODE=local)', () => {
     for (const s of alices.seen) expect(s.headers).not.to.have.any.keys('subjectid', 'authorization', 'cookie');
     expect(alices.text()).not.to.contain(tokens.bob);
     expect(alices.text()).not.to.contain(tokens.alice);
-    expect(alices.text()).not.to.match(/subjectid|tokenid/i);
+    expect(alices.text()).not.to.match(/subjectid|tokenid|AQIC/i);
   });
 
   it('a token inside a dataset_uri is removed before it is stored, echoed or fetched', async () => {
