@@ -97,7 +97,7 @@ describe('outbound requests: what a client names is checked before it is called'
     }
   });
 
-  it('a model applied to a loopback dataset_uri or compound_uri: 400 before any task', async () => {
+  it('a model or a validation given a loopback dataset_uri, compound_uri or test set: 400 before any task', async () => {
     const [feature] = await lines(dataset + '/features');
     const built = await post(app.url + '/algorithm/knn', { dataset_uri: dataset, prediction_feature: feature! }, { Accept: 'text/uri-list' });
     const model = (await followTask((await built.text()).trim())).body;
@@ -108,6 +108,19 @@ describe('outbound requests: what a client names is checked before it is called'
       const res = await post(model, fields);
       expect(res.status, field).to.equal(400);
       expect(await res.text()).to.match(new RegExp(`^400 RemoteURIRefused: ${field} `));
+      expect(await taskCount(app)).to.equal(before);
+    }
+    // Validations name their datasets too (test_dataset_uri, test_target_dataset_uri, dataset_uri).
+    const validations: Array<[string, Record<string, string>, string]> = [
+      ['test_set_validation', { model_uri: model, test_dataset_uri: internal.url + '/d' }, 'test_dataset_uri'],
+      ['test_set_validation', { model_uri: model, test_dataset_uri: dataset, test_target_dataset_uri: internal.url + '/d' }, 'test_target_dataset_uri'],
+      ['crossvalidation', { algorithm_uri: app.url + '/algorithm/knn', dataset_uri: internal.url + '/d', prediction_feature: feature! }, 'dataset_uri'],
+    ];
+    for (const [path, fields, name] of validations) {
+      const before = await taskCount(app);
+      const res = await post(`${app.url}/validation/${path}`, fields);
+      expect(res.status, name).to.equal(400);
+      expect(await res.text()).to.match(new RegExp(`^400 RemoteURIRefused: ${name} `));
       expect(await taskCount(app)).to.equal(before);
     }
     expect(internal.seen).to.deep.equal([]);
