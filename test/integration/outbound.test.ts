@@ -263,6 +263,17 @@ describe('outbound requests: redirects, credentials and limits', () => {
     expect((await fetchRemote(configWith({ remoteOrigins: [big.url] }), big.url + '/gzip')).body.length).to.equal(1_000_000);
   });
 
+  it('an answer cut short is a 502, never a partial body', async () => {
+    const cut = await start((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/turtle', 'Content-Length': '1000' });
+      res.write('<http://x.org/s> <http://x.org/p> ');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const err = await failure(fetchRemote(configWith({ remoteOrigins: [cut.url] }), cut.url + '/d'));
+    expect(err.status).to.equal(502);
+    expect(err.code.value).to.equal(ERR.BadGateway.value);
+  });
+
   it('a remote failure says its status and at most 200 characters of its text', async () => {
     const chatty = await start((_req, res) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end('x'.repeat(5000)));
     const err = await failure(fetchRemote(configWith({ remoteOrigins: [chatty.url] }), chatty.url + '/d?subjectid=AQICsecret12345'));

@@ -154,7 +154,9 @@ function send(config: OutboundConfig, target: Target, exchange: Exchange, deadli
     req.on('error', fail);
     req.on('response', (res) => {
       res.on('error', fail);
-      res.on('aborted', () => fail(new Error('the connection closed before the answer was complete')));
+      res.on('close', () => {
+        if (!res.complete) fail(new Error('the connection closed before the answer was complete'));
+      });
       const status = res.statusCode ?? 0;
       const headers = new Headers();
       for (const [k, v] of Object.entries(res.headers)) for (const one of [v].flat()) if (one !== undefined) headers.append(k, one);
