@@ -39,7 +39,7 @@ export async function parseRemoteReport(status: number, contentType: string, bod
       // Not the RDF it claims to be: fall through and keep the text.
     }
   }
-  // Images, archives, HTML with scripts: none of it is quoted, only that it came.
+  // Images, archives and other binary bodies: nothing of them is quoted, only that they came.
   if (contentType && !/^text\/|[/+](xml|json)\b/i.test(contentType)) {
     return { status, code: codeOfStatus(status), actor, message: `HTTP ${status} (${contentType.split(';')[0]}, ${body.length} characters)`, causes: [] };
   }
