@@ -25,6 +25,7 @@ import { pagesMiddleware } from './pages/pages.ts';
 import { compression } from './http/compress.ts';
 import { representationCache } from './http/cacheFront.ts';
 import { limitsMiddleware } from './http/limits.ts';
+import { withFetchBudget } from './http/outbound/budget.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
@@ -58,6 +59,8 @@ export function createApp(deps: Deps): Koa {
   app.use(pagesMiddleware(deps));
   // Limits (src/http/limits.ts), the body limit among them, before anything reads a body.
   app.use(limitsMiddleware(deps.config));
+  // Requests to other services made while answering (token checks, validation inputs) are counted per request.
+  app.use((_ctx, next) => withFetchBudget(deps.config.remoteMaxFetches, next));
   // Who is calling and may they: before every router, after the body limit is known.
   app.use(authMiddleware(deps));
   // Notes the store's write counter before any router reads, and answers what it holds (src/http/cacheFront.ts).

@@ -76,6 +76,15 @@ export interface Config {
   maxParameters: number;
   /** Jobs one client (user, else address) may have queued or running (0 = no quota). */
   jobQuota: number;
+  /** Origins the service may call although they resolve to loopback or private addresses (src/http/outbound). */
+  remoteOrigins: string[];
+  /** Origins besides the service's own that may receive the caller's token (they share its authentication service). */
+  tokenOrigins: string[];
+  /** Time limit of connecting to another service, and of a whole exchange with it, in milliseconds. */
+  remoteConnectTimeoutMs: number;
+  remoteTimeoutMs: number;
+  /** Requests to other services one job (or one request) may make, redirects included. */
+  remoteMaxFetches: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -152,7 +161,19 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'maxSparqlLength', env: 'MAX_SPARQL_LENGTH', parse: int, describe: 'longest SPARQL query in characters, 413 beyond (default 100000)' },
   { key: 'maxParameters', env: 'MAX_PARAMETERS', parse: int, describe: 'most parameters in a query string or form body, 413 beyond (default 1000)' },
   { key: 'jobQuota', env: 'JOB_QUOTA', parse: int, describe: 'jobs one client (user, else address) may have queued or running, 429 beyond; 0 = no quota (default 100)' },
+  { key: 'remoteOrigins', env: 'REMOTE_ORIGINS', parse: (r) => parseServiceOrigins(r), describe: 'origins (scheme://host:port, comma list) the service may call although they are loopback, private or link-local addresses; default none' },
+  { key: 'tokenOrigins', env: 'TOKEN_ORIGINS', parse: (r) => parseServiceOrigins(r), describe: "origins (comma list) that share this service's authentication service and receive the caller's token; the own origin always does; default none" },
+  { key: 'remoteConnectTimeoutMs', env: 'REMOTE_CONNECT_TIMEOUT_MS', parse: int, describe: 'time limit of connecting to another service, 502 beyond; 0 = none (default 10000)' },
+  { key: 'remoteTimeoutMs', env: 'REMOTE_TIMEOUT_MS', parse: int, describe: 'time limit of one whole exchange with another service, redirects included, 502 beyond; 0 = none (default 60000)' },
+  { key: 'remoteMaxFetches', env: 'REMOTE_MAX_FETCHES', parse: int, describe: 'requests to other services (redirects included) one job or request may make, 413 beyond; 0 = no limit (default 10000)' },
 ];
+
+/** Origins of services the operator trusts; no wildcard: each is named. */
+function parseServiceOrigins(raw: string): string[] {
+  const list = parseOrigins(raw);
+  if (list.includes('*')) throw new Error('expected origins like http://127.0.0.1:8081, not *');
+  return list;
+}
 
 /** CORS origins as the Origin header spells them: scheme://host[:port], no path. */
 function parseOrigins(raw: string): string[] {
@@ -233,6 +254,11 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     maxSparqlLength: 100_000,
     maxParameters: 1000,
     jobQuota: 100,
+    remoteOrigins: [],
+    tokenOrigins: [],
+    remoteConnectTimeoutMs: 10_000,
+    remoteTimeoutMs: 60_000,
+    remoteMaxFetches: 10_000,
   };
 }
 

@@ -7,6 +7,7 @@ import type { Form } from '../http/body.ts';
 import { BadRequest } from '../errors.ts';
 import { readUriParam } from '../http/uriParam.ts';
 import { redact } from '../auth/redact.ts';
+import { admitRemote } from '../http/outbound/policy.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { ApplyParams } from './apply.ts';
 import { algorithmUri, ensureParameterised, storedValues } from './parameterised.ts';
@@ -29,6 +30,8 @@ export async function readApplyRequest(deps: Deps, def: AlgorithmDef, form: Form
   if (datasetService && !/^https?:\/\//i.test(datasetService)) {
     throw new BadRequest(`dataset_service must be the http(s) URI of a dataset service: ${JSON.stringify(redact(datasetService).slice(0, 200))}`, { code: ERR.InvalidIRI });
   }
+  // The outbound policy refuses before a task exists; dataset_uri is checked by AlgorithmIO.check.
+  if (datasetService) await admitRemote(deps.config, datasetService, 'dataset_service');
   const explicit = readParams(def.params, (name) => form.all(name), form.names());
   let uri: string;
   let values;

@@ -55,7 +55,7 @@ export function identityOf(config: Config): IdentityService | undefined {
   if (config.authMode === 'local') return new LocalIdentity(config.dataDir, config.tokenTtlSeconds);
   if (config.authMode === 'opensso') {
     if (!config.authServiceUrl) throw new Error('AUTH_MODE=opensso needs AUTH_SERVICE_URL (e.g. https://host/opensso)');
-    return new OpenSsoIdentity(config.authServiceUrl);
+    return new OpenSsoIdentity(config);
   }
   return undefined;
 }

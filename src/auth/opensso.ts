@@ -2,9 +2,13 @@
 // OpenSSO/OpenAM service at AUTH_SERVICE_URL, through the REST calls OpenTox clients use:
 // POST {url}/identity/authenticate, isTokenValid, attributes (uid) and logout, and, for
 // AUTH_READ=owner, authorize (the policy service: uri, action, subjectid → boolean). Answers
-// are cached briefly so that a busy client does not cost one remote call per request.
+// are cached briefly so that a busy client does not cost one remote call per request. The
+// calls go through the outbound client (src/http/outbound), which trusts AUTH_SERVICE_URL's
+// origin as the operator's choice.
 import { createHash } from 'node:crypto';
 import { ServiceUnavailable } from '../errors.ts';
+import { outboundRequest } from '../http/outbound/client.ts';
+import type { OutboundConfig } from '../http/outbound/policy.ts';
 import type { IdentityService } from './identity.ts';
 
 const VALID_FOR_MS = 60_000;
@@ -36,19 +40,14 @@ export class OpenSsoIdentity implements IdentityService {
   private readonly decisions = new Map<string, { allowed: boolean; until: number }>();
   private readonly base: string;
 
-  constructor(url: string, private readonly now: () => number = Date.now) {
-    this.base = url.replace(/\/+$/, '');
+  constructor(private readonly config: OutboundConfig, private readonly now: () => number = Date.now) {
+    this.base = config.authServiceUrl.replace(/\/+$/, '');
   }
 
   private async post(call: string, form: Record<string, string>): Promise<{ status: number; text: string }> {
     try {
-      const res = await fetch(`${this.base}/identity/${call}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/plain' },
-        body: new URLSearchParams(form),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-      return { status: res.status, text: await res.text() };
+      const res = await outboundRequest(this.config, `${this.base}/identity/${call}`, { method: 'POST', accept: 'text/plain', body: new URLSearchParams(form), timeoutMs: TIMEOUT_MS });
+      return { status: res.status, text: res.body.toString('utf8') };
     } catch (e) {
       // The message names the service, never the form (it holds passwords or tokens).
       throw new ServiceUnavailable(`the authentication service ${this.base} cannot be reached`, { details: (e as Error).message });

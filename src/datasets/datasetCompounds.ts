@@ -7,6 +7,7 @@ import { uriOf } from '../deps.ts';
 import type { InputRow } from './table.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
+import { withoutCredentials } from '../http/outbound/credentials.ts';
 import { entryAt } from '../algorithms/table.ts';
 import { structuresToCompounds } from './datasetStructures.ts';
 
@@ -42,7 +43,8 @@ export async function resolveCompounds(deps: Deps, rows: readonly InputRow[], si
     }
     if (!uri || !isValidIri(uri)) out[i] = { error: `not a compound URI: ${JSON.stringify((uri ?? '').slice(0, 100))}` };
     else if (uri.startsWith(local) && !(await localCompoundExists(deps, uri))) out[i] = { error: `compound ${uri} not found` };
-    else out[i] = uri;
+    // A token or user-info the uploader wrote into a compound URI is not stored, nor later sent.
+    else out[i] = withoutCredentials(uri);
   }
   if (structured.length > 0) {
     let done = 0;

@@ -1,13 +1,15 @@
-// Datasets of other OpenTox services: fetched as RDF/XML with the caller's subjectid, and
-// algorithm outputs published to a dataset_service (SPEC §2.1), through the client for other
-// services (src/http/remote.ts): a remote failure answers 502 carrying the remote report, or
-// why the service could not be used, as its cause (SPEC §7.2 rule 1).
+// Datasets of other OpenTox services: fetched as RDF/XML (with the caller's subjectid where the
+// outbound policy lets it go), and algorithm outputs published to a dataset_service (SPEC
+// §2.1), through the client for other services (src/http/remote.ts): a remote failure answers
+// 502 carrying the remote report, or why the service could not be used, as its cause (SPEC
+// §7.2 rule 1).
 import type * as RDF from '@rdfjs/types';
 import { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
 import { BadGateway, BadRequest } from '../errors.ts';
+import { masked } from '../http/outbound/policy.ts';
 import { fetchRemote, type RemoteResponse } from '../http/remote.ts';
-import { parseRemoteReport } from '../http/remoteReport.ts';
+import { MAX_TEXT, parseRemoteReport } from '../http/remoteReport.ts';
 import { RDF_XML, syntaxOf } from '../rdf/formats.ts';
 import { parseRdf } from '../rdf/parse.ts';
 import { rdfTextStream } from '../rdf/stream.ts';
@@ -16,10 +18,9 @@ import { isValidIri } from '../store/binder.ts';
 import { datasetQuadChunks } from './datasetOutput.ts';
 import { viewOf } from './datasetView.ts';
 
-/** A dataset may be large: each exchange gets twice the client's default time limit. */
-const TIMEOUT_MS = 60_000;
-
 const uriListOf = (res: RemoteResponse): string => res.body.toString('utf8').trim();
+
+const clip = (text: string): string => (text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) + '…' : text);
 
 /** A 502 for an answer that cannot be used, with that answer read as the cause (SPEC §7.2 rule 1). */
 async function unusable(message: string, res: RemoteResponse): Promise<BadGateway> {
@@ -38,16 +39,17 @@ function requestIri(uri: string): string {
   return url.href;
 }
 
-export async function fetchRemoteDataset(_deps: Deps, uri: string, subjectid?: string): Promise<RDF.Quad[]> {
+export async function fetchRemoteDataset(deps: Deps, uri: string, subjectid?: string): Promise<RDF.Quad[]> {
   const target = requestIri(uri);
-  const res = await fetchRemote(target, { accept: RDF_XML, subjectid, timeoutMs: TIMEOUT_MS });
-  if (res.status >= 300) throw await unusable(`dataset ${uri} answered ${res.status}`, res);
+  const res = await fetchRemote(deps.config, target, { accept: RDF_XML, subjectid, what: 'dataset_uri' });
+  if (res.status >= 300) throw await unusable(`dataset ${masked(uri)} answered ${res.status}`, res);
   // RDF/XML was asked for: a service that labels it otherwise (text/html, text/xml…) is read as such.
   const syntax = syntaxOf(res.contentType) ?? 'rdfxml';
   try {
     return await parseRdf(res.body.toString('utf8'), syntax, target);
   } catch (e) {
-    throw new BadGateway(`dataset ${uri} did not answer readable RDF`, [{ status: 502, code: ERR.RDFSyntaxError.value, actor: target, message: (e as Error).message, causes: [] }]);
+    // A parser's message quotes the text it stopped at: no more of it than of any other reply.
+    throw new BadGateway(`dataset ${masked(uri)} did not answer readable RDF`, [{ status: 502, code: ERR.RDFSyntaxError.value, actor: masked(target), message: clip((e as Error).message), causes: [] }]);
   }
 }
 
@@ -55,19 +57,19 @@ export async function fetchRemoteDataset(_deps: Deps, uri: string, subjectid?: s
 async function taskUriOf(res: RemoteResponse): Promise<string> {
   const uri = uriListOf(res);
   if (isValidIri(uri) && /^https?:\/\//i.test(uri)) return uri;
-  throw await unusable(`${res.url} answered ${res.status} without a task URI to follow`, res);
+  throw await unusable(`${masked(res.url)} answered ${res.status} without a task URI to follow`, res);
 }
 
 /** Follows a remote task (SPEC §4.3) until it answers its result URI. */
-async function awaitRemoteTask(taskUri: string, subjectid?: string): Promise<string> {
+async function awaitRemoteTask(deps: Deps, taskUri: string, subjectid?: string): Promise<string> {
   for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
     // A failed task answers its error status and report: fetchRemote makes that the cause.
-    const res = await fetchRemote(taskUri, { accept: 'text/uri-list', subjectid, timeoutMs: TIMEOUT_MS });
-    if (res.status === 201) return awaitRemoteTask(await taskUriOf(res), subjectid);
+    const res = await fetchRemote(deps.config, taskUri, { accept: 'text/uri-list', subjectid, what: 'the remote task' });
+    if (res.status === 201) return awaitRemoteTask(deps, await taskUriOf(res), subjectid);
     if (res.status !== 202) {
       const result = uriListOf(res);
       if (res.status === 200 && isValidIri(result)) return result;
-      throw await unusable(`remote task ${taskUri} answered ${res.status} without a result URI`, res);
+      throw await unusable(`remote task ${masked(taskUri)} answered ${res.status} without a result URI`, res);
     }
     await new Promise((r) => setTimeout(r, delay));
   }
@@ -75,14 +77,14 @@ async function awaitRemoteTask(taskUri: string, subjectid?: string): Promise<str
 
 /** POSTs a local dataset (as RDF/XML) to another dataset service; answers the URI it made. */
 export async function publishDataset(deps: Deps, datasetUri: string, datasetService: string, subjectid?: string): Promise<string> {
-  if (!isValidIri(datasetService) || !/^https?:/.test(datasetService)) throw new BadRequest(`dataset_service is not an http(s) URI: ${JSON.stringify(datasetService)}`, { code: ERR.InvalidIRI });
+  if (!isValidIri(datasetService) || !/^https?:/.test(datasetService)) throw new BadRequest(`dataset_service is not an http(s) URI: ${JSON.stringify(masked(datasetService))}`, { code: ERR.InvalidIRI });
   const view = await viewOf(deps, datasetUri);
   let body = '';
   for await (const chunk of Readable.from(rdfTextStream(datasetQuadChunks(deps, view), 'rdfxml'))) body += chunk;
-  const res = await fetchRemote(datasetService, { method: 'POST', body, contentType: RDF_XML, accept: 'text/uri-list', subjectid, timeoutMs: TIMEOUT_MS });
-  if (res.status === 202) return awaitRemoteTask(await taskUriOf(res), subjectid);
+  const res = await fetchRemote(deps.config, datasetService, { method: 'POST', body, contentType: RDF_XML, accept: 'text/uri-list', subjectid, what: 'dataset_service' });
+  if (res.status === 202) return awaitRemoteTask(deps, await taskUriOf(res), subjectid);
   const made = uriListOf(res);
-  if (res.status >= 300 || !isValidIri(made)) throw await unusable(`dataset service ${datasetService} refused the dataset`, res);
+  if (res.status >= 300 || !isValidIri(made)) throw await unusable(`dataset service ${masked(datasetService)} refused the dataset`, res);
   return made;
 }
 

@@ -1,5 +1,7 @@
 // Reads the error report a remote OpenTox service answered (SPEC §7.2), in any RDF syntax of
 // the format table or as text, into ErrorReportData, so it can become the cause of our 502.
+// What a remote says is data under suspicion (DESIGN "Outbound requests and trust"): a report
+// is kept, bounded; any other body gives at most MAX_TEXT characters, and only when it is text.
 import type * as RDF from '@rdfjs/types';
 import type { ErrorReportData } from '../errors.ts';
 import { syntaxOf } from '../rdf/formats.ts';
@@ -17,7 +19,13 @@ export function codeOfStatus(status: number): string {
   return (byStatus[status] ?? ERR.ErrorCode).value;
 }
 
-const MAX_TEXT = 2000;
+/** Characters kept of a reply that is not a report. */
+export const MAX_TEXT = 200;
+/** Characters kept of each field of a remote report, its causes at most MAX_CAUSES deep and wide. */
+const MAX_FIELD = 2000;
+const MAX_CAUSES = 8;
+
+const clip = (text: string | undefined, max: number) => (text !== undefined && text.length > max ? text.slice(0, max) + '…' : text);
 
 /** Report data from a remote error response: its RDF report if it sent one, else its text. */
 export async function parseRemoteReport(status: number, contentType: string, body: string, actor: string): Promise<ErrorReportData> {
@@ -30,6 +38,10 @@ export async function parseRemoteReport(status: number, contentType: string, bod
     } catch {
       // Not the RDF it claims to be: fall through and keep the text.
     }
+  }
+  // Images, archives and other binary bodies: nothing of them is quoted, only that they came.
+  if (contentType && !/^text\/|[/+](xml|json)\b/i.test(contentType)) {
+    return { status, code: codeOfStatus(status), actor, message: `HTTP ${status} (${contentType.split(';')[0]}, ${body.length} characters)`, causes: [] };
   }
   return fromText(status, body, actor);
 }
@@ -55,7 +67,7 @@ function fromQuads(quads: RDF.Quad[], status: number): ErrorReportData | undefin
 
 const key = (t: RDF.Term) => `${t.termType}:${t.value}`;
 
-function build(quads: RDF.Quad[], node: RDF.Term, status: number, seen: Set<string>): ErrorReportData {
+function build(quads: RDF.Quad[], node: RDF.Term, status: number, seen: Set<string>, depth = 0): ErrorReportData {
   seen.add(key(node));
   const values = (p: RDF.NamedNode) => quads.filter((q) => q.subject.equals(node) && q.predicate.equals(p)).map((q) => q.object);
   const one = (p: RDF.NamedNode) => values(p)[0]?.value;
@@ -63,10 +75,10 @@ function build(quads: RDF.Quad[], node: RDF.Term, status: number, seen: Set<stri
   const own = Number.isInteger(declared) && declared >= 100 ? declared : status;
   return {
     status: own,
-    code: one(OT.errorCode) ?? codeOfStatus(own),
-    actor: one(OT.actor),
-    message: one(OT.message) ?? `HTTP ${own}`,
-    details: one(OT.errorDetails) ?? one(OT.term('details')),
-    causes: values(OT.errorCause).filter((c) => !seen.has(key(c))).map((c) => build(quads, c, own, seen)),
+    code: clip(one(OT.errorCode), MAX_FIELD) ?? codeOfStatus(own),
+    actor: clip(one(OT.actor), MAX_FIELD),
+    message: clip(one(OT.message), MAX_FIELD) ?? `HTTP ${own}`,
+    details: clip(one(OT.errorDetails) ?? one(OT.term('details')), MAX_FIELD),
+    causes: depth >= MAX_CAUSES ? [] : values(OT.errorCause).filter((c) => !seen.has(key(c))).slice(0, MAX_CAUSES).map((c) => build(quads, c, own, seen, depth + 1)),
   };
 }

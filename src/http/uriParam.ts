@@ -8,6 +8,8 @@
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { checkIri, isValidIri } from '../store/binder.ts';
+import { redact } from '../auth/redact.ts';
+import { withoutCredentials } from './outbound/credentials.ts';
 
 /** Characters an IRI may not hold literally outside the host (RFC 3987 §2.2, RFC 3986 §2). */
 const EXCLUDED = /[[\]{}|\\^`"<> ]/g;
@@ -29,12 +31,16 @@ export function normaliseUri(value: string): string | undefined {
   return isValidIri(iri) ? iri : undefined;
 }
 
-/** The parameter `name` as an IRI; 400 InvalidIRI (with a hint) when it cannot be one. */
+/**
+ * The parameter `name` as an IRI, without the user-info or token it may carry (never stored,
+ * logged, echoed or fetched: src/http/outbound/credentials.ts); 400 InvalidIRI (with a hint)
+ * when it cannot be one.
+ */
 export function readUriParam(value: string, name: string): string {
-  const iri = normaliseUri(value.trim());
+  const iri = normaliseUri(withoutCredentials(value.trim()));
   if (iri === undefined) {
     checkIri(value.trim(), name);
-    throw new BadRequest(`${name} is not a valid absolute IRI: ${JSON.stringify(value.slice(0, 200))}`, { code: ERR.InvalidIRI });
+    throw new BadRequest(`${name} is not a valid absolute IRI: ${JSON.stringify(redact(value).slice(0, 200))}`, { code: ERR.InvalidIRI });
   }
   return iri;
 }

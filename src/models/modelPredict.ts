@@ -9,6 +9,7 @@ import { redact } from '../auth/redact.ts';
 import { BadRequest, InternalError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { readUriParam } from '../http/uriParam.ts';
+import { admitRemote } from '../http/outbound/policy.ts';
 import type { JobContext, TaskEngine } from '../tasks/api.ts';
 import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
 import { publishResult } from '../datasets/datasetRemote.ts';
@@ -53,6 +54,10 @@ export async function checkPredictInput(deps: Deps, p: PredictParams): Promise<v
     if (base.href.startsWith(uriOf(deps.config, '/dataset/')) && !(await isDataset(deps, base.href))) {
       throw new BadRequest(`dataset_uri ${p.datasetUri} names no dataset of this service`, { code: ERR.InvalidParameter });
     }
+  }
+  // Anything this service would call elsewhere passes the outbound policy before a task exists.
+  for (const [name, v] of [['dataset_uri', p.datasetUri], ['compound_uri', p.compoundUri], ['dataset_service', p.datasetService]] as const) {
+    if (v !== undefined) await admitRemote(deps.config, v, name);
   }
   const local = p.compoundUri?.startsWith(uriOf(deps.config, '/compound/'));
   if (p.compoundUri && local) await knowCompound(deps, compoundNumber(p.compoundUri) ?? -1);

@@ -77,7 +77,7 @@ export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
   'InvalidCredentials', 'InvalidSmarts',
   'NoStructureColumn', 'FeatureNotInDataset', 'NotAModelRepresentation',
   'ResourceInUse',
-  'LimitExceeded', 'JobQuotaExceeded',
+  'LimitExceeded', 'JobQuotaExceeded', 'RemoteURIRefused',
   'EntityExpansionLimit',
 ] as const);
 

@@ -17,6 +17,7 @@ import { uuidv7 } from './ids.ts';
 import { purgeTasks, recoverTasks } from './recovery.ts';
 import { isFinal, transition, type TaskEvent } from './stateMachine.ts';
 import { IDLE_THREAD_MS, WorkerPool } from './workerPool.ts';
+import { withFetchBudget } from '../http/outbound/budget.ts';
 import { LiveJob } from './liveJob.ts';
 import { JobQuota } from './quota.ts';
 import { completeTask, failTask } from './outcome.ts';
@@ -332,7 +333,8 @@ export class JobEngine implements TaskEngine {
     let failed = false;
     try {
       // Unreadable parameters of a recovered task fail the task, not start-up.
-      result = await job.definition.run(paramsOf(job.record, job.params), job.context(this.pool));
+      // Each job has its own allowance of requests to other services (REMOTE_MAX_FETCHES).
+      result = await withFetchBudget(this.deps.config.remoteMaxFetches, () => job.definition.run(paramsOf(job.record, job.params), job.context(this.pool)));
       // A job acts with its creator's rights (SPEC §5), so what it created is the creator's.
       await recordOwners(this.deps, result, job.record.owner);
     } catch (e) {

@@ -14,6 +14,8 @@ import { readParams, withDefaults, type ParamDef } from '../algorithms/params.ts
 import { modelGraph } from '../models/models.ts';
 import { ERR, OT } from '../rdf/vocab.ts';
 import { checkIri } from '../store/binder.ts';
+import { withoutCredentials } from '../http/outbound/credentials.ts';
+import { admitRemote } from '../http/outbound/policy.ts';
 import type { LearningValidationParams } from './learningValidation.ts';
 import type { TestSetParams } from './testSetValidation.ts';
 
@@ -28,7 +30,8 @@ export const VALIDATION_PARAMS: readonly ParamDef[] = [
 function required(form: Form, name: string, what: string): string {
   const v = form.get(name)?.trim();
   if (!v) throw new BadRequest(`${name} is mandatory: ${what}`, { code: ERR.MissingParameter });
-  return checkIri(v, name);
+  // A token or user-info inside the URI is dropped before the URI is stored or fetched.
+  return withoutCredentials(checkIri(v, name));
 }
 
 /** The learning algorithm an algorithm_uri names, with its (stored) parameter values. */
@@ -77,6 +80,9 @@ export async function readTestSetRequest(deps: Deps, io: AlgorithmIO, form: Form
   if (!endpoint) throw new BadRequest(`model_uri ${model} predicts no endpoint (no ot:dependentVariables): nothing to validate`, { code: ERR.InvalidParameter });
   const testDataset = required(form, 'test_dataset_uri', 'the URI of the external test set');
   const target = form.get('test_target_dataset_uri')?.trim() ? required(form, 'test_target_dataset_uri', '') : undefined;
+  // The outbound policy, before anything is fetched, naming the parameter that is refused.
+  await admitRemote(deps.config, testDataset, 'test_dataset_uri');
+  if (target) await admitRemote(deps.config, target, 'test_target_dataset_uri');
   await io.check(testDataset, undefined, subjectid);
   const measured = target ?? testDataset;
   try {

@@ -20,7 +20,8 @@ describe('job parameters', function () {
   let features: string[];
   let model: string;
   before(async () => {
-    app = await startApp();
+    // 127.0.0.1:9 plays a listed peer that is down, so requests to it fail as remote failures (502).
+    app = await startApp({ remoteOrigins: ['http://127.0.0.1:9'] });
     dataset = (await uploadDataset(app, 'SMILES,a,b\nCCO,1,5\nCCCO,2,7\nCCCCO,3,6\n', 'text/csv')).body;
     features = await lines(dataset + '/features');
     const predicted = await ensureFeature(app.deps, { title: 'a (constant)', type: 'numeric', source: app.url + '/algorithm/constant' });

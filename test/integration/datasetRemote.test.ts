@@ -16,12 +16,19 @@ const upload = async (app: TestApp, body: string, type: string): Promise<string>
   return (await res.text()).trim();
 };
 
+/**
+ * The loopback peers of app `a` (app `b` and the raw servers): listed in its REMOTE_ORIGINS and
+ * TOKEN_ORIGINS, as an operator lists the services it federates with.
+ */
+const peers: string[] = [];
+
 /** A port nothing listens on: bound, then closed. */
 async function deadPort(): Promise<number> {
   const s: Server = createServer();
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   const port = (s.address() as { port: number }).port;
   await new Promise((r) => s.close(r));
+  peers.push(`http://127.0.0.1:${port}`);
   return port;
 }
 
@@ -31,7 +38,9 @@ async function listen(handler: RequestListener): Promise<string> {
   const server = createHttpServer(handler);
   raw.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  peers.push(url);
+  return url;
 }
 
 const failure = (p: Promise<unknown>): Promise<BadGateway> => p.then(() => expect.fail('expected a 502'), (e: unknown) => {
@@ -42,7 +51,10 @@ const failure = (p: Promise<unknown>): Promise<BadGateway> => p.then(() => expec
 describe('datasets on another service (remote dataset_uri, dataset_service)', () => {
   let a: TestApp;
   let b: TestApp;
-  before(async () => { [a, b] = await Promise.all([startApp(), startApp()]); });
+  before(async () => {
+    [a, b] = await Promise.all([startApp({ remoteOrigins: peers, tokenOrigins: peers }), startApp()]);
+    peers.push(b.url);
+  });
   after(async () => {
     await Promise.all([a.close(), b.close()]);
     for (const s of raw) s.close();

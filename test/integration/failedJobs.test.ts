@@ -27,9 +27,11 @@ describe('a failed job leaves nothing behind', function () {
   let dataset: string;
   let unreachable: string;
   before(async () => {
-    app = await startApp();
+    // The dead dataset service is a loopback peer the operator listed (REMOTE_ORIGINS).
+    const port = await closedPort();
+    app = await startApp({ remoteOrigins: [`http://127.0.0.1:${port}`] });
     dataset = (await uploadDataset(app, 'SMILES,a\nCCO,1\nCCCO,2\nc1ccccc1O,3\n', 'text/csv')).body;
-    unreachable = `http://127.0.0.1:${await closedPort()}/dataset`;
+    unreachable = `http://127.0.0.1:${port}/dataset`;
   });
   after(async () => { await app.close(); });
 

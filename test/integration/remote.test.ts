@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { loadConfig } from '../../src/config.ts';
 import { fetchRemote, firstSuccessful, getRemoteRdf } from '../../src/http/remote.ts';
 import { BadGateway, HttpError } from '../../src/errors.ts';
 import { errorMiddleware } from '../../src/http/errorMiddleware.ts';
@@ -13,10 +14,16 @@ import { rdfReply } from '../../src/http/reply.ts';
 import { ERR, OT } from '../../src/rdf/vocab.ts';
 import { parseRdfXmlStrict } from '../helpers/rdf.ts';
 
+/** The loopback peers of this file: listed, so the outbound policy lets the client call them. */
+const origins: string[] = [];
+const net = loadConfig([], {}, { baseUrl: 'http://127.0.0.1:1', remoteOrigins: origins, tokenOrigins: origins });
+
 async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
   const server = createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origins.push(url);
+  return { server, url };
 }
 
 async function failure(p: Promise<unknown>): Promise<HttpError> {
@@ -31,6 +38,7 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
   const raw: Server[] = [];
   before(async () => {
     remote = await startApp();
+    origins.push(remote.url);
     const { server, url } = await listen(() => undefined);
     closedPort = url;
     server.close();
@@ -41,13 +49,13 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
   });
 
   it('returns a remote RDF resource', async () => {
-    const quads = await getRemoteRdf(remote.url + '/ontology/errors');
+    const quads = await getRemoteRdf(net, remote.url + '/ontology/errors');
     expect(quads.some((q) => q.subject.value === ERR.PredictionFeatureNotInDataset.value)).to.equal(true);
   });
 
   for (const accept of ['application/rdf+xml', 'text/turtle', 'application/n-triples', 'application/ld+json', 'text/n3', 'text/plain']) {
     it(`a remote 404 report in ${accept} becomes the cause of a 502`, async () => {
-      const err = await failure(fetchRemote(remote.url + '/ontology/none', { accept }));
+      const err = await failure(fetchRemote(net, remote.url + '/ontology/none', { accept }));
       expect(err).to.be.instanceOf(BadGateway);
       expect(err.status).to.equal(502);
       expect(err.code.value).to.equal(ERR.BadGateway.value);
@@ -65,7 +73,7 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
         _:c a ot:ErrorReport ; ot:errorCode <${ERR.PredictionFeatureNotInDataset.value}> ; ot:statusCode 400 ; ot:message "no such feature" ; ot:errorDetails "hint" .`);
     });
     raw.push(server);
-    const err = await failure(fetchRemote(url + '/model/1'));
+    const err = await failure(fetchRemote(net, url + '/model/1'));
     expect(err.causes[0]).to.include({ status: 502, message: 'upstream', actor: 'http://a.org/' });
     expect(err.causes[0]!.causes[0]).to.include({ status: 400, code: ERR.PredictionFeatureNotInDataset.value, message: 'no such feature', details: 'hint' });
   });
@@ -73,19 +81,19 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
   it('a remote error in plain prose keeps its text', async () => {
     const { server, url } = await listen((_req, res) => res.writeHead(500, { 'Content-Type': 'text/html' }).end('<h1>Oops</h1>\nstack...'));
     raw.push(server);
-    const err = await failure(fetchRemote(url));
+    const err = await failure(fetchRemote(net, url));
     expect(err.causes[0]).to.include({ status: 500, code: ERR.InternalServerError.value, message: '<h1>Oops</h1>' });
   });
 
   it('connection refused is a 502 whose cause says so', async () => {
-    const err = await failure(fetchRemote(closedPort + '/dataset/1'));
+    const err = await failure(fetchRemote(net, closedPort + '/dataset/1'));
     expect(err.status).to.equal(502);
     expect(err.causes[0]).to.include({ code: ERR.RemoteServiceError.value, actor: closedPort + '/dataset/1' });
     expect(err.causes[0]!.message).to.match(/connection refused/);
   });
 
   it('an unknown host is a 502 whose cause names the lookup failure', async () => {
-    const err = await failure(fetchRemote('http://no-such-host.invalid/dataset/1', { timeoutMs: 5000 }));
+    const err = await failure(fetchRemote(net, 'http://no-such-host.invalid/dataset/1', { timeoutMs: 5000 }));
     expect(err.status).to.equal(502);
     expect(err.causes[0]!.message).to.match(/unknown host|lookup|no answer/);
   });
@@ -93,7 +101,7 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
   it('a service that does not answer in time is a 502 with a time-out cause', async () => {
     const { server, url } = await listen(() => undefined);
     raw.push(server);
-    const err = await failure(fetchRemote(url, { timeoutMs: 200 }));
+    const err = await failure(fetchRemote(net, url, { timeoutMs: 200 }));
     expect(err.status).to.equal(502);
     expect(err.causes[0]).to.include({ status: 504, code: ERR.GatewayTimeout.value });
     expect(err.causes[0]!.message).to.match(/no answer within 200 ms/);
@@ -111,7 +119,7 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
       });
     });
     raw.push(server);
-    const res = await fetchRemote(url + '/old', { subjectid: 'token-1', body: new URLSearchParams({ dataset_uri: 'http://x.org/d?a=1&b=2' }) });
+    const res = await fetchRemote(net, url + '/old', { subjectid: 'token-1', body: new URLSearchParams({ dataset_uri: 'http://x.org/d?a=1&b=2' }) });
     expect(res.status).to.equal(200);
     expect(res.url).to.equal(url + '/new');
     expect(res.body.toString()).to.equal('http://x.org/dataset/9\n');
@@ -122,24 +130,24 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
   });
 
   it('a remote answer that is not RDF is a 502 for getRemoteRdf', async () => {
-    const err = await failure(getRemoteRdf(remote.url + '/ontology', { accept: 'text/uri-list' }));
+    const err = await failure(getRemoteRdf(net, remote.url + '/ontology', { accept: 'text/uri-list' }));
     expect(err.status).to.equal(502);
     expect(err.causes[0]!.message).to.match(/not RDF/);
   });
 
   it('an invalid URI is the client\'s fault: 400 InvalidIRI', async () => {
-    const err = await failure(fetchRemote('ftp://x.org/a'));
+    const err = await failure(fetchRemote(net, 'ftp://x.org/a'));
     expect(err.status).to.equal(400);
     expect(err.code.value).to.equal(ERR.InvalidIRI.value);
   });
 
   it('firstSuccessful drops earlier failures when one service succeeds (rule 2)', async () => {
-    const quads = await firstSuccessful([closedPort + '/ontology/errors', remote.url + '/ontology/none', remote.url + '/ontology/errors'], (u) => getRemoteRdf(u));
+    const quads = await firstSuccessful([closedPort + '/ontology/errors', remote.url + '/ontology/none', remote.url + '/ontology/errors'], (u) => getRemoteRdf(net, u));
     expect(quads.length).to.be.greaterThan(100);
   });
 
   it('firstSuccessful reports every failure as a cause when all fail (rule 3)', async () => {
-    const err = await failure(firstSuccessful([closedPort + '/a', remote.url + '/ontology/none'], (u) => getRemoteRdf(u)));
+    const err = await failure(firstSuccessful([closedPort + '/a', remote.url + '/ontology/none'], (u) => getRemoteRdf(net, u)));
     expect(err.status).to.equal(502);
     expect(err.causes.map((c) => c.status)).to.deep.equal([502, 404]);
   });
@@ -148,7 +156,7 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
     const koa = new Koa();
     koa.silent = true;
     koa.use(errorMiddleware({ actor: 'http://local.org/', debug: false }));
-    koa.use(handle(async () => rdfReply(await getRemoteRdf(remote.url + '/ontology/none'))));
+    koa.use(handle(async () => rdfReply(await getRemoteRdf(net, remote.url + '/ontology/none'))));
     const server = koa.listen(0, '127.0.0.1');
     raw.push(server);
     await new Promise((r) => server.once('listening', r));
