@@ -2,7 +2,6 @@
 // sort, paging, format and search links, and the Link header, are built without it.
 import { expect } from 'chai';
 import { startApp, tempDir, type TestApp } from '../helpers/app.ts';
-import { uploadDataset } from '../helpers/datasets.ts';
 import { addUsers, login } from '../helpers/auth.ts';
 
 for (const mode of ['off', 'on'] as const) {
