@@ -14,7 +14,15 @@ import { EVERY_ANSWER } from './securityHeaders.ts';
 /** How long a refused client may go on sending before its socket is closed. */
 const DRAIN_MS = 2000;
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
+/** Reason phrase and report code by status. */
+const ANSWERS = {
+  400: { reason: 'Bad Request', code: ERR.BadRequest },
+  408: { reason: 'Request Timeout', code: ERR.RequestTimeout },
+  414: { reason: 'URI Too Long', code: ERR.URITooLong },
+  431: { reason: 'Request Header Fields Too Large', code: ERR.HeaderFieldsTooLarge },
+} as const;
+
+type Status = keyof typeof ANSWERS;
 
 interface ParseError extends Error {
   code?: string;
@@ -33,13 +41,13 @@ function requestLineTooLong(raw: Buffer | undefined, limit: number): boolean {
   return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ /.test(head) && !head.includes('\r\n');
 }
 
-export function statusOf(err: ParseError, limit: number): number {
+export function statusOf(err: ParseError, limit: number): Status {
   if (err.code === 'HPE_HEADER_OVERFLOW') return requestLineTooLong(err.rawPacket, limit) ? 414 : 431;
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
   return 400;
 }
 
-function messageOf(status: number, limit: number): string {
+function messageOf(status: Status, limit: number): string {
   if (status === 414) return `the request line is longer than the limit of ${limit} bytes`;
   if (status === 431) return `the request line and header fields are longer than the limit of ${limit} bytes`;
   if (status === 408) return 'the request was not received within the time limit';
@@ -59,11 +67,10 @@ export function clientErrorHandler(actor: string, limit: number): (err: ParseErr
       return;
     }
     const status = statusOf(err, limit);
-    const code = status === 414 || status === 431 ? ERR.LimitExceeded : ERR.BadRequest;
     const details = status === 414 || status === 431 ? 'Send long parameters in a POST body (application/x-www-form-urlencoded) instead.' : undefined;
-    const body = Buffer.from(reportText(reportOf(new HttpError(status, code, messageOf(status, limit), { details }), actor, false)));
+    const body = Buffer.from(reportText(reportOf(new HttpError(status, ANSWERS[status].code, messageOf(status, limit), { details }), actor, false)));
     const headers = { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(body.length), Connection: 'close', ...EVERY_ANSWER };
-    const head = `HTTP/1.1 ${status} ${REASONS[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+    const head = `HTTP/1.1 ${status} ${ANSWERS[status].reason}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
     socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
     setTimeout(() => socket.destroy(), DRAIN_MS).unref();
   };

@@ -13,7 +13,7 @@ const DECODERS: Record<string, () => Gunzip | ReturnType<typeof createBrotliDeco
 
 export class UnsupportedContentCoding extends HttpError {
   constructor(coding: string) {
-    super(415, ERR.UnsupportedMediaType, `unsupported Content-Encoding "${coding.slice(0, 50)}" of the request body`, {
+    super(415, ERR.UnsupportedContentCoding, `unsupported Content-Encoding "${coding.slice(0, 50)}" of the request body`, {
       details: `Send the body as it is, or coded with one of: ${Object.keys(DECODERS).join(', ')}.`,
       headers: { 'Accept-Encoding': 'gzip, deflate, br' },
     });

@@ -78,6 +78,7 @@ export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
   'NoStructureColumn', 'FeatureNotInDataset', 'NotAModelRepresentation',
   'ResourceInUse',
   'LimitExceeded', 'JobQuotaExceeded',
+  'UnsupportedContentCoding', 'RequestTimeout', 'URITooLong', 'HeaderFieldsTooLarge',
 ] as const);
 
 /** VoID, for the triple counts of listed ontology graphs. */

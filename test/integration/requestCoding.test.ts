@@ -53,7 +53,7 @@ describe('Content-Encoding of request bodies', function () {
       const body = await res.text();
       expect(res.status, coding).to.equal(415);
       expect(res.headers.get('content-type')).to.match(/^text\/plain/);
-      expect(body, coding).to.match(/^415 UnsupportedMediaType: unsupported Content-Encoding "(compress|zstd|foo|aes128gcm)"/);
+      expect(body, coding).to.match(/^415 UnsupportedContentCoding: unsupported Content-Encoding "(compress|zstd|foo|aes128gcm)"/);
       expect(res.headers.get('accept-encoding')).to.equal('gzip, deflate, br');
     }
     const rdf = await post('/dataset', 'text/turtle', Buffer.from('<a> <b> <c> .'), 'zstd', 'application/rdf+xml');

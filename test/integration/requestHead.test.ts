@@ -48,16 +48,16 @@ describe('request heads over the limit', function () {
     expect(res.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
     expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
     expect(res.headers.get('connection')).to.equal('close');
-    expect(await res.text()).to.equal(`414 LimitExceeded: the request line is longer than the limit of ${maxHeaderSize} bytes\nactor: ${app.url}/\n  Send long parameters in a POST body (application/x-www-form-urlencoded) instead.\n`);
+    expect(await res.text()).to.equal(`414 URITooLong: the request line is longer than the limit of ${maxHeaderSize} bytes\nactor: ${app.url}/\n  Send long parameters in a POST body (application/x-www-form-urlencoded) instead.\n`);
   });
 
   it('a header block over the limit is 431 with a report', async () => {
     const big = await fetch(`${url}/compound`, { headers: { 'X-Big': 'b'.repeat(64 * 1024) } });
     expect(big.status).to.equal(431);
-    expect(await big.text()).to.match(/^431 LimitExceeded: the request line and header fields are longer than the limit of \d+ bytes\n/);
+    expect(await big.text()).to.match(/^431 HeaderFieldsTooLarge: the request line and header fields are longer than the limit of \d+ bytes\n/);
     const many = await send(port, `GET /compound HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v\r\n`).join('')}\r\n`);
     expect(many).to.match(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
-    expect(many).to.match(/\r\n\r\n431 LimitExceeded: /);
+    expect(many).to.match(/\r\n\r\n431 HeaderFieldsTooLarge: /);
   });
 
   it('answers the raw request, whole, then closes; further bytes are dropped, not answered twice', async () => {
