@@ -26,6 +26,7 @@ import { compression } from './http/compress.ts';
 import { representationCache } from './http/cacheFront.ts';
 import { limitsMiddleware } from './http/limits.ts';
 import { withFetchBudget } from './http/outbound/budget.ts';
+import { securityHeaders } from './http/securityHeaders.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
@@ -39,6 +40,8 @@ export function createApp(deps: Deps): Koa {
   app.proxy = deps.config.trustProxy;
   // Errors are answered as reports by errorMiddleware; Koa's own logging would repeat them.
   app.silent = true;
+  // Outermost, before the access log: every answer carries these (pages add their policy, src/pages/pages.ts).
+  app.use(securityHeaders());
   // The access log is outermost, so it sees every answer as sent (errors and preflights too).
   app.use(accessLog(deps.logger));
   // CORS next: preflights are answered before anything else, and every answer (errors too) carries its headers.

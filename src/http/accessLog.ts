@@ -6,9 +6,8 @@ import type Koa from 'koa';
 import type { Logger } from '../logger.ts';
 import { redact } from '../auth/redact.ts';
 import type { SentBytes } from './cacheFront.ts';
-
-/** Query parameters whose whole value is a secret, whatever it looks like. */
-const SECRET_PARAMS = /^(subjectid|tokenid|token|password|passwd|pwd|api_?key|access_token)$/i;
+// Query parameters whose whole value is a secret, whatever it looks like.
+import { TOKEN_PARAMS as SECRET_PARAMS } from './tokenParams.ts';
 const HIDDEN = '***';
 
 /** Path and query as logged: secrets in the query hidden, decoded values redacted. */

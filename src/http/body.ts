@@ -6,6 +6,7 @@ import type * as RDF from '@rdfjs/types';
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
 import { RDF_MEDIA_TYPES, syntaxOf } from '../rdf/formats.ts';
 import { parseRdf } from '../rdf/parse.ts';
+import { codingsOf, readDecoded } from './contentCoding.ts';
 import { checkParameters, checkRdfNesting, checkTriples, countParameters, limitsOf, LimitExceeded } from './limits.ts';
 
 export interface BodyLimits {
@@ -22,27 +23,21 @@ export function contentType(ctx: Koa.Context): string {
   return (ctx.get('Content-Type') || '').split(';')[0]!.trim().toLowerCase(); // split gives at least one part
 }
 
-/** Reads the whole body, refusing with 413 past the limit (before reading, when declared). */
+/**
+ * Reads the whole body, decoded from its Content-Encoding (contentCoding.ts), refusing with
+ * 413 past the limit (before reading, when declared). Every body reader comes through here.
+ */
 export async function readRaw(ctx: Koa.Context): Promise<Buffer> {
   const cached = (ctx.state as { rawBody?: Buffer }).rawBody;
   if (cached) return cached;
   const limit = limitOf(ctx);
+  const codings = codingsOf(ctx.get('Content-Encoding'));
   const declared = Number(ctx.get('Content-Length'));
   if (Number.isFinite(declared) && declared > limit) {
     ctx.req.resume();
     throw new PayloadTooLarge(limit);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      ctx.req.resume();
-      throw new PayloadTooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  const body = Buffer.concat(chunks);
+  const body = await readDecoded(ctx.req, codings, limit);
   (ctx.state as { rawBody?: Buffer }).rawBody = body;
   return body;
 }

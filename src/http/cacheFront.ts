@@ -10,6 +10,7 @@ import { versionsOf } from '../store/versions.ts';
 import { BodyCache, serveEntry, type CacheState, type Entry, type Ready, type Shape } from './cache.ts';
 import type { CodingDecided } from './compress.ts';
 import { acceptOf, prefersHtml, HTML, type PageRenderer } from './send.ts';
+import { EVERY_ANSWER_NAMES } from './securityHeaders.ts';
 
 /**
  * Negotiation results by offer, then by Accept: clients repeat the same few Accept headers.
@@ -62,12 +63,12 @@ export interface SentBytes {
 
 /**
  * True when the request has no preconditions and no layer before this one has set a header
- * field (CORS does): its answer is the same whole list of header fields and body each time,
+ * field (CORS does) beyond those every answer carries (securityHeaders.ts): its answer is the same whole list of header fields and body each time,
  * which serveReady writes and keepReady keeps.
  */
 function writtenWhole(ctx: Koa.Context): boolean {
   const headers = ctx.req.headers;
-  return headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined && ctx.res.getHeaderNames().length === 0;
+  return headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined && ctx.res.getHeaderNames().every((name) => EVERY_ANSWER_NAMES.has(name));
 }
 
 /**

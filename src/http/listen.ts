@@ -1,8 +1,9 @@
 // The HTTP server of the service and its time limits. A client that trickles its headers or
 // body (one byte a second) holds a socket and a parser; the limits below end such requests
 // with 408 Request Timeout (RFC 9110 §15.5.9) so that they cannot pile up.
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, maxHeaderSize, type RequestListener, type Server } from 'node:http';
 import type { Config } from '../config.ts';
+import { clientErrorHandler } from './clientErrors.ts';
 
 /** Idle keep-alive sockets outlive the clients' own idle timeout (undici's is 4 s), so a
  * polling client never reuses a socket the server is just closing (ECONNRESET). */
@@ -21,9 +22,14 @@ export function serverTimeouts(config: TimeoutConfig): { requestTimeout: number;
   return { requestTimeout, headersTimeout, connectionsCheckingInterval };
 }
 
-/** An HTTP server for a request handler, with the configured time limits. */
-export function createHttpServer(config: TimeoutConfig, handler: RequestListener): Server {
+/**
+ * An HTTP server for a request handler, with the configured time limits; requests the
+ * parser refuses (too slow, too long a head) are answered with a report (clientErrors.ts).
+ */
+export function createHttpServer(config: TimeoutConfig & Partial<Pick<Config, 'baseUrl'>>, handler: RequestListener): Server {
   const server = createServer({ ...serverTimeouts(config), keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, handler);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // The head's limit is Node's (--max-http-header-size, 16 KiB by default).
+  server.on('clientError', clientErrorHandler(config.baseUrl ? `${config.baseUrl}/` : '', maxHeaderSize));
   return server;
 }

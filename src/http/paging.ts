@@ -4,6 +4,7 @@
 // `Link: <…>; rel="next"` header, and `X-Total-Count` when the total is cheap to know.
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
+import { withoutTokens } from './tokenParams.ts';
 
 export interface PagingLimits {
   /** Default page size (config.pageSize). */
@@ -23,6 +24,13 @@ export interface Paging {
 }
 
 const MAX_PAGE = 1_000_000_000;
+
+/**
+ * The largest OFFSET a query is given. No store holds more items, and Oxigraph's WebAssembly
+ * build reads OFFSET as a 32-bit integer (a larger one fails to parse): a page that starts
+ * past it is past the data, and is answered empty from this offset with LIMIT 0.
+ */
+export const MAX_OFFSET = 2 ** 31 - 1;
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -46,6 +54,7 @@ export function parsePaging(query: Query, limits: PagingLimits): Paging {
   const requested = intParam(query, 'pagesize', 1, Number.MAX_SAFE_INTEGER) ?? (max === undefined ? limits.pageSize : Math.max(max, 1));
   const pageSize = Math.min(requested, limits.maxPageSize);
   const offset = page * pageSize;
+  if (offset > MAX_OFFSET) return { page, pageSize, max, offset: MAX_OFFSET, limit: 0 };
   const limit = max === undefined ? pageSize : Math.max(0, Math.min(pageSize, max - offset));
   return { page, pageSize, max, offset, limit };
 }
@@ -61,10 +70,10 @@ export async function fetchPage<T>(paging: Paging, fetch: (limit: number, offset
   return { items: rows.slice(0, paging.limit), hasMore: rows.length > paging.limit && !reachedMax };
 }
 
-/** Link (first, prev, next) and X-Total-Count headers for a page of the list at `url`. */
+/** Link (first, prev, next) and X-Total-Count headers for a page of the list at `url` (its tokens left out). */
 export function pagingHeaders(url: string, paging: Paging, hasMore: boolean, total?: number): Record<string, string> {
   const at = (page: number) => {
-    const u = new URL(url);
+    const u = withoutTokens(url);
     u.searchParams.set('page', String(page));
     u.searchParams.set('pagesize', String(paging.pageSize));
     return `<${u.href}>`;

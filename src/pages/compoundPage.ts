@@ -7,7 +7,7 @@ import { compoundRecord, conformerRecords, numberOf } from '../compounds/compoun
 import { variantText } from './graph.ts';
 import { html, link, raw } from './html.ts';
 import { formatLinks, layout } from './layout.ts';
-import { compoundDepictions } from './depiction.ts';
+import { compoundDepictions, presentationAttributes } from './depiction.ts';
 import type { PageInput } from './page.ts';
 
 const { namedNode } = DataFactory;
@@ -23,7 +23,7 @@ export async function compoundPage(input: PageInput): Promise<string> {
   const datasets = [...new Set((await deps.store.match(null, OT.compound, namedNode(uri), null)).map((q) => q.graph.value))].filter((g) => g.startsWith(base + '/dataset/'));
   const similar = (await deps.search.similar(compound.smiles, SIMILAR, { limit: SIMILAR_SHOWN + 1 })).filter((h) => h.uri !== uri).slice(0, SIMILAR_SHOWN);
   const pictures = await compoundDepictions(deps, similar.map((h) => h.uri), 100);
-  const body = html`<div class="compound"><span class="depiction" role="img" aria-label="structure ${compound.smiles}">${raw(svg.replace(/^<\?xml[^>]*\?>\s*/, ''))}</span>
+  const body = html`<div class="compound"><span class="depiction" role="img" aria-label="structure ${compound.smiles}">${raw(presentationAttributes(svg.replace(/^<\?xml[^>]*\?>\s*/, '')))}</span>
 <dl class="identifiers"><dt>SMILES</dt><dd class="smiles">${compound.smiles}</dd><dt>InChI</dt><dd>${compound.inchi}</dd><dt>InChIKey</dt><dd>${compound.inchiKey}</dd>
 <dt>Formula</dt><dd>${compound.formula}</dd><dt>Molecular weight</dt><dd>${compound.molecularWeight.toFixed(3)} g/mol</dd></dl></div>
 <h2>Conformers</h2>${conformers.length ? html`<ul>${conformers.map((c) => html`<li>${link(c.uri, base)}</li>`)}</ul>` : html`<p>None stored. <a href="${uri}/conformer">Conformer list</a></p>`}

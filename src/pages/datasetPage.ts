@@ -16,7 +16,7 @@ import { html, link, raw, type Html } from './html.ts';
 import { formatLinks, layout } from './layout.ts';
 import { compoundDepictions } from './depiction.ts';
 import { barCounts, fmt, histogram } from './plots.ts';
-import { queryText, type PageInput } from './page.ts';
+import { linkUrl, queryText, type PageInput } from './page.ts';
 import { searchResults } from './searchPage.ts';
 import { listParam } from '../routes/dataset.ts';
 
@@ -55,7 +55,7 @@ function plotOf(feature: FeatureInfo, column: Array<string | undefined>): Html {
 }
 
 function sortLink(ctx: Koa.Context, base: string, i: number, current: { sort: number; desc: boolean }): string {
-  const u = new URL(base + ctx.url);
+  const u = linkUrl({ ctx, base });
   u.searchParams.set('sort', String(i));
   u.searchParams.set('order', current.sort === i && !current.desc ? 'desc' : 'asc');
   u.searchParams.delete('page');
@@ -87,7 +87,7 @@ export async function datasetPage(input: PageInput): Promise<string> {
   const paging = parsePaging(ctx.query, PAGE);
   const shown = rows.slice(paging.offset, paging.offset + paging.limit);
   const at = (page: number) => {
-    const u = new URL(base + ctx.url);
+    const u = linkUrl({ ctx, base });
     u.searchParams.set('page', String(page));
     u.searchParams.set('pagesize', String(paging.pageSize));
     return u.href;
@@ -97,7 +97,7 @@ export async function datasetPage(input: PageInput): Promise<string> {
   const arrow = (i: number) => (i === sort ? (desc ? ' ▼' : ' ▲') : '');
   const body = html`<p>${all.length} entries, ${features.length} features.</p>
 <div class="plots">${features.map((f, i) => plotOf(f, all.map((r) => r.values[i])))}</div>
-<h2>Entries ${all.length ? `${paging.offset + 1}-${paging.offset + shown.length}` : ''}</h2>
+<h2>Entries ${shown.length ? `${paging.offset + 1}-${paging.offset + shown.length}` : ''}</h2>
 <table class="entries"><thead><tr><th>Structure</th><th>Compound</th>${features.map((f, i) => html`<th${raw(i === sort ? ` aria-sort="${desc ? 'descending' : 'ascending'}"` : '')}><a class="sort" href="${sortLink(ctx, base, i, { sort, desc })}" title="sort by ${f.title}">${f.title}${arrow(i)}</a></th>`)}</tr></thead>
 <tbody>${shown.map((r, k) => html`<tr><td>${pictures[k]}</td><td>${link(r.compound, base)}</td>${r.values.map((v, i) => html`<td${raw(features[i]!.type === 'numeric' ? ' class="num"' : '')}>${v ?? ''}</td>`)}</tr>`)}</tbody></table>
 <nav class="paging" aria-label="pages">${paging.page > 0 ? html`<a rel="prev" href="${at(paging.page - 1)}">← previous page</a>` : ''}${paging.offset + paging.limit < rows.length ? html`<a rel="next" href="${at(paging.page + 1)}">next page →</a>` : ''}</nav>

@@ -6,10 +6,19 @@ import { depictSvg } from '../chem/depict.ts';
 import { html, raw, type Html } from './html.ts';
 
 
+/**
+ * RDKit writes its colours and strokes as style attributes, which the pages' policy refuses
+ * (pagePolicy.ts: no inline style that is not hashed); each declaration becomes the SVG
+ * presentation attribute of the same name (SVG 2 §6.6), which no policy governs.
+ */
+export const presentationAttributes = (svg: string): string =>
+  svg.replace(/\sstyle='([^']*)'/g, (_m, decls: string) =>
+    decls.split(';').map((d) => /^\s*([a-z-]+)\s*:\s*([^"<>]*?)\s*$/.exec(d)).filter((m) => m !== null).map((m) => ` ${m[1]}="${m[2]}"`).join(''));
+
 /** RDKit's SVG with its XML declaration dropped (it is inlined in HTML) and a label for readers. */
 export function svgOf(structure: string, size: number, label: string): Html {
   try {
-    const svg = depictSvg(structure, size, size).replace(/^<\?xml[^>]*\?>\s*/, '');
+    const svg = presentationAttributes(depictSvg(structure, size, size).replace(/^<\?xml[^>]*\?>\s*/, ''));
     return html`<span class="depiction" role="img" aria-label="${label}">${raw(svg)}</span>`;
   } catch {
     return html`<span class="depiction">(no depiction)</span>`;

@@ -2,7 +2,8 @@
 // collections, and no resource from another host (pages must work offline and fast).
 import { html, raw, type Html } from './html.ts';
 
-const STYLE = `
+/** The stylesheet's text: its hash is in the pages' Content-Security-Policy (pagePolicy.ts). */
+export const PAGE_STYLE = `
 body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fafafa}
 header{background:#234;color:#fff;padding:.5em 1em}header a{color:#fff;margin-right:1em;text-decoration:none}
 header a:hover,header a:focus{text-decoration:underline}
@@ -39,7 +40,7 @@ export interface PageFrame {
 export function layout(frame: PageFrame): string {
   return '<!DOCTYPE html>\n' + html`<html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
-<title>${frame.title} · OpenTox</title><style>${raw(STYLE)}</style></head>
+<title>${frame.title} · OpenTox</title><style>${raw(PAGE_STYLE)}</style></head>
 <body><header><nav aria-label="collections">${NAV.map(([p, t]) => html`<a href="${frame.base + p}">${t}</a>`)}</nav></header>
 <main><h1>${frame.title}</h1>${frame.body}${frame.formats ?? ''}</main></body></html>`.text;
 }

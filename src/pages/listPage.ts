@@ -10,7 +10,7 @@ import { depictedPage, pagingLinks } from './paging.ts';
 import { compoundDepictions } from './depiction.ts';
 import { searchForm, searchResults } from './searchPage.ts';
 import { uploadForm } from './uploadForm.ts';
-import type { PageInput } from './page.ts';
+import { linkUrl, type PageInput } from './page.ts';
 
 const TITLES: Record<string, string> = {
   compound: 'Compounds', dataset: 'Datasets', feature: 'Features', algorithm: 'Algorithms', model: 'Models', task: 'Tasks', validation: 'Validations',
@@ -27,7 +27,7 @@ export async function listPage(input: PageInput): Promise<string> {
   let nav = pagingLinks(input.reply.headers);
   let shown: readonly string[] = uris;
   if (kind === 'compound') {
-    ({ shown, nav } = depictedPage(new URL(input.base + input.ctx.url), uris, input.reply.headers));
+    ({ shown, nav } = depictedPage(linkUrl(input), uris, input.reply.headers));
     const pictures = await compoundDepictions(input.deps, shown, 100);
     items = html`<ul class="items compounds">${shown.map((u, i) => html`<li>${pictures[i]} ${link(u, input.base)}</li>`)}</ul>`;
   } else {

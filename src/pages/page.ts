@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import type { Deps } from '../deps.ts';
 import type { Reply } from '../http/reply.ts';
 import { replyGraph, type Graph } from './graph.ts';
+import { withoutTokens } from '../http/tokenParams.ts';
 
 export interface PageInput {
   ctx: Koa.Context;
@@ -23,6 +24,9 @@ export function pageInput(ctx: Koa.Context, reply: Reply, deps: Deps, params: Re
   const base = deps.config.baseUrl;
   return { ctx, reply, deps, base, uri: base + ctx.path, params, graph: () => (graph ??= replyGraph(reply)) };
 }
+
+/** The request's URL with its query, for the links a page writes: never with a token in it. */
+export const linkUrl = (input: Pick<PageInput, 'ctx' | 'base'>): URL => withoutTokens(input.base + input.ctx.url);
 
 /** A query parameter as one string ('' when absent). */
 export const queryText = (ctx: Koa.Context, name: string): string => {

@@ -3,6 +3,7 @@
 import type Koa from 'koa';
 import type { Deps } from '../deps.ts';
 import type { PageRenderer } from '../http/send.ts';
+import type { Reply } from '../http/reply.ts';
 import { pageInput, type Renderer } from './page.ts';
 import { errorPage } from './errorPage.ts';
 import { resourcePage } from './resourcePage.ts';
@@ -16,6 +17,7 @@ import { taskPage } from './taskPage.ts';
 import { answerPage } from './answerPage.ts';
 import { validationPage } from './validationPage.ts';
 import { comparisonPage } from './comparisonPage.ts';
+import { pageHeaders } from './pagePolicy.ts';
 
 const ROUTES: ReadonlyArray<[RegExp, Renderer]> = [
   [/^\/$/, rootPage],
@@ -37,7 +39,16 @@ function renderer(path: string): { render: Renderer; params: Record<string, stri
   return undefined;
 }
 
-export const renderPage = (deps: Deps): PageRenderer => async (ctx, reply) => {
+export const renderPage = (deps: Deps): PageRenderer => {
+  const policy = pageHeaders(deps.config.baseUrl);
+  return (ctx, reply) => {
+    // Every page, error pages too, carries its policy (pagePolicy.ts).
+    ctx.set(policy);
+    return pageOf(deps, ctx, reply);
+  };
+};
+
+function pageOf(deps: Deps, ctx: Koa.Context, reply: Reply): Promise<string> {
   const route = renderer(ctx.path);
   // A task in the Error state answers its error's status, yet is a task: its page says so.
   if (reply.status >= 400 && route?.render !== taskPage) return errorPage(pageInput(ctx, reply, deps, {}));
@@ -45,7 +56,7 @@ export const renderPage = (deps: Deps): PageRenderer => async (ctx, reply) => {
   // (the comparison report answers a POST with the report itself).
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !reply.page) return answerPage(pageInput(ctx, reply, deps, {}));
   return (route?.render ?? resourcePage)(pageInput(ctx, reply, deps, route?.params ?? {}));
-};
+}
 
 /** Installs the page hook for every request (see send.ts). */
 export function pagesMiddleware(deps: Deps): Koa.Middleware {

@@ -3,7 +3,8 @@
 // leaves 202), shows the progress, and links the result. Plain ES2020, no build step.
 import { html, raw, type Html } from './html.ts';
 
-const SCRIPT = String.raw`
+/** The script's text: its hash is in the pages' Content-Security-Policy (pagePolicy.ts). */
+export const PAGE_SCRIPT = String.raw`
 (function () {
   function find(node, suffix) {
     if (node === null || typeof node !== 'object') return undefined;
@@ -81,4 +82,4 @@ export function jobBox(id: string, hidden = true): Html {
 <p>Task: <a class="task-link"></a></p><p><progress max="100" value="0"></progress> <span class="status"></span></p><p class="result"></p></div>`;
 }
 
-export const script = (): Html => html`<script>${raw(SCRIPT)}</script>`;
+export const script = (): Html => html`<script>${raw(PAGE_SCRIPT)}</script>`;

@@ -13,7 +13,7 @@ import { html, link, raw, type Html } from './html.ts';
 import { formatLinks, layout } from './layout.ts';
 import { DEPICTED_PAGE, depictedPage } from './paging.ts';
 import { compoundDepictions } from './depiction.ts';
-import { queryText, type PageInput } from './page.ts';
+import { linkUrl, queryText, type PageInput } from './page.ts';
 
 const MODES = [['exact', 'Exact (SMILES, InChI, name or CAS)'], ['similarity', 'Similarity'], ['substructure', 'Substructure (SMILES)'], ['smarts', 'Substructure (SMARTS)']] as const;
 /** Form mode → the search parameter of the interface. */
@@ -41,7 +41,7 @@ async function formSearch(input: PageInput): Promise<{ reply: Reply; resultUri: 
   const resultUri = `${input.base}/compound?${new URLSearchParams({ [param]: q, ...(param === 'similarity' && threshold ? { threshold } : {}) })}`;
   const reply = searchReply({ query, hits, resultUri, similarityFeature: similarityFeatureUri(input.deps) });
   if (hasMore) {
-    const next = new URL(input.base + input.ctx.url);
+    const next = linkUrl(input);
     next.searchParams.set('page', String(paging.page + 1));
     reply.headers.Link = `<${next.href}>; rel="next"`;
   }
@@ -50,11 +50,11 @@ async function formSearch(input: PageInput): Promise<{ reply: Reply; resultUri: 
 
 export async function searchResults(input: PageInput): Promise<string> {
   const fromForm = input.ctx.query.q !== undefined;
-  const found = fromForm ? await formSearch(input) : { reply: input.reply, resultUri: input.base + input.ctx.url, query: searchQueryOf(input.ctx.query) };
+  const found = fromForm ? await formSearch(input) : { reply: input.reply, resultUri: linkUrl(input).href, query: searchQueryOf(input.ctx.query) };
   const { reply, resultUri, query } = found;
   const uris = ((await variantText(reply, URI_LIST)) ?? '').split(/\r?\n/).filter(Boolean);
   const csv = ((await variantText(reply, 'text/csv')) ?? '').split(/\r?\n/).slice(1).filter(Boolean);
-  const { shown, nav } = depictedPage(new URL(input.base + input.ctx.url), uris, reply.headers);
+  const { shown, nav } = depictedPage(linkUrl(input), uris, reply.headers);
   const similarity = new Map(csv.map((l) => [l.slice(0, l.lastIndexOf(',')), l.slice(l.lastIndexOf(',') + 1)]));
   const pictures = await compoundDepictions(input.deps, shown, 120);
   const body = html`${searchForm(input, { q: queryText(input.ctx, 'q'), mode: queryText(input.ctx, 'mode'), threshold: queryText(input.ctx, 'threshold') })}

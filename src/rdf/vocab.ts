@@ -79,6 +79,7 @@ export const ERR = vocabulary('http://www.opentox.org/errors.owl#', [
   'ResourceInUse',
   'LimitExceeded', 'JobQuotaExceeded', 'RemoteURIRefused',
   'EntityExpansionLimit',
+  'UnsupportedContentCoding', 'RequestTimeout', 'URITooLong', 'HeaderFieldsTooLarge',
 ] as const);
 
 /** VoID, for the triple counts of listed ontology graphs. */

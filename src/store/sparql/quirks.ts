@@ -171,3 +171,25 @@ export function selectPages(query: string, limit: number): ((offset: number) => 
     where: [{ type: 'group', patterns: [inner] }], limit, offset,
   } as unknown as sparqljs.SelectQuery);
 }
+
+/**
+ * A SELECT with its own ORDER BY and page (the lists: LIMIT n OFFSET m) as the same page of
+ * a sub-select that keeps the order, for the reason selectPages gives: Virtuoso refuses an
+ * ORDER BY whose OFFSET + LIMIT passes its row cap (SR353), so a list's page past the
+ * 10,000th item would fail. Any other query is answered as it is.
+ */
+export function pageOutsideOrder(query: string): string {
+  const parsed = new sparqljs.Parser().parse(query);
+  if (parsed.type !== 'query' || parsed.queryType !== 'SELECT' || !parsed.order?.length || (parsed.limit === undefined && parsed.offset === undefined)) return query;
+  const vars: sparqljs.VariableTerm[] = [];
+  for (const v of parsed.variables) {
+    if (!('termType' in v)) vars.push((v as sparqljs.VariableExpression).variable);
+    else if (v.termType === 'Variable') vars.push(v);
+    else return query;
+  }
+  const inner = { ...parsed, prefixes: {}, from: undefined, limit: undefined, offset: undefined };
+  return new sparqljs.Generator().stringify({
+    type: 'query', queryType: 'SELECT', prefixes: parsed.prefixes, from: parsed.from, variables: vars,
+    where: [{ type: 'group', patterns: [inner] }], limit: parsed.limit, offset: parsed.offset,
+  } as unknown as sparqljs.SelectQuery);
+}

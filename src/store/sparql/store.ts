@@ -15,7 +15,7 @@ import { encodeOps, type JournalOp } from '../records.ts';
 import { datasetOf, type SparqlQuery } from '../sparqlQuery.ts';
 import { describePattern, matchSelect } from '../patterns.ts';
 import { SparqlProtocol, type SparqlEndpoint } from './protocol.ts';
-import { isLexicalColumn, lexicalConstruct, lexicalQuad, lexicalRow, selectPages, storedQuad, toStored, withGraphEnumeration, withLexicalForms, writtenQuad } from './quirks.ts';
+import { isLexicalColumn, lexicalConstruct, lexicalQuad, lexicalRow, pageOutsideOrder, selectPages, storedQuad, toStored, withGraphEnumeration, withLexicalForms, writtenQuad } from './quirks.ts';
 import { booleanOf, rowsOf, type JsonResults } from './results.ts';
 import { writeResults, type Answer } from './resultsWriter.ts';
 import { serialize } from '../../rdf/serialize.ts';
@@ -277,9 +277,10 @@ export class SparqlStore extends GraphWriter implements Store {
   async select(name: string, values: Record<string, Bindable> = {}, _options: SelectOptions = {}): Promise<Row[]> {
     const text = this.queries.text(name, values);
     // Read a page at a time, so that an answer longer than the store's row cap (every
-    // compound, read at start) comes whole; a query with its own LIMIT is one page already.
+    // compound, read at start) comes whole; a query with its own LIMIT is one page already,
+    // taken outside its order (a list's page).
     const pages = selectPages(text, ROWS_PER_PAGE);
-    return pages ? this.allPages(pages, []) : this.rows(text);
+    return pages ? this.allPages(pages, []) : this.rows(pageOutsideOrder(text));
   }
 
   /** A SELECT whose literals come back as they were written, graphs enumerated (quirks.ts). */

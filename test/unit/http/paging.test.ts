@@ -15,6 +15,10 @@ describe('parsePaging', () => {
     [{ max: '25', pagesize: '10', page: '2' }, { page: 2, pageSize: 10, offset: 20, limit: 5 }],
     [{ max: '25', pagesize: '10', page: '3' }, { page: 3, pageSize: 10, offset: 30, limit: 0 }],
     [{ max: '0' }, { page: 0, pageSize: 1, offset: 0, limit: 0 }],
+    // Past any store's items: empty, from the largest offset a store reads.
+    [{ page: '100000000', pagesize: '50' }, { page: 100000000, pageSize: 50, offset: 2 ** 31 - 1, limit: 0 }],
+    [{ page: '1000000000', pagesize: '50' }, { page: 1000000000, pageSize: 50, offset: 2 ** 31 - 1, limit: 0 }],
+    [{ page: '214748364', pagesize: '10' }, { page: 214748364, pageSize: 10, offset: 2147483640, limit: 10 }],
   ];
   for (const [query, expected] of ok) {
     it(`${JSON.stringify(query)} → ${JSON.stringify(expected)}`, () => {
@@ -25,6 +29,7 @@ describe('parsePaging', () => {
   const bad: Array<[Record<string, string>, string]> = [
     [{ page: '-1' }, 'page'], [{ page: 'x' }, 'page'], [{ page: '1e3' }, 'page'], [{ pagesize: '0' }, 'pagesize'],
     [{ pagesize: '2.5' }, 'pagesize'], [{ max: '-3' }, 'max'], [{ max: '' }, 'max'],
+    [{ page: '1000000001' }, 'page'], [{ pagesize: '1e30' }, 'pagesize'], [{ pagesize: '9007199254740993' }, 'pagesize'],
   ];
   for (const [query, param] of bad) {
     it(`${JSON.stringify(query)} → 400 naming ${param}`, () => {
@@ -53,5 +58,11 @@ describe('fetchPage and pagingHeaders', () => {
     expect(h.Link).to.equal('<http://x.org/feature?sameas=a%26b&page=0&pagesize=5>; rel="first", <http://x.org/feature?sameas=a%26b&page=0&pagesize=5>; rel="prev", <http://x.org/feature?sameas=a%26b&page=2&pagesize=5>; rel="next"');
     expect(h['X-Total-Count']).to.equal('23');
     expect(pagingHeaders('http://x.org/a', parsePaging({ max: '4' }, LIMITS), false, 23)['X-Total-Count']).to.equal('4');
+  });
+
+  it('links without the token parameters and user-info of the request', () => {
+    const paging = parsePaging({ page: '1' }, LIMITS);
+    const h = pagingHeaders('http://u:pw@x.org/feature?subjectid=XYZ&sameas=a&TOKEN=XYZ&page=1&access_token=XYZ', paging, true);
+    expect(h.Link).to.equal('<http://x.org/feature?sameas=a&page=0&pagesize=10>; rel="first", <http://x.org/feature?sameas=a&page=0&pagesize=10>; rel="prev", <http://x.org/feature?sameas=a&page=2&pagesize=10>; rel="next"');
   });
 });

@@ -1,0 +1,15 @@
+// Query parameters that carry credentials: SPEC §5's subjectid and the usual names of tokens
+// and passwords. A link the service writes (a Link header, a page's sort and paging links)
+// is built from the request's URL, and must not hand the caller's token on to whoever
+// follows, bookmarks or logs it.
+export const TOKEN_PARAMS = /^(subjectid|tokenid|token|password|passwd|pwd|api_?key|access_token)$/i;
+
+/** The URL without token parameters and user-info (RFC 3986 §3.2.1); the rest as it was. */
+export function withoutTokens(url: string | URL): URL {
+  const u = new URL(url);
+  u.username = '';
+  u.password = '';
+  const names = [...new Set(u.searchParams.keys())].filter((name) => TOKEN_PARAMS.test(name));
+  for (const name of names) u.searchParams.delete(name);
+  return u;
+}
