@@ -2,7 +2,10 @@
 // and passwords. A link the service writes (a Link header, a page's sort and paging links)
 // is built from the request's URL, and must not hand the caller's token on to whoever
 // follows, bookmarks or logs it.
-export const TOKEN_PARAMS = /^(subjectid|tokenid|token|password|passwd|pwd|api_?key|access_token)$/i;
+export const TOKEN_PARAMS = /^(subjectid|tokenid|token\.id|token|password|passwd|pwd|api_?key|access_token)$/i;
+
+/** Whether a query or form field of this name carries a credential. */
+export const isTokenParam = (name: string): boolean => TOKEN_PARAMS.test(name);
 
 /** The URL without token parameters and user-info (RFC 3986 §3.2.1); the rest as it was. */
 export function withoutTokens(url: string | URL): URL {

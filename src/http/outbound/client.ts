@@ -9,7 +9,8 @@ import { isIP, type LookupFunction } from 'node:net';
 import zlib from 'node:zlib';
 import { ERR } from '../../rdf/vocab.ts';
 import { spendFetch } from './budget.ts';
-import { CREDENTIAL_FIELDS, withoutCredentials } from './credentials.ts';
+import { withoutCredentials } from './credentials.ts';
+import { isTokenParam } from '../tokenParams.ts';
 import { masked, mayCarryToken, refused, resolveTarget, unreachable, type OutboundConfig, type Target } from './policy.ts';
 
 export interface OutboundOptions {
@@ -51,7 +52,7 @@ interface Exchange {
 /** A form without the caller's credentials, for hosts that must not receive them. */
 function stripForm(form: URLSearchParams): URLSearchParams {
   const out = new URLSearchParams();
-  for (const [k, v] of form) if (!CREDENTIAL_FIELDS.has(k.toLowerCase())) out.append(k, v);
+  for (const [k, v] of form) if (!isTokenParam(k)) out.append(k, v);
   return out;
 }
 

@@ -2,13 +2,12 @@
 // clients write it) or user-info (http://user:secret@host/) is removed from a URI a client
 // sent before it is stored, logged, echoed or fetched, and from every URI the service calls.
 
-/** Query parameters that carry a token or a password (OpenTox and OpenSSO names). */
-export const CREDENTIAL_FIELDS = new Set(['subjectid', 'tokenid', 'token.id', 'password']);
+import { isTokenParam } from '../tokenParams.ts';
 
 const isCredential = (piece: string): boolean => {
   const name = piece.split('=')[0] ?? '';
   try {
-    return CREDENTIAL_FIELDS.has(decodeURIComponent(name.replace(/\+/g, ' ')).toLowerCase());
+    return isTokenParam(decodeURIComponent(name.replace(/\+/g, ' ')));
   } catch {
     return false;
   }
