@@ -34,7 +34,7 @@ interface Round {
  */
 async function round(text: string, smiles: readonly string[], cores: number): Promise<Round> {
   // The upload first, into a service that has parsed nothing yet. `npm start` readies its
-  // job threads once it listens (their toolkits loaded and warmed up, src/chem/warmUp.ts);
+  // job threads once it listens (their toolkits loaded, warmWorkers in src/boot.ts);
   // the machine going quiet says that is done. Parsing the baselines first, in the same
   // process as the service, had warmed the toolkits' code for the upload too.
   const service = await startService({ WORKERS: String(cores) });

@@ -23,7 +23,7 @@ import { accessLog } from './http/accessLog.ts';
 import { logSink } from './logger.ts';
 import { pagesMiddleware } from './pages/pages.ts';
 import { compression } from './http/compress.ts';
-import { representationCache } from './http/cacheFront.ts';
+import { representationCache } from './http/cache.ts';
 import { limitsMiddleware } from './http/limits.ts';
 import { withFetchBudget } from './http/outbound/budget.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
@@ -66,7 +66,7 @@ export function createApp(deps: Deps): Koa {
   app.use((_ctx, next) => withFetchBudget(deps.config.remoteMaxFetches, next));
   // Who is calling and may they: before every router, after the body limit is known.
   app.use(authMiddleware(deps));
-  // Notes the store's write counter before any router reads, and answers what it holds (src/http/cacheFront.ts).
+  // Notes the store's write counter before any router reads (src/http/cache.ts).
   app.use(representationCache(deps.store));
   for (const make of ROUTERS) {
     const router = make(deps);

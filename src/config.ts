@@ -34,8 +34,6 @@ export interface Config {
   tokenTtlSeconds: number;
   /** Trust X-Forwarded-* headers (only behind a proxy that sets them). */
   trustProxy: boolean;
-  /** While clients keep the event loop busy, job threads keep off one core (src/tasks/clientCore.ts). */
-  clientCore: boolean;
   /** Time limit of one substructure search's exact matching, in milliseconds. */
   searchTimeoutMs: number;
   /** Worker threads for substructure matching. */
@@ -107,7 +105,7 @@ const decimal = (raw: string): number => {
   return n;
 };
 const bool = (raw: string): boolean => {
-  // Any other word is refused rather than read as false: a misspelt CLIENT_CORE or
+  // Any other word is refused rather than read as false: a misspelt DEBUG_ERRORS or
   // TRUST_PROXY would otherwise turn the option off without a word.
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
@@ -128,7 +126,6 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'maxPageSize', env: 'MAX_PAGE_SIZE', parse: int, describe: 'largest page size of lists (default 100000)' },
   { key: 'snapshotEvery', env: 'SNAPSHOT_EVERY', parse: int, describe: 'journal records between snapshots (default 10000)' },
   { key: 'workers', env: 'WORKERS', parse: int, describe: 'job worker threads, 0 = one per core (default 0); with REDIS_URL an API process given 0 runs no jobs' },
-  { key: 'clientCore', env: 'CLIENT_CORE', parse: bool, describe: 'while clients keep the event loop busy, job threads keep off one core (Linux, two cores or more; default true)' },
   { key: 'taskConcurrency', env: 'TASK_CONCURRENCY', parse: int, describe: 'jobs run at once, 0 = twice the worker threads (default 0)' },
   { key: 'queueLength', env: 'QUEUE_LENGTH', parse: int, describe: 'queued tasks before 503 Rejected (default 1000)' },
   { key: 'syncWindowMs', env: 'SYNC_WINDOW_MS', parse: int, describe: 'jobs done within this answer 200 directly (default 0)' },
@@ -222,7 +219,6 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     snapshotEvery: 10_000,
     workers: 0,
     taskConcurrency: 0,
-    clientCore: true,
     queueLength: 1000,
     syncWindowMs: 0,
     taskRetentionHours: 168,

@@ -9,23 +9,19 @@ async function main(): Promise<void> {
   // Checked before the toolkits and the store are loaded (about a second): a DATA_DIR
   // that cannot hold files is refused at once. openDeps checks it again for other callers.
   prepareDataDir(config.dataDir);
-  const [{ openDeps, warmWorkers }, { createApp }, { createLogger }, { createHttpServer }, { ClientCore }] = await Promise.all([
-    import('./boot.ts'), import('./app.ts'), import('./logger.ts'), import('./http/listen.ts'), import('./tasks/clientCore.ts'),
+  const [{ openDeps, warmWorkers }, { createApp }, { createLogger }, { createHttpServer }] = await Promise.all([
+    import('./boot.ts'), import('./app.ts'), import('./logger.ts'), import('./http/listen.ts'),
   ]);
   const logger = createLogger(config.logLevel);
   const deps = await openDeps(config, logger);
   const app = createApp(deps);
-  // Job threads keep off one core while clients keep the event loop busy (tasks/clientCore.ts).
-  const clientCore = config.clientCore ? ClientCore.start({ onError: (err) => logger.warn({ err }, 'job threads cannot be kept off a core for the clients') }) : undefined;
   const server = createHttpServer(config, app.callback());
-  if (clientCore) server.on('request', () => clientCore.request());
   server.listen(config.port, config.host, () => {
     logger.info({ baseUrl: config.baseUrl, dataDir: config.dataDir, logLevel: config.logLevel }, `OpenTox service at ${config.baseUrl} (data in ${config.dataDir})`);
     void warmWorkers(deps);
   });
   const stop = async () => {
     server.close();
-    clientCore?.close();
     await deps.close();
     process.exit(0);
   };

@@ -1,8 +1,20 @@
-// CPU time of each thread of a process, from /proc (src/tasks/threadStat.ts: utime and stime,
-// in clock ticks of USER_HZ), so that a figure can say
+// CPU time of each thread of a process, from /proc/<pid>/task/<tid>/stat (proc(5): utime and
+// stime, in clock ticks of USER_HZ), so that a figure can say
 // where a service's cores went: its event loop, its busiest other threads, the rest.
-import { readdirSync } from 'node:fs';
-import { threadCpuTicks } from '../../src/tasks/threadStat.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** CPU time thread `tid` of `pid` has used, in clock ticks (utime + stime, fields 14 and 15), or undefined once it ended. */
+function threadCpuTicks(tid: number, pid: number): number | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+  } catch {
+    return undefined; // the thread has ended
+  }
+  // The command name (field 2) may hold spaces: count the fields after its parenthesis, field n at n - 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[14 - 3]) + Number(fields[15 - 3]);
+}
 
 /** USER_HZ: the unit of /proc's CPU times, 100 on every Linux architecture Node runs on. */
 const TICKS_PER_SECOND = 100;

@@ -4,8 +4,7 @@ import { uploadDataset } from '../../test/helpers/datasets.ts';
 /**
  * How often the task is polled. A finished upload is seen at the next poll: at 100 ms (the
  * tests' pace) that added 50 ms on average, and up to a tenth of a second, to an upload of
- * 1.5 s. A hundred polls a second cost the service a few milliseconds of CPU a second, and
- * stay below what counts as clients keeping the event loop busy (src/tasks/clientCore.ts).
+ * 1.5 s. A hundred polls a second cost the service a few milliseconds of CPU a second.
  */
 const POLL_MS = 10;
 

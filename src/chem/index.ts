@@ -7,7 +7,6 @@ export { formatOfMediaType, MEDIA, INPUT_MEDIA_TYPES, type ChemFormat, type Chem
 export { parseStructure, smilesAtomCount, type ParsedStructure, type ParseOptions } from './parse.ts';
 export { splitSdf, sdfRecord, type SdfRecord } from './sdf.ts';
 export { splitCml, type CmlMolecule } from './cmlSplit.ts';
-export { warmUpToolkits, WARM_UP_STRUCTURES } from './warmUp.ts';
 
 /**
  * Loads the WASM toolkits once in this thread (boot.ts and workers call it): RDKit always,

@@ -7,7 +7,7 @@
 // and until then the compound passes every substructure screen. The upload's own CPU drops
 // by a quarter and its dataset is ready sooner (docs/performance.md). `warmUp` readies a
 // thread before the first upload.
-import { initChem, parseStructure, warmUpToolkits, type ParsedStructure, type ParseOptions } from '../chem/index.ts';
+import { initChem, parseStructure, type ParsedStructure, type ParseOptions } from '../chem/index.ts';
 import type { StructureFormat } from './table.ts';
 import { checkCancelled } from '../tasks/cancellation.ts';
 
@@ -21,17 +21,11 @@ const UPLOAD_PARSE: ParseOptions = { molfile: 'withCoordinates', fingerprints: '
 /**
  * Loads the toolkits in this thread, and the upload reader (a fifth of a second, most of a
  * small upload's read), so that the thread's first real call does not pay for them
- * (WorkerPool.warm). Then runs the toolkits' warm-up set (src/chem/warmUp.ts) as an upload
- * parses: without it, the first upload after a start took half as long again. The
- * toolkits' optimised WebAssembly serves every thread once one has run it hot, but each
- * thread optimises its own JavaScript (this module, the parser, the toolkits' bindings): with
- * the set run in one thread only, the first upload took 2 to 6 % longer while helper
- * threads optimised the others' code on the cores that parse.
+ * (WorkerPool.warm).
  */
 export async function warmUp(): Promise<void> {
   await import('./readTableWorker.ts');
   await parseStructures([{ text: 'Oc1ccccc1', format: 'smiles' }]);
-  warmUpToolkits(UPLOAD_PARSE);
 }
 
 export async function parseStructures(items: Array<{ text: string; format: StructureFormat }>): Promise<ParseResult[]> {

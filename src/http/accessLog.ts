@@ -5,7 +5,6 @@
 import type Koa from 'koa';
 import type { Logger } from '../logger.ts';
 import { redact } from '../auth/redact.ts';
-import type { SentBytes } from './cacheFront.ts';
 // Query parameters whose whole value is a secret, whatever it looks like.
 import { TOKEN_PARAMS as SECRET_PARAMS } from './tokenParams.ts';
 const HIDDEN = '***';
@@ -37,8 +36,7 @@ export function accessLog(logger: Logger): Koa.Middleware {
         url: loggedUrl(ctx.originalUrl),
         status: sent ? ctx.status : undefined,
         ms: Math.round((performance.now() - started) * 10) / 10,
-        // An answer written whole from the cache (cacheFront.ts serveReady) keeps no header fields to read back.
-        bytes: ctx.res.getHeader('content-length') === undefined ? (ctx.state as SentBytes).sentBytes : Number(ctx.res.getHeader('content-length')),
+        bytes: ctx.res.getHeader('content-length') === undefined ? undefined : Number(ctx.res.getHeader('content-length')),
         ...(ctx.res.writableFinished ? {} : { aborted: true }),
       };
       if (warn) logger.warn(line, 'request');

@@ -6,26 +6,11 @@
 // so that clients revalidate (a 304 costs no serialising) instead of guessing freshness.
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
-import type { GraphVersions } from '../store/versions.ts';
+import { versionsOf, type GraphVersions } from '../store/versions.ts';
 import type { Body, Reply, Variant } from './reply.ts';
 import { chooseCoding, compressible, encode, MIN_BYTES, type Coding, type CodingDecided } from './compress.ts';
 import { lastModifiedOf, notModified } from './conditional.ts';
 import { SizedLru } from '../store/sizedLru.ts';
-
-/** The request URL of an entry's key (`${url}\n${type}`). */
-const urlOf = (key: string): string => key.slice(0, key.lastIndexOf('\n'));
-
-/** URLs whose shape, and whose ready answer, are remembered: past it, all are forgotten at once. */
-const MAX_URLS = 10_000;
-
-/**
- * Sets `url` in `map`, bounded crudely: past MAX_URLS a new URL empties the map first (what is
- * forgotten only costs routing, or the header fields built again).
- */
-function setBounded<V>(map: Map<string, V>, url: string, value: V): void {
-  if (map.size >= MAX_URLS && !map.has(url)) map.clear();
-  map.set(url, value);
-}
 
 export interface Entry {
   key: string;
@@ -73,10 +58,6 @@ export class BodyCache {
   private readonly entries: SizedLru<Entry>;
   /** Keys of the entries built from each graph. */
   private readonly byGraph = new Map<string, Set<string>>();
-  /** What each URL's reply offered, when it was last served from here. */
-  private readonly shapes = new Map<string, Shape>();
-  /** Answers written whole (src/http/cacheFront.ts), by URL; each leaves with its entry. */
-  private readonly readies = new Map<string, Ready>();
 
   constructor(maxBytes = 32 * 1024 * 1024) {
     // A body that would take a large share of the budget is not worth evicting others for.
@@ -117,41 +98,13 @@ export class BodyCache {
     if (!graphs) {
       this.entries.clear();
       this.byGraph.clear();
-      this.shapes.clear();
-      this.readies.clear();
       return;
     }
     for (const graph of graphs) {
       const keys = this.byGraph.get(graph);
       if (!keys) continue;
-      for (const key of keys) {
-        this.entries.delete(key);
-        this.shapes.delete(urlOf(key));
-      }
+      for (const key of keys) this.entries.delete(key);
     }
-  }
-
-  remember(url: string, shape: Shape): void {
-    setBounded(this.shapes, url, shape);
-  }
-
-  shapeOf(url: string): Shape | undefined {
-    return this.shapes.get(url);
-  }
-
-  /** The answer ready for `url`, while its entry is held. */
-  readyOf(url: string): Ready | undefined {
-    return this.readies.get(url);
-  }
-
-  /** Keeps `ready` for `url` if its entry is still held. */
-  keepReady(url: string, ready: Ready): void {
-    if (this.entries.peek(ready.entry.key) === ready.entry) setBounded(this.readies, url, ready);
-  }
-
-  /** Counts a use of `entry` (a ready answer served) for eviction. */
-  touch(entry: Entry): void {
-    this.entries.get(entry.key);
   }
 
   /** `entry`'s body in `coding`, coded once; its bytes count against the budget while it is held. */
@@ -167,10 +120,8 @@ export class BodyCache {
     return coded;
   }
 
-  /** An entry that left: the graphs it was built from no longer name it, nor does a ready answer. */
+  /** An entry that left: the graphs it was built from no longer name it. */
   private unindex(key: string, entry: Entry): void {
-    const url = urlOf(key);
-    if (this.readies.get(url)?.entry === entry) this.readies.delete(url);
     for (const graph of entry.depends) {
       const keys = this.byGraph.get(graph);
       keys?.delete(key);
@@ -187,39 +138,23 @@ export interface CacheState {
 }
 
 /**
- * A cached answer as it was written to a request without preconditions: its header fields
- * as one list (names as set, then values), for a request with the same Accept and
- * Accept-Encoding to be answered in one writeHead and end, without building the header
- * fields one by one again (src/http/cacheFront.ts).
+ * Middleware before the routers: notes the store's write counter as a request begins, for
+ * sendCached. A store without versions (not wrapped by versioned()) caches nothing.
  */
-export interface Ready {
-  accept: string | undefined;
-  encoding: string | undefined;
-  entry: Entry;
-  /** The reply's shape when the answer was kept: its graphs and their version then. */
-  shape: Shape;
-  head: string[];
-  body: Buffer;
-}
-
-/** What a cached reply offered, so a later request for its URL can be answered before routing. */
-export interface Shape {
-  tag: string;
-  /** The version `tag` names (the epoch is the run's): compared as a number on every hit. */
-  seq: number;
-  types: readonly string[];
-  /** `types` joined, a key for negotiation results. */
-  typesKey: string;
-  depends: readonly string[];
-  headers: Readonly<Record<string, string>>;
+export function representationCache(store: object, maxBytes?: number): Koa.Middleware {
+  const versions = versionsOf(store);
+  if (!versions) return (_ctx, next) => next();
+  const cache = new BodyCache(maxBytes);
+  versions.onWrite((graphs) => cache.invalidate(graphs));
+  return (ctx, next) => {
+    const state: CacheState = { versions, cache, since: versions.current };
+    (ctx.state as { representations?: CacheState }).representations = state;
+    return next();
+  };
 }
 
 /** The version tag of `graphs`: a per-run epoch and the number of the newest write to them. */
 export const tagOf = (versions: GraphVersions, seq: number): string => `${versions.epoch}.${seq}`;
-
-const VARY_ACCEPT = 'Accept';
-const VARY_CODING = 'Accept-Encoding';
-const VARY_BOTH = 'Accept, Accept-Encoding';
 
 const contentTypes = new Map<string, string>();
 
@@ -262,26 +197,18 @@ export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Varian
     }
     entry = cache.set(key, tag, current.modified, body, reply.depends);
   }
-  const types = reply.variants.map((v) => v.type);
-  cache.remember(ctx.url, { tag, seq: current.seq, types, typesKey: types.join(','), depends: reply.depends, headers: reply.headers });
   await serveEntry(ctx, cache, entry, variant.type);
   return true;
 }
 
 /**
  * Answers with a cached body: validators, 304 when the client's copy is current, else the body
- * in the coding asked for. `varyAccept` when the resource has other variants (RFC 9110 §12.5.5).
- * Synchronous (undefined) unless the body is coded for the first time.
+ * in the coding asked for (send() has set Vary: Accept when the resource has other variants).
  */
-export function serveEntry(ctx: Koa.Context, cache: BodyCache, entry: Entry, type: string, varyAccept = false): Promise<void> | undefined {
+async function serveEntry(ctx: Koa.Context, cache: BodyCache, entry: Entry, type: string): Promise<void> {
   const codable = compressible(type) && entry.body.length >= MIN_BYTES;
   (ctx.state as CodingDecided).codingDecided = true;
-  const vary = varyAccept ? (codable ? VARY_BOTH : VARY_ACCEPT) : codable ? VARY_CODING : undefined;
-  // Set whole when no layer before set Vary (the usual case), else merged with what is there.
-  if (vary) {
-    if (ctx.res.getHeader('Vary') === undefined) ctx.res.setHeader('Vary', vary);
-    else ctx.vary(vary.split(', '));
-  }
+  if (codable) ctx.vary('Accept-Encoding');
   const coding = codable ? chooseCoding(ctx.get('Accept-Encoding')) : undefined;
   let etag = entry.etags.get(coding ?? '');
   if (etag === undefined) entry.etags.set(coding ?? '', (etag = `"${entry.tag}.${typeTag(type)}${coding ? '.' + coding : ''}"`));
@@ -293,20 +220,13 @@ export function serveEntry(ctx: Koa.Context, cache: BodyCache, entry: Entry, typ
   if (notModified(ctx, etag, lastModified)) {
     ctx.status = 304;
     ctx.body = null;
-    return undefined;
+    return;
   }
   if (coding) res.setHeader('Content-Encoding', coding);
   // The header, not ctx.type: Koa's setter looks the type up in its MIME table every time.
   res.setHeader('Content-Type', contentTypeOf(type));
-  if (!coding) {
-    ctx.body = entry.body;
-    ctx.status = 200;
-    return undefined;
-  }
-  return cache.coded(entry, coding).then((body) => {
-    ctx.body = body;
-    ctx.status = 200;
-  });
+  ctx.body = coding ? await cache.coded(entry, coding) : entry.body;
+  ctx.status = 200;
 }
 
 function setBody(ctx: Koa.Context, contentType: string, body: Body, status: number): void {

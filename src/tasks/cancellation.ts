@@ -4,8 +4,6 @@
 // functions call checkCancelled() between molecules, which throws once it is raised. The
 // pool terminates the thread only if the call has not stopped within a grace period.
 
-import { awaitTurn } from './jobTurns.ts';
-
 /** Thrown by checkCancelled() in a worker whose call was cancelled. */
 export class WorkerCancelled extends Error {
   constructor() {
@@ -35,12 +33,7 @@ export function isCancelled(): boolean {
   return current !== undefined && Atomics.load(current, 0) === 1;
 }
 
-/**
- * Throws WorkerCancelled once the current worker call was cancelled; cheap enough per
- * molecule. In a job thread it first waits for the thread's turn, should the job threads
- * be taking turns (jobTurns.ts).
- */
+/** Throws WorkerCancelled once the current worker call was cancelled; cheap enough per molecule. */
 export function checkCancelled(): void {
-  awaitTurn(isCancelled);
   if (isCancelled()) throw new WorkerCancelled();
 }

@@ -188,8 +188,8 @@ describe('cached representations: ETag, 304, invalidation, compression (RFC 9110
 
   it('a repeated request is answered with the same header fields and bytes as the first, HEAD too, each Accept and coding its own, until a write', async () => {
     const compound = await createCompound(app.url, 'OCC');
-    // Last-Modified is sent from the second after the change on; from then on repeated
-    // requests are written whole from what the first one sent (src/http/cacheFront.ts).
+    // Last-Modified is sent from the second after the change on: from then on every repeated
+    // request gets the same header fields and bytes as the first.
     await new Promise((r) => setTimeout(r, 1100));
     const fields = (r: Raw) => Object.entries(r.headers).filter(([k]) => k !== 'date').sort(([a], [b]) => a.localeCompare(b));
     const asked: Array<Record<string, string>> = [{ Accept: MOLFILE }, { Accept: RDFXML }, { Accept: RDFXML, 'Accept-Encoding': 'gzip' }, { Accept: 'chemical/x-daylight-smiles' }];

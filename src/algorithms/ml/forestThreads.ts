@@ -7,7 +7,6 @@ import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
 import { spawnTsWorker } from '../../store/spawn.ts';
 import { runInBackground } from '../../tasks/threadPriority.ts';
-import { awaitTurn } from '../../tasks/jobTurns.ts';
 import { fitForest, growForestTree, type Forest, type ForestOptions } from './forest.ts';
 import { matrixOf, type Matrix, type Tree } from './tree.ts';
 
@@ -71,8 +70,6 @@ if (!isMainThread && parentPort && (workerData as Partial<Job> | undefined)?.for
   const { matrix, y, opt, first, step } = workerData as Job;
   runInBackground();
   for (let t = first; t < opt.trees; t += step) {
-    // While the job threads take turns (src/tasks/jobTurns.ts), a tree waits for this thread's.
-    awaitTurn();
     parentPort.postMessage({ t, tree: growForestTree(matrix, y, opt, t) });
   }
 }

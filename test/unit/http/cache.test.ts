@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { GraphVersions, versioned, versionsOf, type GraphWrites } from '../../../src/store/versions.ts';
 import { chooseCoding } from '../../../src/http/compress.ts';
 import { lastModifiedOf, modifiedSince, noneMatch } from '../../../src/http/conditional.ts';
-import { BodyCache, ENTRY_OVERHEAD, type Ready, type Shape } from '../../../src/http/cache.ts';
+import { BodyCache, ENTRY_OVERHEAD } from '../../../src/http/cache.ts';
 
 describe('representation cache parts', () => {
   it('a write moves its graph and the graphs above it, not its siblings', () => {
@@ -128,41 +128,6 @@ describe('representation cache parts', () => {
     // A write to every graph at once (forgetAll) empties the cache.
     versions.forgetAll();
     expect(cache.size).to.equal(0);
-  });
-
-  it('a ready answer lives exactly as long as its entry: evicted, written, forgotten, or never held', () => {
-    const versions = new GraphVersions();
-    const cache = new BodyCache(2 * (ENTRY_OVERHEAD + 10));
-    versions.onWrite((graphs) => cache.invalidate(graphs));
-    const body = Buffer.alloc(10);
-    const readyFor = (url: string, graph: string): Ready => {
-      const entry = cache.set(`${url}\ntext/plain`, 'v0', 0, body, [graph]);
-      const shape: Shape = { tag: 'v0', seq: 0, types: ['text/plain'], typesKey: 'text/plain', depends: [graph], headers: {} };
-      return { accept: 'text/plain', encoding: undefined, entry, shape, head: ['Content-Length', '10'], body };
-    };
-    const a = readyFor('http://h/compound/1', 'http://h/compound/1');
-    cache.keepReady('http://h/compound/1', a);
-    expect(cache.readyOf('http://h/compound/1')).to.equal(a);
-    // A write to its graph takes it with its entry.
-    versions.bump(['http://h/compound/1']);
-    expect(cache.readyOf('http://h/compound/1')).to.equal(undefined);
-    // An entry the cache did not keep (or no longer holds) gets no ready answer.
-    const gone = readyFor('http://h/compound/2', 'http://h/compound/2');
-    cache.invalidate(['http://h/compound/2']);
-    cache.keepReady('http://h/compound/2', gone);
-    expect(cache.readyOf('http://h/compound/2')).to.equal(undefined);
-    // Evicted for room: the least recently used entry goes, and its ready answer with it.
-    const b = readyFor('http://h/compound/3', 'http://h/compound/3');
-    cache.keepReady('http://h/compound/3', b);
-    const c = readyFor('http://h/compound/4', 'http://h/compound/4');
-    cache.keepReady('http://h/compound/4', c);
-    cache.touch(b.entry);
-    readyFor('http://h/compound/5', 'http://h/compound/5');
-    expect(cache.readyOf('http://h/compound/4')).to.equal(undefined);
-    expect(cache.readyOf('http://h/compound/3')).to.equal(b);
-    // A write to every graph at once forgets them all.
-    versions.forgetAll();
-    expect(cache.readyOf('http://h/compound/3')).to.equal(undefined);
   });
 
   it('tells listeners each write with the graphs it recorded, parents included, until they unsubscribe', () => {

@@ -9,8 +9,8 @@ describe('worker pool threads', function () {
   this.timeout(60_000);
 
   it('warm() starts every thread, each with its toolkits loaded, and idle threads are kept for the idle time', async () => {
-    // The idle time outlasts the threads' warm-up set (src/chem/warmUp.ts, seconds on a busy
-    // machine), which one may finish long before the other.
+    // The idle time outlasts the threads' toolkit loading (seconds on a busy machine), which
+    // one may finish long before the other.
     const pool = new WorkerPool(2, undefined, 10_000);
     try {
       expect(pool.threads).to.equal(0);
