@@ -8,7 +8,7 @@ import { versioned, versionsOf } from './store/versions.ts';
 import { NoChangeFeed, RedisChangeFeed } from './store/changeFeed.ts';
 import { EmbeddedStore } from './store/embedded/embeddedStore.ts';
 import { SparqlStore } from './store/sparql/store.ts';
-import { identityOf } from './auth/identity.ts';
+import { identityOf } from './auth/identityOf.ts';
 import { sweepUploads } from './datasets/uploadSweep.ts';
 import { UPLOAD_JOB } from './datasets/datasetUploadJob.ts';
 import { JOB } from './rdf/vocab.ts';

@@ -11,7 +11,7 @@ import { formatParam, type ParamValues } from './params.ts';
 import { columnIndex, entryAt, type Cell, type Table } from './table.ts';
 import type { AlgorithmDef, FeaturesResult, ModelResult, RunInput, RunResult, TableResult } from './types.ts';
 import type { TrainedModel } from './learning/model.ts';
-import type { FeatureCalculation } from './learning/chain.ts';
+import type { FeatureCalculation } from './learning/representation.ts';
 
 export interface ApplyParams {
   algorithmUri: string;

@@ -2,7 +2,7 @@
 // (behind one small interface, so apply.ts reads as the algorithm flow
 // and tests can drive it with in-memory tables).
 import type { Table } from './table.ts';
-import type { FeatureCalculation } from './learning/chain.ts';
+import type { FeatureCalculation } from './learning/representation.ts';
 
 export interface FeatureRequest {
   title: string;

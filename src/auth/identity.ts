@@ -1,10 +1,8 @@
-// Who holds a token: the built-in service (AUTH_MODE=local) or an external
-// OpenSSO/OpenAM (AUTH_MODE=opensso, see opensso.ts). The middleware and /auth routes
-// only see this interface.
-import type { Config } from '../config.ts';
+// Who holds a token: the built-in service (AUTH_MODE=local, below) or an external
+// OpenSSO/OpenAM (AUTH_MODE=opensso, opensso.ts); identityOf.ts picks one. The middleware
+// and /auth routes only see this interface.
 import { TokenStore } from './tokens.ts';
 import { UserFile } from './users.ts';
-import { OpenSsoIdentity } from './opensso.ts';
 
 export interface IdentityService {
   /** A new token for valid credentials; undefined for a wrong user name or password. */
@@ -48,14 +46,4 @@ export class LocalIdentity implements IdentityService {
   groupsOf(user: string): string[] {
     return this.users.groupsOf(user);
   }
-}
-
-/** The identity service of the configured mode; undefined when auth is off. */
-export function identityOf(config: Config): IdentityService | undefined {
-  if (config.authMode === 'local') return new LocalIdentity(config.dataDir, config.tokenTtlSeconds);
-  if (config.authMode === 'opensso') {
-    if (!config.authServiceUrl) throw new Error('AUTH_MODE=opensso needs AUTH_SERVICE_URL (e.g. https://host/opensso)');
-    return new OpenSsoIdentity(config);
-  }
-  return undefined;
 }

@@ -2,11 +2,11 @@
 // each job with an AbortSignal and throttled progress. The store holds every task
 // (src/tasks/tasks.ts); this holds only the live ones, so a restart loses nothing but
 // the jobs' in-flight work (src/tasks/recovery.ts). With REDIS_URL the FIFO is a shared
-// queue (src/tasks/redis/) instead: any process submits, worker processes run
-// (src/tasks/delivery.ts), and every process reads the task from the store.
+// queue (src/tasks/redis/) instead: any process submits, worker processes run what it
+// hands them (deliver), and every process reads the task from the store.
 import { workerThreads, type Config } from '../config.ts';
 import { uriOf } from '../deps.ts';
-import { InsufficientStorage, NotFound, ServiceUnavailable } from '../errors.ts';
+import { NotFound, ServiceUnavailable } from '../errors.ts';
 import type { Reply } from '../http/reply.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { Store } from '../store/api.ts';
@@ -14,18 +14,18 @@ import { infoOf, readTask, taskQuads, type TaskRecord } from './tasks.ts';
 import { taskReply } from './taskReply.ts';
 import type { JobDefinition, JobResult, TaskEngine, TaskInfo, TaskMeta, WorkerOptions } from './api.ts';
 import { uuidv7 } from './ids.ts';
-import { purgeTasks, recoverTasks } from './recovery.ts';
-import { isFinal, transition, type TaskEvent } from './stateMachine.ts';
+import { markInterrupted, purgeTasks, recoverTasks } from './recovery.ts';
+import { advance, isFinal, transition } from './stateMachine.ts';
 import { IDLE_THREAD_MS, WorkerPool } from './workerPool.ts';
 import { withFetchBudget } from '../http/outbound/budget.ts';
 import { LiveJob } from './liveJob.ts';
+import { TaskWriter } from './taskWriter.ts';
 import { JobQuota } from './quota.ts';
 import { completeTask, failTask } from './outcome.ts';
 import { recordOwner, recordOwners } from '../auth/owners.ts';
 import type { Logger } from '../logger.ts';
-import type { JobQueue } from './queue.ts';
+import type { Delivery, JobQueue } from './queue.ts';
 import { RedisQueue } from './redis/redisQueue.ts';
-import { abandon, deliver } from './delivery.ts';
 
 export interface EngineDeps {
   config: Config;
@@ -45,9 +45,6 @@ const POLL_MS = 100;
 const NO_JOBS_IDLE_MS = 30_000;
 /** How long close() lets aborted jobs wind down before the store closes. */
 const CLOSE_GRACE_MS = 2000;
-/** First and longest wait before a final task state refused for lack of room is written again. */
-const WRITE_RETRY_MS = 250;
-const WRITE_RETRY_MAX_MS = 4000;
 /** Retry-After of a submission refused because the queue is full (SPEC §3 Rejected). */
 const RETRY_AFTER_S = 10;
 
@@ -65,9 +62,9 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()
 export class JobEngine implements TaskEngine {
   readonly pool: WorkerPool;
   readonly concurrency: number;
-  readonly definitions = new Map<string, JobDefinition<unknown>>();
+  private readonly definitions = new Map<string, JobDefinition<unknown>>();
   /** Jobs Queued or Running in this process, by task URI. */
-  readonly jobs = new Map<string, LiveJob>();
+  private readonly jobs = new Map<string, LiveJob>();
   /** The shared queue of the distributed mode (REDIS_URL); undefined = this process runs every job. */
   readonly queue: JobQueue | undefined;
   /** False for an API process of the distributed mode given WORKERS=0: it runs no jobs. */
@@ -78,14 +75,13 @@ export class JobEngine implements TaskEngine {
   private running = 0;
   /** Submissions whose Queued write is in flight: they count against the queue. */
   private reserved = 0;
-  stopping = false;
-  /** Set once close() has flushed: the store may be closed, so nothing more is written. */
-  private closed = false;
+  private stopping = false;
+  private readonly writer: TaskWriter;
   private purgeTimer: NodeJS.Timeout | undefined;
   /** Live jobs per client (JOB_QUOTA): one client cannot fill the shared queue. */
   private readonly quota = new JobQuota();
 
-  constructor(readonly deps: EngineDeps, options: EngineOptions = {}) {
+  constructor(private readonly deps: EngineDeps, options: EngineOptions = {}) {
     const { redisUrl, jobLockMs } = deps.config;
     this.queue = redisUrl ? new RedisQueue({ url: redisUrl, lockDurationMs: jobLockMs, stalledIntervalMs: Math.max(100, Math.round(jobLockMs / 2)) }) : undefined;
     this.consumes = !this.queue || options.role === 'worker' || deps.config.workers > 0;
@@ -93,16 +89,17 @@ export class JobEngine implements TaskEngine {
     // only to parse a small upload now and then: they are not started ahead and go soon after.
     this.pool = new WorkerPool(workerThreads(deps.config), undefined, this.consumes ? IDLE_THREAD_MS : NO_JOBS_IDLE_MS);
     this.concurrency = deps.config.taskConcurrency || 2 * this.pool.size;
+    this.writer = new TaskWriter(deps.store, deps.logger, () => this.stopping);
   }
 
   /**
    * Settles what the last process left (recovery.ts) and starts the retention purge. In the
    * distributed mode other processes may be running the unfinished tasks, so nothing is
-   * recovered here: the queue hands back the job of a worker that died (delivery.ts).
+   * recovered here: the queue hands back the job of a worker that died (deliver).
    */
   async start(): Promise<void> {
     if (!this.queue) for (const t of await recoverTasks(this.deps.store)) this.enqueue(t);
-    else if (this.consumes) this.queue.consume((d) => deliver(this, d), this.concurrency, (id) => abandon(this, id));
+    else if (this.consumes) this.queue.consume((d) => this.deliver(d), this.concurrency, (id) => this.abandon(id));
     const hours = this.deps.config.taskRetentionHours;
     if (hours > 0) {
       const retentionMs = hours * 3_600_000;
@@ -164,6 +161,65 @@ export class JobEngine implements TaskEngine {
     return infoOf(record);
   }
 
+  /**
+   * Runs a job the shared queue hands to this process, as its task in the store says: one
+   * final already (cancelled while it waited) is skipped; one Running was started by a
+   * process that died, so SPEC §3's rule for restarts applies (an idempotent job runs again,
+   * any other ends as Error TaskInterrupted). Never resolves for a job stopped by shutdown.
+   */
+  private async deliver({ job, signal }: Delivery): Promise<void> {
+    const { store, logger, config } = this.deps;
+    const record = (await readTask(store, job.taskUri))?.record;
+    if (!record || isFinal(record.status)) {
+      // Cancelled while it waited, but handed out before the queue could drop it.
+      if (record?.status === 'Cancelled') await this.discard(record);
+      return;
+    }
+    if (record.status === 'Running') {
+      if (!record.idempotent) {
+        markInterrupted(record);
+        logger.warn({ task: record.uri, kind: record.kind }, 'task interrupted: the process running it stopped');
+        await store.replaceGraph(record.uri, taskQuads(record));
+        return;
+      }
+      record.status = transition(record.status, 'requeue')!;
+      record.percentageCompleted = 0;
+    }
+    const definition = this.definitions.get(record.kind);
+    if (!definition) {
+      failTask(record, new Error(`this worker defines no job of kind "${record.kind}"`), config.debug);
+      await store.replaceGraph(record.uri, taskQuads(record));
+      return;
+    }
+    const live = this.live(record, definition, undefined, job.subjectid);
+    // DELETE /task/{id} in another process: it wrote Cancelled; this process stops the job and
+    // writes Cancelled again after its own writes, so a late progress write cannot undo it.
+    signal.addEventListener('abort', () => {
+      if (!advance(live.record, 'cancel')) return;
+      live.throttle.stop();
+      live.controller.abort(new ServiceUnavailable('the task was cancelled'));
+      void this.writer.write(live);
+    }, { once: true });
+    this.jobs.set(record.uri, live);
+    await this.run(live);
+    await live.settled;
+    // A job stopped by shutdown stays Running in the store; it must not count as done in the
+    // queue either, so this delivery never ends and the queue hands it back once the lock lapses.
+    if (this.stopping && !isFinal(live.record.status)) await new Promise<never>(() => {});
+  }
+
+  /**
+   * A job the queue gave up on (handed back more often than it allows): its task ends as
+   * Error TaskInterrupted unless it is final already or this process still runs it.
+   */
+  private async abandon(taskId: string): Promise<void> {
+    const uri = uriOf(this.deps.config, `/task/${taskId}`);
+    const record = (await readTask(this.deps.store, uri))?.record;
+    if (!record || isFinal(record.status) || this.jobs.has(uri)) return;
+    markInterrupted(record);
+    await this.deps.store.replaceGraph(uri, taskQuads(record));
+  }
+
   /** Hands a stored Queued task to the shared queue; when Redis refuses, the task is removed and the 503 stands. */
   private async share(record: TaskRecord, subjectid: string | undefined): Promise<void> {
     try {
@@ -194,6 +250,11 @@ export class JobEngine implements TaskEngine {
     return this.consumes ? this.pool.warm(module, fn) : Promise.resolve();
   }
 
+  /** Whether this process holds the task's job (Queued or Running here). */
+  holds(uri: string): boolean {
+    return this.jobs.has(uri);
+  }
+
   /** As stored: a state change shows here once it is durable, as it does to GET /task/{id}. */
   async get(uri: string): Promise<TaskInfo | undefined> {
     const t = (await readTask(this.deps.store, uri))?.record;
@@ -204,13 +265,13 @@ export class JobEngine implements TaskEngine {
     if (this.queue && !this.jobs.has(uri)) return this.cancelShared(uri);
     const job = this.jobs.get(uri);
     const parked = this.parked.get(uri);
-    if (parked && this.move(parked, 'cancel')) {
+    if (parked && advance(parked, 'cancel')) {
       this.parked.delete(uri);
       await this.deps.store.replaceGraph(uri, taskQuads(parked));
       return infoOf(parked);
     }
     if (!job) return this.get(uri);
-    if (!this.move(job.record, 'cancel')) return infoOf(job.record);
+    if (!advance(job.record, 'cancel')) return infoOf(job.record);
     const i = this.waiting.indexOf(job);
     if (i >= 0) {
       this.waiting.splice(i, 1);
@@ -219,7 +280,7 @@ export class JobEngine implements TaskEngine {
     }
     job.throttle.stop();
     job.controller.abort(new ServiceUnavailable('the task was cancelled'));
-    await this.write(job);
+    await this.writer.write(job);
     job.settle();
     // A running job discards once it has stopped (run), not while it may still read.
     if (i >= 0) await this.discard(job.record, job.params);
@@ -229,7 +290,7 @@ export class JobEngine implements TaskEngine {
   /** A task that runs (or waits) elsewhere: marked Cancelled in the store, then its process is told. */
   private async cancelShared(uri: string): Promise<TaskInfo | undefined> {
     const t = (await readTask(this.deps.store, uri))?.record;
-    if (!t || !this.move(t, 'cancel')) return t && infoOf(t);
+    if (!t || !advance(t, 'cancel')) return t && infoOf(t);
     await this.deps.store.replaceGraph(uri, taskQuads(t));
     if (await this.queue!.cancel(uri)) await this.discard(t);
     return infoOf(t);
@@ -240,7 +301,7 @@ export class JobEngine implements TaskEngine {
    * thrown: the task is cancelled all the same, and a later start sweeps what is left
    * (datasets/uploadSweep.ts).
    */
-  async discard(record: TaskRecord, params?: unknown): Promise<void> {
+  private async discard(record: TaskRecord, params?: unknown): Promise<void> {
     const definition = this.definitions.get(record.kind);
     if (!definition?.discard) return;
     try {
@@ -278,17 +339,8 @@ export class JobEngine implements TaskEngine {
     for (const job of running) job.controller.abort(new ServiceUnavailable('the service is stopping'));
     await Promise.race([Promise.all(running.map((j) => j.finished)), sleep(CLOSE_GRACE_MS)]);
     await Promise.all([...this.jobs.values()].map((j) => j.writes));
-    this.closed = true;
+    this.writer.close();
     await this.pool.close();
-  }
-
-  /** Applies a SPEC §3 transition to `t`; false when the state machine refuses it. */
-  move(t: TaskRecord, event: TaskEvent): boolean {
-    const next = transition(t.status, event);
-    if (!next) return false;
-    t.status = next;
-    if (isFinal(next)) t.ended = new Date();
-    return true;
   }
 
   private enqueue(record: TaskRecord, params?: unknown, subjectid?: string): void {
@@ -304,9 +356,9 @@ export class JobEngine implements TaskEngine {
   }
 
   /** A job held by this process; its progress is written while it runs. */
-  live(record: TaskRecord, definition: JobDefinition<unknown>, params?: unknown, subjectid?: string): LiveJob {
+  private live(record: TaskRecord, definition: JobDefinition<unknown>, params?: unknown, subjectid?: string): LiveJob {
     return new LiveJob(record, definition, params, subjectid, (j) => {
-      if (j.record.status === 'Running') void this.write(j);
+      if (j.record.status === 'Running') void this.writer.write(j);
     });
   }
 
@@ -321,9 +373,9 @@ export class JobEngine implements TaskEngine {
     }
   }
 
-  async run(job: LiveJob): Promise<void> {
-    if (!this.move(job.record, 'start')) return;
-    void this.write(job);
+  private async run(job: LiveJob): Promise<void> {
+    if (!advance(job.record, 'start')) return;
+    void this.writer.write(job);
     // Task URI and kind only: titles and parameters may quote what a client sent.
     const task = { task: job.record.uri, kind: job.record.kind };
     const started = performance.now();
@@ -353,7 +405,7 @@ export class JobEngine implements TaskEngine {
     else this.deps.logger.info(ended, 'task ended');
     job.finish();
     // The slot frees now; the final write lands in the background (writes stay in order).
-    let last = changed ? this.write(job) : job.writes;
+    let last = changed ? this.writer.write(job) : job.writes;
     // A cancelled job's holdings go once it has stopped, as one of its writes: close() waits
     // for those, so the store is still open.
     if (job.record.status === 'Cancelled') last = job.writes = last.then(() => this.discard(job.record, job.params));
@@ -364,32 +416,4 @@ export class JobEngine implements TaskEngine {
     });
   }
 
-  /** Writes the task as it is now, after its earlier writes; a failed write is logged. */
-  write(job: LiveJob): Promise<void> {
-    if (this.closed) return job.writes;
-    job.writes = job.writes
-      .then(() => this.persist(job))
-      .catch((e: unknown) => this.deps.logger.error({ err: e, task: job.record.uri }, 'task write failed'));
-    return job.writes;
-  }
-
-  /**
-   * One write of the task. A final state refused for lack of room (507) is tried again
-   * until the disk has room: dropped, it would leave the task Running in the store, with
-   * nobody running it, until the next restart (SPEC §3: a task ends). Progress writes are
-   * not retried, a later write carries their state; shutdown stops the retries (the task
-   * stays Running in the store and the next start recovers it).
-   */
-  private async persist(job: LiveJob): Promise<void> {
-    for (let delay = WRITE_RETRY_MS; ; delay = Math.min(2 * delay, WRITE_RETRY_MAX_MS)) {
-      try {
-        await this.deps.store.replaceGraph(job.record.uri, taskQuads(job.record));
-        return;
-      } catch (e) {
-        if (!(e instanceof InsufficientStorage) || !isFinal(job.record.status) || this.stopping) throw e;
-        this.deps.logger.warn({ task: job.record.uri, status: job.record.status, retryInMs: delay }, 'no room to write the final state of a task; trying again');
-        await sleep(delay);
-      }
-    }
-  }
 }

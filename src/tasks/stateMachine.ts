@@ -35,6 +35,15 @@ export function transition(from: TaskStatus, event: TaskEvent): TaskStatus | und
   return TABLE[from][event];
 }
 
+/** Applies a SPEC §3 transition to `t`, stamping its end once final; false when refused. */
+export function advance(t: { status: TaskStatus; ended?: Date }, event: TaskEvent): boolean {
+  const next = transition(t.status, event);
+  if (!next) return false;
+  t.status = next;
+  if (isFinal(next)) t.ended = new Date();
+  return true;
+}
+
 /** Parses a status name case-insensitively (`?query=running`); undefined when unknown. */
 export function parseStatus(raw: string): TaskStatus | undefined {
   return STATUSES.find((s) => s.toLowerCase() === raw.trim().toLowerCase());

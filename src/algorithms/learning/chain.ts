@@ -4,19 +4,10 @@
 // that lacks them. A feature it cannot compute is refused by name, never imputed.
 import { BadRequest } from '../../errors.ts';
 import { ERR } from '../../rdf/vocab.ts';
-import type { ParamValues } from '../params.ts';
 import { entryAt, type Table } from '../table.ts';
 import type { AlgorithmDef, FeaturesResult } from '../types.ts';
 import type { TrainedModel } from './model.ts';
-
-/** How one independent feature is computed from a structure. */
-export interface FeatureCalculation {
-  /** Local id of a per-row descriptor algorithm of this service. */
-  algorithm: string;
-  /** The (parameterised) algorithm URI the feature has as ot:hasSource. */
-  algorithmUri: string;
-  params: ParamValues;
-}
+import type { FeatureCalculation } from './representation.ts';
 
 /** Features of the model's representation absent from `table`, with their calculation. */
 function absent(model: TrainedModel, table: Table): Array<{ uri: string; title: string; calculation: FeatureCalculation | null }> {

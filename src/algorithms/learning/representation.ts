@@ -4,7 +4,16 @@
 import { morganFingerprints } from '../../chem/morgan.ts';
 import { computeDescriptors, DESCRIPTORS } from '../../chem/descriptors.ts';
 import { entryAt, numberOf, numericColumns, type Table } from '../table.ts';
-import type { FeatureCalculation } from './chain.ts';
+import type { ParamValues } from '../params.ts';
+
+/** How one independent feature is computed from a structure. */
+export interface FeatureCalculation {
+  /** Local id of a per-row descriptor algorithm of this service. */
+  algorithm: string;
+  /** The (parameterised) algorithm URI the feature has as ot:hasSource. */
+  algorithmUri: string;
+  params: ParamValues;
+}
 
 export type Representation =
   | { kind: 'morgan'; radius: number; bits: number }

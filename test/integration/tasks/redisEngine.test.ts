@@ -33,10 +33,12 @@ describe('job engine on Redis: API processes with WORKERS=0 and worker processes
   let discardedApi: Array<{ result?: string }>;
   let discardedWorker: Array<{ result?: string }>;
 
-  const engine = (role: 'api' | 'worker', url = redis.url) => {
-    const config = loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org', redisUrl: url, jobLockMs: 1000, workers: 0, syncWindowMs: 0 });
-    return new JobEngine({ config, store, logger: createLogger('silent') }, { role });
-  };
+  const engineDeps = (url: string) => ({
+    config: loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org', redisUrl: url, jobLockMs: 1000, workers: 0, syncWindowMs: 0 }),
+    store,
+    logger: createLogger('silent'),
+  });
+  const engine = (role: 'api' | 'worker', url = redis.url) => new JobEngine(engineDeps(url), { role });
   const stored = async (uri: string) => (await readTask(store, uri))?.record;
 
   before(async () => {
@@ -79,11 +81,11 @@ describe('job engine on Redis: API processes with WORKERS=0 and worker processes
     const result = 'http://example.org/held/running';
     const task = await api.submit('test-slow', { ms: 8000, result }, { title: 'slow', creator: 'http://example.org/algorithm/test' });
     await until('Running', async () => ((await api.get(task.uri))?.status === 'Running' ? true : undefined));
-    expect(worker.jobs.has(task.uri)).to.equal(true);
+    expect(worker.holds(task.uri)).to.equal(true);
     const cancelled = await api.cancel(task.uri);
     expect(cancelled?.status).to.equal('Cancelled');
     // The worker's job stops (its slot frees) long before its 8 s are over.
-    await until('the worker to drop the job', async () => (worker.jobs.has(task.uri) ? undefined : true), 3000);
+    await until('the worker to drop the job', async () => (worker.holds(task.uri) ? undefined : true), 3000);
     await sleep(600);
     expect((await stored(task.uri))?.status).to.equal('Cancelled');
     // What the task held goes where its job ran, once the job has stopped.
@@ -103,7 +105,7 @@ describe('job engine on Redis: API processes with WORKERS=0 and worker processes
     expect((await api.cancel(task.uri))?.status).to.equal('Cancelled');
     expect(discardedApi.map((p) => p.result)).to.include(result);
     for (const t of busy) await api.cancel(t.uri);
-    await until('the worker to stop the busy jobs', () => busy.every((t) => !worker.jobs.has(t.uri)), 5000);
+    await until('the worker to stop the busy jobs', () => busy.every((t) => !worker.holds(t.uri)), 5000);
     await sleep(300);
     // The cancelled one never ran.
     expect(slowRuns()).to.equal(before + busy.length);
@@ -146,10 +148,11 @@ describe('job engine on Redis: API processes with WORKERS=0 and worker processes
 
   it('Redis unreachable: a submission answers 503 with Retry-After and a report, and no task is left behind', async () => {
     const away = await startRedis(path.join(dir, 'redis-away'));
-    const lonely = engine('api', away.url);
+    const lonelyDeps = engineDeps(away.url);
+    const lonely = new JobEngine(lonelyDeps, { role: 'api' });
     defineTestJobs(lonely);
     await lonely.start();
-    const app = await startJobApp({ config: lonely.deps.config, store, logger: lonely.deps.logger, tasks: lonely } as unknown as Deps);
+    const app = await startJobApp({ ...lonelyDeps, tasks: lonely } as unknown as Deps);
     try {
       await away.stop();
       const tasksBefore = (await store.select('graphs-with-prefix', { prefix: 'http://example.org/task/' })).length;
