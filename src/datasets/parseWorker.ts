@@ -5,8 +5,7 @@
 // event loop when the compound is indexed. All but the pattern fingerprint: as for a posted
 // compound, the search index's matcher computes it once writes pause (src/search/engine.ts),
 // and until then the compound passes every substructure screen. The upload's own CPU drops
-// by a quarter and its dataset is ready sooner (docs/performance.md). `warmUp` readies a
-// thread before the first upload.
+// by a quarter and its dataset is ready sooner.
 import { initChem, parseStructure, type ParsedStructure, type ParseOptions } from '../chem/index.ts';
 import type { StructureFormat } from './table.ts';
 import { checkCancelled } from '../tasks/cancellation.ts';

@@ -19,8 +19,7 @@ const HEADER = 8;
  * Segments are opened with O_DSYNC: a write returns once its bytes (and the file size that
  * reaches them) are on disk, as write then fdatasync would (POSIX.1-2008 "Synchronized I/O
  * Data Integrity Completion"). One call instead of two sends each group commit to the
- * thread pool once, not twice: a POST /compound costs the event loop a wake-up less
- * (docs/performance.md).
+ * thread pool once, not twice: a POST /compound costs the event loop a wake-up less.
  */
 const APPEND_FLAGS = constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC;
 

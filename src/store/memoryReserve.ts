@@ -7,7 +7,7 @@
 // swept, so past a few hundred MB every growth is over the external-memory limit and starts
 // a full marking ("external memory pressure"). A store that grows by a little at each
 // load then marks at each load: a 100,000-row upload spent more CPU on V8's helper
-// threads than on storing (docs/performance.md). After a load that grew the memory, a
+// threads than on storing. After a load that grew the memory, a
 // reserve is allocated inside it and freed again; the allocator keeps freed space for its
 // next allocations, so the loads after it grow into that space, and the memory grows
 // once per reserve instead of once per load.
