@@ -23,8 +23,6 @@ import { SearchEngine } from './search/engine.ts';
 import { syncSearchIndex } from './search/sync.ts';
 import { createLogger, logSink, type Logger } from './logger.ts';
 import { makeDataDirPrivate, prepareDataDir } from './dataDir.ts';
-import { PARSE_WORKER } from './datasets/parseWorker.ts';
-import { warmUploads } from './datasets/warmUp.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;
@@ -119,19 +117,4 @@ export async function openDeps(config: Config, logger: Logger = createLogger(con
       for (const close of closers.reverse()) await close();
     },
   };
-}
-
-/**
- * Starts the job threads and loads the chemistry toolkits in each, so the first upload or job
- * after start does not wait a second or two for them, then readies this thread's code for
- * uploads with one into a scratch store (src/datasets/warmUp.ts). src/main.ts and
- * src/worker.ts call it once they are up; tests do not, and their threads start on first
- * use. A failure costs the first job that time, nothing more.
- */
-export async function warmWorkers(deps: Pick<Deps, 'tasks' | 'logger' | 'config' | 'store' | 'changes'>): Promise<void> {
-  await deps.tasks.warmWorkers(PARSE_WORKER, 'warmUp').catch((err: unknown) => deps.logger.warn({ err }, 'could not start the worker threads ahead of the first job'));
-  // The embedded store applies writes on this thread; a remote one in its own server.
-  if (deps.store.kind === 'embedded') {
-    await warmUploads(deps).catch((err: unknown) => deps.logger.warn({ err }, 'could not warm up uploads'));
-  }
 }

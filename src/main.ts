@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   // Checked before the toolkits and the store are loaded (about a second): a DATA_DIR
   // that cannot hold files is refused at once. openDeps checks it again for other callers.
   prepareDataDir(config.dataDir);
-  const [{ openDeps, warmWorkers }, { createApp }, { createLogger }, { createHttpServer }, { ClientCore }] = await Promise.all([
+  const [{ openDeps }, { createApp }, { createLogger }, { createHttpServer }, { ClientCore }] = await Promise.all([
     import('./boot.ts'), import('./app.ts'), import('./logger.ts'), import('./http/listen.ts'), import('./tasks/clientCore.ts'),
   ]);
   const logger = createLogger(config.logLevel);
@@ -21,7 +21,6 @@ async function main(): Promise<void> {
   if (clientCore) server.on('request', () => clientCore.request());
   server.listen(config.port, config.host, () => {
     logger.info({ baseUrl: config.baseUrl, dataDir: config.dataDir, logLevel: config.logLevel }, `OpenTox service at ${config.baseUrl} (data in ${config.dataDir})`);
-    void warmWorkers(deps);
   });
   const stop = async () => {
     server.close();
