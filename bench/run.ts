@@ -4,6 +4,7 @@ import type { BenchModule } from './types.ts';
 
 /** Each resource's benchmark module; add yours here. */
 const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
+  ['start', () => import('./start.ts')],
   ['store', () => import('./store.ts')],
   ['tasks', () => import('./tasks.ts')],
   ['algorithms', () => import('./algorithms.ts')],

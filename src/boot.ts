@@ -23,7 +23,6 @@ import { SearchEngine } from './search/engine.ts';
 import { syncSearchIndex } from './search/sync.ts';
 import { createLogger, logSink, type Logger } from './logger.ts';
 import { makeDataDirPrivate, prepareDataDir } from './dataDir.ts';
-import { PARSE_WORKER } from './datasets/parseWorker.ts';
 
 export interface Running extends Deps {
   close: () => Promise<void>;
@@ -118,14 +117,4 @@ export async function openDeps(config: Config, logger: Logger = createLogger(con
       for (const close of closers.reverse()) await close();
     },
   };
-}
-
-/**
- * Starts the job threads and loads the chemistry toolkits in each, so the first upload or job
- * after start does not wait a second or two for them. src/main.ts and src/worker.ts call it
- * once they are up; tests do not, and their threads start on first use. A failure costs the
- * first job that time, nothing more.
- */
-export async function warmWorkers(deps: Pick<Deps, 'tasks' | 'logger'>): Promise<void> {
-  await deps.tasks.warmWorkers(PARSE_WORKER, 'warmUp').catch((err: unknown) => deps.logger.warn({ err }, 'could not start the worker threads ahead of the first job'));
 }

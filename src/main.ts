@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   // Checked before the toolkits and the store are loaded (about a second): a DATA_DIR
   // that cannot hold files is refused at once. openDeps checks it again for other callers.
   prepareDataDir(config.dataDir);
-  const [{ openDeps, warmWorkers }, { createApp }, { createLogger }, { createHttpServer }] = await Promise.all([
+  const [{ openDeps }, { createApp }, { createLogger }, { createHttpServer }] = await Promise.all([
     import('./boot.ts'), import('./app.ts'), import('./logger.ts'), import('./http/listen.ts'),
   ]);
   const logger = createLogger(config.logLevel);
@@ -18,7 +18,6 @@ async function main(): Promise<void> {
   const server = createHttpServer(config, app.callback());
   server.listen(config.port, config.host, () => {
     logger.info({ baseUrl: config.baseUrl, dataDir: config.dataDir, logLevel: config.logLevel }, `OpenTox service at ${config.baseUrl} (data in ${config.dataDir})`);
-    void warmWorkers(deps);
   });
   const stop = async () => {
     server.close();

@@ -2,7 +2,7 @@
 // environment as the API (SPARQL_ENDPOINT, REDIS_URL, DATA_DIR, ...), opens the same store
 // and defines the same job kinds (src/jobs.ts), then takes jobs from the shared queue.
 import { loadConfig } from './config.ts';
-import { openDeps, warmWorkers } from './boot.ts';
+import { openDeps } from './boot.ts';
 import { createLogger } from './logger.ts';
 
 async function main(): Promise<void> {
@@ -12,7 +12,6 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const deps = await openDeps(config, logger, { role: 'worker' });
   logger.info({ dataDir: config.dataDir, pid: process.pid }, 'job worker started');
-  void warmWorkers(deps);
   const stop = async () => {
     await deps.close();
     process.exit(0);

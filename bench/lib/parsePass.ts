@@ -1,5 +1,5 @@
 // The toolkit's own parse of an upload's SMILES, as the dataset baselines time it: in the
-// bench's process (bench/datasets.ts) and in its threads (bench/lib/parseThread.mjs).
+// bench's process (bench/datasets.ts) and in its threads (bench/lib/parseThread.ts).
 import { parseStructure, type ParseOptions } from '../../src/chem/index.ts';
 
 /** Rows parsed untimed before a timed pass, so that the toolkit is measured warm. */

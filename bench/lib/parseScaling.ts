@@ -2,7 +2,8 @@
 // one-thread parse rate × cores, which holds only where two threads parse twice as fast as
 // one. On this shared machine that moves with the hour, so it is measured beside the upload.
 // Each thread parses its rows once untimed first (parsePass.ts), as the one-thread baseline does.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../src/threads/threadModule.ts';
 import { medianBy } from './median.ts';
 
 export interface ParseScaling {
@@ -18,7 +19,7 @@ const answer = (worker: Worker) => new Promise<number>((resolve, reject) => {
 
 /** One thread's parse rate of `smiles` and `threads` threads' at once, the median of `rounds`. */
 export async function parseScaling(smiles: readonly string[], threads: number, rounds: number): Promise<ParseScaling> {
-  const workers = Array.from({ length: threads }, () => new Worker(new URL('./parseThread.mjs', import.meta.url), { workerData: { smiles } }));
+  const workers = Array.from({ length: threads }, () => startThread(new URL('./parseThread.ts', import.meta.url), { workerData: { smiles } }));
   try {
     await Promise.all(workers.map(answer));
     const time = (some: Worker[]) => Promise.all(some.map((w) => {

@@ -30,8 +30,9 @@ import { algorithmById } from './catalogue.ts';
 import { algorithmUri, HASH, storedValues } from './parameterised.ts';
 import { withDefaults } from './params.ts';
 import { bound } from '../store/api.ts';
+import { threadModule } from '../threads/threadModule.ts';
 
-const WORKER = new URL('./worker.ts', import.meta.url);
+const WORKER = threadModule('./worker.ts', import.meta.url);
 
 /** Compounds per SMILES read. */
 const SMILES_PER_READ = 100;

@@ -5,10 +5,11 @@ import type { WorkerOptions } from '../tasks/api.ts';
 import { entryAt, selectRows } from './table.ts';
 import type { AlgorithmDef, FeaturesResult, RunInput, RunResult } from './types.ts';
 import type { WorkerRunInput } from './worker.ts';
+import { threadModule } from '../threads/threadModule.ts';
 
 export type RunInWorker = <T>(module: URL | string, fn: string, input: unknown, options?: WorkerOptions) => Promise<T>;
 
-const WORKER = new URL('./worker.ts', import.meta.url);
+const WORKER = threadModule('./worker.ts', import.meta.url);
 /** Fewest rows worth a worker hop of their own. */
 const MIN_CHUNK = 50;
 

@@ -18,14 +18,15 @@
 // loop (about a millisecond), so no request waits for a thread to start. They do not yield
 // the CPU (threadPriority.ts) as job threads do: a client waits on them. A thread is stopped
 // only while idle: on Node 20, terminating one inside RDKit's WASM can hang the other threads
-// that use it (substructWorker.mjs).
+// that use it (substructWorker.ts).
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { errorFromPlain } from '../errors.ts';
 import { initChem, parseStructure, type ChemFormat, type ParsedStructure, type ParseOptions } from './index.ts';
 import type { ParseReply, ParseRequest } from './parseThread.ts';
+import { startThread, threadModule } from '../threads/threadModule.ts';
 
-const ENTRY = new URL('./parseThread.mjs', import.meta.url);
+const ENTRY = threadModule('./parseThread.ts', import.meta.url);
 /** What the threads are started with: nothing they read, a name for whoever lists the process's threads (the soak's memory probe). */
 const PARSE_THREAD = { parseThread: true };
 /** Most structures sent to a thread in one message. */
@@ -127,7 +128,7 @@ export class StructureParser {
 
   /** Starts a thread; it is ready once it has parsed WARM_UP. */
   private start(): Thread {
-    const thread: Thread = { worker: new Worker(ENTRY, { workerData: PARSE_THREAD }), ready: false, held: [], answered: 0, idle: undefined };
+    const thread: Thread = { worker: startThread(ENTRY, { workerData: PARSE_THREAD }), ready: false, held: [], answered: 0, idle: undefined };
     this.threads.push(thread);
     // The rate that starts a thread is counted anew from here: once this one has stopped, the
     // structures that started it must not count towards the next start.

@@ -1,6 +1,6 @@
 // Substructure queries: a SMARTS pattern or a SMILES read as a query,
 // validated on the main thread (so bad input is a 400 naming the position) and screened
-// here; src/chem/substructWorker.mjs matches them exactly. Every WASM object is freed.
+// here; src/chem/substructWorker.ts matches them exactly. Every WASM object is freed.
 import type { Mol } from '@rdkit/rdkit';
 import { FP_BITS, FP_WORDS, parseWith } from './fingerprints.ts';
 

@@ -12,6 +12,7 @@ import { bound } from '../store/api.ts';
 import { datasetReferrers, refuseIfReferenced } from '../integrity/referrers.ts';
 import type { Paging as Page } from '../http/paging.ts';
 import { readablePage } from '../auth/readAccess.ts';
+import { threadModule } from '../threads/threadModule.ts';
 
 export interface UploadParams {
   kind: UploadKind;
@@ -39,7 +40,7 @@ export async function uploadDatasetFile(deps: Deps, file: string, params: Omit<U
   return importUpload(deps, table, params, true);
 }
 
-const READER = new URL('./readTableWorker.ts', import.meta.url);
+const READER = threadModule('./readTableWorker.ts', import.meta.url);
 
 function importUpload(deps: Deps, table: InputTable, params: Omit<UploadParams, 'data'>, streamEntries = false): Promise<ImportResult> {
   if (params.nominal?.length) declareNominal(table, params.nominal);

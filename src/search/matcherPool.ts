@@ -1,11 +1,11 @@
 // Service side of the substructure matcher: child processes that run one chunk of
 // candidates at a time. A chunk that outlives the search's remaining time gets its
 // process killed (WASM cannot be interrupted otherwise) and a fresh one replaces it.
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import type { QueryKind } from '../chem/smarts.ts';
+import { startProcess, threadModule } from '../threads/threadModule.ts';
 
-/** What src/chem/substructWorker.mjs is sent and answers. */
+/** What src/chem/substructWorker.ts is sent and answers. */
 interface MatchJob {
   id: number;
   /**
@@ -49,7 +49,7 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
-const SCRIPT = fileURLToPath(new URL('../chem/substructWorker.mjs', import.meta.url));
+const SCRIPT = threadModule('../chem/substructWorker.ts', import.meta.url);
 
 /** One matcher process and its queue; jobs run one at a time. */
 class MatchWorker {
@@ -92,7 +92,7 @@ class MatchWorker {
   }
 
   private start(): Promise<void> {
-    const worker = fork(SCRIPT, [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const worker = startProcess(SCRIPT, { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.worker = worker;
     this.ready = new Promise((resolve, reject) => {
       let ready = false;

@@ -3,11 +3,11 @@
 // segments; only after it is durable are the files it replaces deleted. One compaction
 // at a time; segments closed meanwhile are taken by the next one.
 import { unlink } from 'node:fs/promises';
-import { spawnTsWorker, firstMessage } from './spawn.ts';
+import { firstMessage, startThread, threadModule } from '../threads/threadModule.ts';
 import { obsolete, type ReplayPlan } from './layout.ts';
 import type { CompactJob } from './compactWorker.ts';
 
-const WORKER_URL = new URL('./compactWorker.ts', import.meta.url);
+const WORKER_URL = threadModule('./compactWorker.ts', import.meta.url);
 
 export class Compactor {
   /** Index of the newest durable snapshot (0 = none yet: replay from segment 0). */
@@ -62,7 +62,7 @@ export class Compactor {
   }
 
   private async compact(job: CompactJob): Promise<void> {
-    const worker = spawnTsWorker(WORKER_URL, job);
+    const worker = startThread(WORKER_URL, { workerData: job });
     try {
       const result = await firstMessage<{ ok: boolean; message?: string }>(worker);
       if (!result.ok) throw new Error(result.message);

@@ -3,7 +3,7 @@
 // inside Oxigraph, so the worker is terminated and a fresh one loaded; queries queued
 // meanwhile wait for it (DESIGN: heavy reads never block the API's event loop).
 import type { Worker } from 'node:worker_threads';
-import { spawnTsWorker } from './spawn.ts';
+import { startThread, threadModule } from '../threads/threadModule.ts';
 import type { ReplayPlan } from './layout.ts';
 import type { JournalRecord } from './records.ts';
 import type { ReplicaIn, ReplicaOut } from './replicaWorker.ts';
@@ -20,7 +20,7 @@ interface Job {
   reject: (e: Error) => void;
 }
 
-const WORKER_URL = new URL('./replicaWorker.ts', import.meta.url);
+const WORKER_URL = threadModule('./replicaWorker.ts', import.meta.url);
 /** Queries waiting beyond this are refused: the replica is saturated. */
 const MAX_QUEUE = 64;
 /**
@@ -91,7 +91,7 @@ export class Replica {
     if (this.worker || this.closed) return;
     this.ready = false;
     this.garbageAtStart = this.hooks.wear().garbage;
-    const worker = spawnTsWorker(WORKER_URL, this.hooks.plan());
+    const worker = startThread(WORKER_URL, { workerData: this.hooks.plan() });
     this.worker = worker;
     worker.on('message', (msg: ReplicaOut) => this.receive(worker, msg));
     worker.on('error', (e) => {

@@ -91,8 +91,6 @@ export interface TaskEngine {
   runAsTask<P>(kind: string, params: P, meta: TaskMeta): Promise<Reply>;
   /** Runs `fn(input)` exported by `module` in the worker pool, off the event loop. */
   runInWorker<T>(module: URL | string, fn: string, input: unknown, options?: WorkerOptions): Promise<T>;
-  /** Starts every worker thread and runs `fn` of `module` once in each (WorkerPool.warm). */
-  warmWorkers(module: URL | string, fn: string): Promise<void>;
   /** The task's current state, or undefined when no task has this URI. */
   get(uri: string): Promise<TaskInfo | undefined>;
   /**

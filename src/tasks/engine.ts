@@ -246,10 +246,6 @@ export class JobEngine implements TaskEngine {
     return this.pool.run<T>(module, fn, input, options);
   }
 
-  warmWorkers(module: URL | string, fn: string): Promise<void> {
-    return this.consumes ? this.pool.warm(module, fn) : Promise.resolve();
-  }
-
   /** Whether this process holds the task's job (Queued or Running here). */
   holds(uri: string): boolean {
     return this.jobs.has(uri);

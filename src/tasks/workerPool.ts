@@ -10,8 +10,9 @@ import { errorFromPlain, InternalError, ServiceUnavailable } from '../errors.ts'
 import type { WorkerOptions } from './api.ts';
 import type { WorkerCall, WorkerOutcome } from './worker.ts';
 import { newCancelFlag, raiseCancelFlag } from './cancellation.ts';
+import { poolEntry, threadModule } from '../threads/threadModule.ts';
 
-const WORKER = new URL('./worker.mjs', import.meta.url).href;
+const ENTRY = poolEntry(threadModule('./worker.ts', import.meta.url));
 /** How long a cancelled call may take to stop by itself before its thread is terminated. */
 export const CANCEL_GRACE_MS = 3000;
 /**
@@ -43,7 +44,7 @@ export class WorkerPool {
   ) {}
 
   private get piscina(): Piscina {
-    this.pool ??= new Piscina({ filename: WORKER, minThreads: 0, maxThreads: this.size, idleTimeout: this.idleThreadMs });
+    this.pool ??= new Piscina({ ...ENTRY, minThreads: 0, maxThreads: this.size, idleTimeout: this.idleThreadMs });
     return this.pool;
   }
 

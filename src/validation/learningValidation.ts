@@ -14,8 +14,9 @@ import type { JobContext } from '../tasks/api.ts';
 import type { FoldInput, FoldOutput } from './foldWorker.ts';
 import { crossvalidationFolds, foldCount, trainingTestSplit } from './partition.ts';
 import { figuresOfHeldOut, heldOut, type FoldResult, type HeldOut, type Task, type ValidationResult } from './validation.ts';
+import { threadModule } from '../threads/threadModule.ts';
 
-const FOLD_WORKER = new URL('./foldWorker.ts', import.meta.url);
+const FOLD_WORKER = threadModule('./foldWorker.ts', import.meta.url);
 
 export interface LearningValidationParams {
   type: 'crossvalidation' | 'training_test_split';

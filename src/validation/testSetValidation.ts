@@ -13,8 +13,9 @@ import { ERR } from '../rdf/vocab.ts';
 import type { JobContext } from '../tasks/api.ts';
 import { actualOf } from './learningValidation.ts';
 import { figuresOfHeldOut, heldOut, type HeldOut, type Task, type ValidationResult } from './validation.ts';
+import { threadModule } from '../threads/threadModule.ts';
 
-const PREDICT_WORKER = new URL('./foldWorker.ts', import.meta.url);
+const PREDICT_WORKER = threadModule('./foldWorker.ts', import.meta.url);
 
 export interface TestSetParams {
   model: string;

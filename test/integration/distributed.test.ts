@@ -1,7 +1,7 @@
 // The distributed mode end to end (docs/engines.md, "Jobs"): Virtuoso and Redis, two API
 // processes started with WORKERS=0 behind one BASE_URL (a round-robin proxy here), and two
-// worker processes (`npm run worker`, i.e. `node --import tsx src/worker.ts`), each process
-// with a DATA_DIR of its own. Every request goes through the proxy, so consecutive requests
+// worker processes (`npm run worker`, i.e. `node dist/worker.js`, the build; the API processes
+// run the sources under tsx), each process with a DATA_DIR of its own. Every request goes through the proxy, so consecutive requests
 // reach different API processes, and every job runs in a worker.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,6 +14,7 @@ import { freePort } from '../../scripts/engines/ports.ts';
 import { releaseVirtuoso, remoteStore, stopVirtuosos, virtuosoFor, virtuosoState } from '../helpers/engines.ts';
 import { tempDir } from '../helpers/app.ts';
 import { sharedData } from '../helpers/data.ts';
+import { buildDist } from '../helpers/build.ts';
 import { until as waitUntil } from '../helpers/until.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -25,8 +26,8 @@ interface Proc {
   exited: Promise<void>;
 }
 
-function launch(entry: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function launch(args: string[], env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const log: string[] = [];
   const keep = (d: Buffer) => log.push(...d.toString().split('\n').filter(Boolean));
   child.stdout!.on('data', keep);
@@ -92,12 +93,12 @@ describe('distributed: two API processes (WORKERS=0) and two workers on Virtuoso
     return d;
   };
   const startApi = async (i: number, dataDir = dir(`api${i}`)) => {
-    apis[i] = launch('src/main.ts', { ...env, WORKERS: '0', PORT: String(apiPorts[i]), DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    apis[i] = launch(['--import', 'tsx', 'src/main.ts'], { ...env, WORKERS: '0', PORT: String(apiPorts[i]), DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     await until(`API process ${i}`, async () => ((await fetch(`http://127.0.0.1:${apiPorts[i]}/algorithm`, { headers: { Accept: 'text/uri-list' } })).ok ? true : undefined));
     return dataDir;
   };
   const startWorker = (i: number) => {
-    workers[i] = launch('src/worker.ts', { ...env, WORKERS: '1', DATA_DIR: dir(`worker${i}`), LOG_LEVEL: 'info' });
+    workers[i] = launch(['dist/worker.js'], { ...env, WORKERS: '1', DATA_DIR: dir(`worker${i}`), LOG_LEVEL: 'info' });
   };
   /** The status of a task as the next API process sees it. */
   const status = async (task: string) => {
@@ -113,6 +114,7 @@ describe('distributed: two API processes (WORKERS=0) and two workers on Virtuoso
   }, 120_000);
 
   before(async () => {
+    await buildDist();
     redis = await startRedis(dir('redis'));
     const virtuoso = await virtuosoFor('distributed');
     apiPorts.push(await freePort(), await freePort());

@@ -1,5 +1,5 @@
 // The command-line client (bin/opentox.mjs) end to end: spawned as a child process against
-// the real service, as a user runs it.
+// the real service, as a user runs it: the bin runs the client built to dist/.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { startApp, tempDir, type TestApp } from '../helpers/app.ts';
 import { lines } from '../helpers/datasets.ts';
 import { sharedData } from '../helpers/data.ts';
 import { addUsers, PASSWORDS } from '../helpers/auth.ts';
+import { buildDist } from '../helpers/build.ts';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/opentox.mjs');
 
@@ -33,6 +34,7 @@ describe('opentox command-line client', function () {
   let config: string;
   let env: Record<string, string>;
   before(async () => {
+    await buildDist();
     app = await startApp();
     config = tempDir('opentox-client-');
     env = { OPENTOX_SERVICE: app.url, XDG_CONFIG_HOME: config };
@@ -116,6 +118,7 @@ describe('opentox login and tokens', function () {
   let app: TestApp;
   let config: string;
   before(async () => {
+    await buildDist();
     const dataDir = tempDir();
     await addUsers(dataDir);
     app = await startApp({ authMode: 'local' }, dataDir);

@@ -5,7 +5,7 @@
 // when progress moves. The forest equals fitForest's for the same seed.
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
-import { spawnTsWorker } from '../../store/spawn.ts';
+import { startThread } from '../../threads/threadModule.ts';
 import { runInBackground } from '../../tasks/threadPriority.ts';
 import { fitForest, growForestTree, type Forest, type ForestOptions } from './forest.ts';
 import { matrixOf, type Matrix, type Tree } from './tree.ts';
@@ -48,7 +48,7 @@ export async function fitForestThreads(X: readonly (readonly number[])[], y: rea
   try {
     await Promise.all(Array.from({ length: n }, (_, first) => new Promise<void>((resolve, reject) => {
       const job: Job = { forestThread: true, matrix, y: yy, opt, first, step: n };
-      const w = spawnTsWorker(new URL(import.meta.url), job);
+      const w = startThread(new URL(import.meta.url), { workerData: job });
       workers.push(w);
       let expected = Math.ceil((opt.trees - first) / n);
       w.on('message', (msg: { t: number; tree: Tree }) => {

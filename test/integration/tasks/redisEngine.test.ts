@@ -17,7 +17,6 @@ import type { Store } from '../../../src/store/api.ts';
 import { defineTestJobs, startJobApp } from '../../helpers/testJobs.ts';
 import { tempDir } from '../../helpers/app.ts';
 import { until } from '../../helpers/until.ts';
-import { PARSE_WORKER } from '../../../src/datasets/parseWorker.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -58,13 +57,6 @@ describe('job engine on Redis: API processes with WORKERS=0 and worker processes
     await store?.close();
     await redis?.stop();
     rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('only an engine that takes jobs starts its threads ahead: an API engine with WORKERS=0 does not', async () => {
-    await api.warmWorkers(PARSE_WORKER, 'warmUp');
-    expect(api.pool.threads, 'API engine, WORKERS=0').to.equal(0);
-    await worker.warmWorkers(PARSE_WORKER, 'warmUp');
-    expect(worker.pool.threads, 'worker engine').to.equal(worker.pool.size);
   });
 
   it('a job submitted to an API engine with WORKERS=0 runs in the worker; the API answers its state', async () => {

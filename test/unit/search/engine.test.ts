@@ -254,7 +254,7 @@ describe('search: compounds stored without fingerprints (POST /compound)', () =>
 
   it('when the matcher dies mid-batch, the batch waits again (but for a compound removed meanwhile) and a new matcher computes it', () => withBatchInFlight(async (engine, fill) => {
     engine.removeCompound(uri(5));
-    // The matcher: this process's child running substructWorker.mjs.
+    // The matcher: this process's child running substructWorker.ts.
     const matchers = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'substructWorker'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
     expect(matchers).to.have.length(1);
     process.kill(Number(matchers[0]), 'SIGKILL');

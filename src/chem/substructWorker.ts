@@ -5,16 +5,27 @@
 // module deadlocked. Queries arrive already validated by src/chem/smarts.ts.
 import process from 'node:process';
 import { TextDecoder } from 'node:util';
-import initRDKitModule from '@rdkit/rdkit';
+import initRDKitModule, { type Mol } from '@rdkit/rdkit';
+
+/** What src/search/matcherPool.ts sends: the molecules' pickles (or SMILES) end to end, `ends[i]` where molecule i ends. */
+interface Job {
+  id: number;
+  kind: 'smarts' | 'smiles' | 'pattern' | 'fingerprints';
+  text: string;
+  pickles: Uint8Array;
+  ends: Uint32Array;
+}
+
+type Structure = { canonicalSmiles: string; morgan: Uint32Array; pattern?: Uint32Array; pickle: Uint8Array } | { error: string };
 
 const rdkit = await initRDKitModule();
 // Silence RDKit's log: the queries were validated on the main thread.
 rdkit.disable_logging();
 
 /** The compiled query of the current search, kept across its chunks. */
-let current;
+let current: { key: string; mol: Mol } | undefined;
 
-function queryFor(kind, text) {
+function queryFor(kind: string, text: string): Mol {
   const key = kind + '\n' + text;
   if (current?.key !== key) {
     current?.mol.delete();
@@ -29,12 +40,12 @@ function queryFor(kind, text) {
  * The pattern fingerprints (RDKit's options in job.text) of the job's molecules, end to end
  * as 32-bit words: the search index computes them here for compounds posted without one.
  */
-function patterns(job) {
+function patterns(job: Job): { id: number; value: Uint32Array } {
   let out = new Uint8Array(0);
   let start = 0;
   for (let i = 0; i < job.ends.length; i++) {
     const mol = rdkit.get_mol_from_uint8array(job.pickles.subarray(start, job.ends[i]));
-    start = job.ends[i];
+    start = job.ends[i]!;
     if (!mol) throw new Error(`molecule ${i} of the batch could not be read back from its pickle`);
     try {
       const bytes = mol.get_pattern_fp_as_uint8array(job.text);
@@ -55,14 +66,14 @@ function patterns(job) {
  * pickle. The index computes them here for compounds posted without them; a SMILES RDKit
  * cannot read gets { error }.
  */
-function fingerprints(job) {
-  const options = JSON.parse(job.text);
+function fingerprints(job: Job): { id: number; structures: Structure[] } {
+  const options = JSON.parse(job.text) as { morgan: string; pattern?: string };
   const decoder = new TextDecoder();
-  const structures = [];
+  const structures: Structure[] = [];
   let start = 0;
   for (let i = 0; i < job.ends.length; i++) {
     const smiles = decoder.decode(job.pickles.subarray(start, job.ends[i]));
-    start = job.ends[i];
+    start = job.ends[i]!;
     const mol = rdkit.get_mol(smiles);
     if (!mol || !mol.is_valid()) {
       mol?.delete();
@@ -83,16 +94,15 @@ function fingerprints(job) {
   return { id: job.id, structures };
 }
 
-/** job: { id, kind, text, pickles: Uint8Array (end to end), ends: Uint32Array }. */
-function run(job) {
+function run(job: Job): { id: number; value?: Uint32Array; structures?: Structure[] } {
   if (job.kind === 'pattern') return patterns(job);
   if (job.kind === 'fingerprints') return fingerprints(job);
   const query = queryFor(job.kind, job.text);
-  const matched = [];
+  const matched: number[] = [];
   let start = 0;
   for (let i = 0; i < job.ends.length; i++) {
     const mol = rdkit.get_mol_from_uint8array(job.pickles.subarray(start, job.ends[i]));
-    start = job.ends[i];
+    start = job.ends[i]!;
     if (!mol) continue;
     try {
       if (mol.get_substruct_match(query) !== '{}') matched.push(i);
@@ -103,13 +113,13 @@ function run(job) {
   return { id: job.id, value: Uint32Array.from(matched) };
 }
 
-process.on('message', (job) => {
-  let result;
+process.on('message', (job: Job) => {
+  let result: ReturnType<typeof run> | { id: number; error: string };
   try {
     result = run(job);
   } catch (e) {
-    result = { id: job.id, error: e.message };
+    result = { id: job.id, error: (e as Error).message };
   }
-  process.send(result);
+  process.send!(result);
 });
-process.send({ ready: true });
+process.send!({ ready: true });
