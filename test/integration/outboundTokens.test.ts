@@ -1,7 +1,7 @@
 // A caller's token goes only to the service's own origin and to TOKEN_ORIGINS (DESIGN
 // "Outbound requests and trust"). Alice runs the host her dataset's compounds point at; Bob
 // applying an algorithm to that dataset must not hand her his token. Nothing leaves 127.0.0.1.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { startApp, tempDir, type TestApp } from '../helpers/app.ts';
@@ -80,7 +80,13 @@ describe('tokens go only where they belong (AUTH_MODE=local)', () => {
     const answer = await (await fetch(task, { headers: { Accept: 'text/turtle', subjectid: tokens.bob! } })).text();
     expect(answer).to.contain(dataset);
     expect(answer).not.to.contain(tokens.bob);
-    // The store (journal, snapshots) never held it: only the token file does.
-    expect(filesUnder(path.join(app.dataDir, 'store'))).not.to.contain(tokens.bob);
+    // The store never held it: no triple in any graph Bob may read (both modes) and, in the
+    // embedded mode, no journal or snapshot byte; only the token file does.
+    const query = `SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o FILTER(CONTAINS(STR(?o), "${tokens.bob}") || CONTAINS(STR(?s), "${tokens.bob}")) } }`;
+    const found = await fetch(app.url + '/sparql', { method: 'POST', headers: { Accept: 'text/csv', subjectid: tokens.bob!, 'Content-Type': 'application/sparql-query' }, body: query });
+    expect(found.status).to.equal(200);
+    expect((await found.text()).trim().split(/\r?\n/)[1]).to.equal('0');
+    const store = path.join(app.dataDir, 'store');
+    if (existsSync(store)) expect(filesUnder(store)).not.to.contain(tokens.bob);
   });
 });
