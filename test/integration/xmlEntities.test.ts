@@ -9,8 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { fingerprint } from '../helpers/fuzz.ts';
-import { byValue, canonical, parseRdfXmlStrict } from '../helpers/rdf.ts';
-import { parseRdf } from '../../src/rdf/parse.ts';
+import { canonical, parseRdfXmlStrict } from '../helpers/rdf.ts';
 import { ERR } from '../../src/rdf/vocab.ts';
 import { BadGateway } from '../../src/errors.ts';
 import { fetchRemoteDataset } from '../../src/datasets/datasetRemote.ts';
@@ -222,12 +221,19 @@ describe('the published ontologies written with namespace entities (as Protégé
       const original = readFileSync(`${REFERENCE}/${file}`, 'utf8');
       const { text, uses } = withEntities(original);
       expect(uses, 'the rewrite uses entities').to.be.at.least(10);
-      const res = await fetch(app.url + '/ontology', { method: 'POST', body: text, headers: { 'Content-Type': 'application/rdf+xml', Accept: 'text/uri-list' } });
-      const uri = (await res.text()).trim();
-      expect(res.status, uri).to.equal(200);
-      // The same graph (blank nodes included), literals by value as the store keeps them.
-      const expected = await canonical(byValue(await parseRdf(original, 'rdfxml', uri)));
+      const load = async (body: string): Promise<string> => {
+        const res = await fetch(app.url + '/ontology', { method: 'POST', body, headers: { 'Content-Type': 'application/rdf+xml', Accept: 'text/uri-list' } });
+        const loaded = (await res.text()).trim();
+        expect(res.status, loaded).to.equal(200);
+        return loaded;
+      };
+      // The same graph (blank nodes included) as the file without entities gives, both read
+      // back from the store, so that a store's own normalisation of literals cancels out.
+      const plain = await load(original);
+      const expected = await canonical(await app.deps.store.graph(plain));
+      const uri = await load(text);
       expect(await canonical(await app.deps.store.graph(uri))).to.equal(expected);
+      expect(expected).to.include('http://www.w3.org/2002/07/owl#');
       const nt = await (await fetch(uri, { headers: { Accept: 'application/n-triples' } })).text();
       expect(nt).to.include('<http://www.w3.org/2002/07/owl#');
       expect(nt).not.to.match(/&(owl|xsd|rdfs|ot|ota);/);
