@@ -15,7 +15,6 @@ import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
 import { publishResult } from '../datasets/datasetRemote.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { readModel } from './models.ts';
-import { predictorOf } from './predictors.ts';
 
 export const PREDICT_JOB = 'model-predict';
 
@@ -68,12 +67,12 @@ export async function checkPredictInput(deps: Deps, p: PredictParams): Promise<v
 
 export async function predict(deps: Deps, p: PredictParams, signal?: AbortSignal): Promise<string> {
   const { info, data } = await readModel(deps, p.model);
-  const predictor = predictorOf(info.kind);
+  const predictor = deps.predictors.get(info.kind);
   if (!predictor) throw new InternalError(`no predictor is registered for models of kind "${info.kind}"`);
   const dataset: LoadedDataset = p.datasetUri
     ? await loadDataset(deps, p.datasetUri, { subjectid: p.subjectid })
     : { uri: p.compoundUri!, compounds: [p.compoundUri!], features: [], values: [[]] };
-  const out = await predictor(deps, { model: info, data, dataset, signal, subjectid: p.subjectid });
+  const out = await predictor({ model: info, data, dataset, signal, subjectid: p.subjectid });
   signal?.throwIfAborted();
   const result = await createDataset(deps, {
     title: `Predictions of ${info.title} for ${redact(dataset.uri)}`,

@@ -2,15 +2,15 @@ import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { followTask, lines, uploadDataset } from '../helpers/datasets.ts';
 import { createModel } from '../../src/models/models.ts';
-import { registerPredictor } from '../../src/models/predictors.ts';
+import type { Predictor } from '../../src/models/predictors.ts';
 import { ensureFeature } from '../../src/features/features.ts';
 import { loadDataset } from '../../src/datasets/datasetLoad.ts';
 
 // A real (if minimal) learner: the mean of the training values, the baseline every
 // regression model is compared against.
-registerPredictor('test-mean', async (_deps, { data, dataset }) => ({
+const predictor: Predictor = async ({ data, dataset }) => ({
   values: dataset.compounds.map(() => [(data as { mean: number }).mean]),
-}));
+});
 
 describe('/model', function () {
   this.timeout(120_000);
@@ -19,6 +19,7 @@ describe('/model', function () {
   let training: string;
   before(async () => {
     app = await startApp();
+    app.deps.predictors.set('test-mean', predictor);
     training = (await uploadDataset(app, 'SMILES,logS\nCCO,1\nCCCO,2\nCCCCO,3\n', 'text/csv')).body;
     const table = await loadDataset(app.deps, training);
     const values = table.values.map((r) => r[0] as number);
