@@ -3,7 +3,7 @@
 // when the model predicts one), optionally published to a dataset_service.
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import { isDataset } from '../datasets/datasetLayout.ts';
+import { admitDataset, datasetRef } from '../algorithms/datasetRef.ts';
 import { compoundIndex, compoundNumber, knowCompound } from '../compounds/compoundIndex.ts';
 import { redact } from '../auth/redact.ts';
 import { BadRequest, InternalError } from '../errors.ts';
@@ -14,7 +14,11 @@ import type { JobContext, TaskEngine } from '../tasks/api.ts';
 import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
 import { publishResult } from '../datasets/datasetRemote.ts';
 import { createDataset } from '../datasets/datasets.ts';
-import { readModel } from './models.ts';
+import { modelGraph, readModel } from './models.ts';
+import type { Form } from '../http/body.ts';
+import type { Reply } from '../http/reply.ts';
+import type { Caller } from '../auth/caller.ts';
+import { directReply } from '../tasks/taskReply.ts';
 
 export const PREDICT_JOB = 'model-predict';
 
@@ -47,15 +51,9 @@ export async function checkPredictInput(deps: Deps, p: PredictParams): Promise<v
   for (const [name, v] of [['dataset_uri', p.datasetUri], ['compound_uri', p.compoundUri], ['dataset_service', p.datasetService]] as const) {
     if (v !== undefined && !http.test(v)) throw new BadRequest(`${name} must be an http(s) URI this service can read: ${JSON.stringify(redact(v).slice(0, 200))}`, { code: ERR.InvalidIRI });
   }
-  if (p.datasetUri) {
-    const base = new URL(p.datasetUri);
-    base.search = '';
-    if (base.href.startsWith(uriOf(deps.config, '/dataset/')) && !(await isDataset(deps, base.href))) {
-      throw new BadRequest(`dataset_uri ${p.datasetUri} names no dataset of this service`, { code: ERR.InvalidParameter });
-    }
-  }
-  // Anything this service would call elsewhere passes the outbound policy before a task exists.
-  for (const [name, v] of [['dataset_uri', p.datasetUri], ['compound_uri', p.compoundUri], ['dataset_service', p.datasetService]] as const) {
+  // A local dataset exists; anything this service would call elsewhere passes the outbound policy.
+  if (p.datasetUri) await admitDataset(deps, datasetRef(deps.config, p.datasetUri));
+  for (const [name, v] of [['compound_uri', p.compoundUri], ['dataset_service', p.datasetService]] as const) {
     if (v !== undefined) await admitRemote(deps.config, v, name);
   }
   const local = p.compoundUri?.startsWith(uriOf(deps.config, '/compound/'));
@@ -63,6 +61,27 @@ export async function checkPredictInput(deps: Deps, p: PredictParams): Promise<v
   if (p.compoundUri && local && !compoundIndex(deps).records.has(compoundNumber(p.compoundUri) ?? -1)) {
     throw new BadRequest(`compound_uri ${p.compoundUri} names no compound of this service`, { code: ERR.InvalidParameter });
   }
+}
+
+/**
+ * POST /model/{id}: the model exists, the form is checked, then the prediction runs as a
+ * task (SPEC §4.3). The token (SPEC §5.1) travels in TaskMeta (kept in memory), never in the
+ * job parameters, which are stored with the task; the owner makes the task and its result
+ * the caller's.
+ */
+export async function startPredict(deps: Deps, model: string, form: Form, caller: Caller): Promise<Reply> {
+  await modelGraph(deps, model);
+  const params = checkPredictParams({
+    model,
+    datasetUri: form.get('dataset_uri'),
+    compoundUri: form.get('compound_uri'),
+    datasetService: form.get('dataset_service'),
+  });
+  await checkPredictInput(deps, params);
+  const meta = { title: `Prediction by ${model}`, creator: model, ...caller };
+  const tasks = (deps as Deps & { tasks?: TaskEngine }).tasks;
+  if (!tasks) return directReply(deps, [await predict(deps, { ...params, subjectid: caller.subjectid })], meta);
+  return tasks.runAsTask(PREDICT_JOB, params, meta);
 }
 
 export async function predict(deps: Deps, p: PredictParams, signal?: AbortSignal): Promise<string> {
