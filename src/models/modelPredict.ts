@@ -17,7 +17,7 @@ import { createDataset } from '../datasets/datasets.ts';
 import { modelGraph, readModel } from './models.ts';
 import type { Form } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
-import type { Caller } from '../auth/caller.ts';
+import { checkReadable, formValues, type JobCaller } from '../auth/namedInputs.ts';
 import { directReply } from '../tasks/taskReply.ts';
 
 export const PREDICT_JOB = 'model-predict';
@@ -64,12 +64,13 @@ export async function checkPredictInput(deps: Deps, p: PredictParams): Promise<v
 }
 
 /**
- * POST /model/{id}: the model exists, the form is checked, then the prediction runs as a
- * task (SPEC §4.3). The token (SPEC §5.1) travels in TaskMeta (kept in memory), never in the
+ * POST /model/{id}: the model exists, the form is checked, and (AUTH_READ=owner) readable by the caller, then the
+ * prediction runs as a task (SPEC §4.3). The token (SPEC §5.1) travels in TaskMeta (kept in memory), never in the
  * job parameters, which are stored with the task; the owner makes the task and its result
  * the caller's.
  */
-export async function startPredict(deps: Deps, model: string, form: Form, caller: Caller): Promise<Reply> {
+export async function startPredict(deps: Deps, model: string, form: Form, caller: JobCaller): Promise<Reply> {
+  await checkReadable(formValues(form), caller.access);
   await modelGraph(deps, model);
   const params = checkPredictParams({
     model,
@@ -78,7 +79,8 @@ export async function startPredict(deps: Deps, model: string, form: Form, caller
     datasetService: form.get('dataset_service'),
   });
   await checkPredictInput(deps, params);
-  const meta = { title: `Prediction by ${model}`, creator: model, ...caller };
+  const { access: _access, ...who } = caller;
+  const meta = { title: `Prediction by ${model}`, creator: model, ...who };
   const tasks = (deps as Deps & { tasks?: TaskEngine }).tasks;
   if (!tasks) return directReply(deps, [await predict(deps, { ...params, subjectid: caller.subjectid })], meta);
   return tasks.runAsTask(PREDICT_JOB, params, meta);

@@ -13,7 +13,7 @@ import { algorithmJson } from '../algorithms/describe.ts';
 import { algorithmGraph, algorithmGraphs, describeOptions, listAlgorithms, resolveAlgorithm } from '../algorithms/listing.ts';
 import { selectFeatures, startApply } from '../algorithms/startApply.ts';
 import { ERR, PREFIXES } from '../rdf/vocab.ts';
-import { callerOf } from '../auth/caller.ts';
+import { jobCallerOf } from '../auth/namedInputs.ts';
 import { directReply } from '../tasks/taskReply.ts';
 
 /**
@@ -61,10 +61,10 @@ export function algorithmRouter(deps: Deps): Router {
   router.get('/algorithm', handle((ctx) => list(deps, ctx)));
   router.get('/algorithm/:id', handle((ctx) => describe(deps, ctx.params.id)));
   router.get('/algorithm/:id/:hash', handle((ctx) => describe(deps, ctx.params.id, ctx.params.hash)));
-  router.post('/algorithm/:id', handle(async (ctx) => startApply(deps, { id: ctx.params.id }, await readForm(ctx), callerOf(ctx))));
-  router.post('/algorithm/:id/:hash', handle(async (ctx) => startApply(deps, { id: ctx.params.id, hash: ctx.params.hash }, await readForm(ctx), callerOf(ctx))));
+  router.post('/algorithm/:id', handle(async (ctx) => startApply(deps, { id: ctx.params.id }, await readForm(ctx), jobCallerOf(deps, ctx))));
+  router.post('/algorithm/:id/:hash', handle(async (ctx) => startApply(deps, { id: ctx.params.id, hash: ctx.params.hash }, await readForm(ctx), jobCallerOf(deps, ctx))));
   router.post('/algorithm/preprocessing/featureselection/:id', handle(async (ctx) => {
-    const caller = callerOf(ctx);
+    const caller = jobCallerOf(deps, ctx);
     const { selected, title, creator } = await selectFeatures(deps, ctx.params.id, await readForm(ctx), caller);
     return directReply(deps, selected, { title, creator, owner: caller.owner });
   }));

@@ -9,7 +9,7 @@ import { readForm } from '../http/body.ts';
 import { deleteModel, listModels, modelGraph, modelGraphs } from '../models/models.ts';
 import { startPredict } from '../models/modelPredict.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
-import { callerOf } from '../auth/caller.ts';
+import { jobCallerOf } from '../auth/namedInputs.ts';
 import { NotFound } from '../errors.ts';
 import { OT } from '../rdf/vocab.ts';
 import { readFilter } from '../auth/readAccess.ts';
@@ -43,6 +43,6 @@ export function modelRouter(deps: Deps): Router {
     return emptyReply();
   }));
 
-  router.post('/model/:id', handle(async (ctx) => startPredict(deps, modelUri(ctx), await readForm(ctx), callerOf(ctx))));
+  router.post('/model/:id', handle(async (ctx) => startPredict(deps, modelUri(ctx), await readForm(ctx), jobCallerOf(deps, ctx))));
   return router;
 }
