@@ -48,6 +48,27 @@ describe('/model', function () {
     expect(csv.slice(1).map((l) => l.split(',').pop())).to.deep.equal(['2', '2', '2']);
   });
 
+  it('takes its predictors from its own deps: another app in the same process does not know test-mean', async () => {
+    const other = await startApp();
+    try {
+      const data = (await uploadDataset(other, 'SMILES,logS\nCCO,1\n', 'text/csv')).body;
+      const table = await loadDataset(other.deps, data);
+      const predicted = await ensureFeature(other.deps, { title: 'logS (mean)', type: 'numeric', source: other.url + '/algorithm/mean' });
+      const elsewhere = await createModel(other.deps, {
+        title: 'mean of logS', algorithm: other.url + '/algorithm/mean', trainingDataset: data,
+        independentVariables: [], dependentVariables: [table.features[0]!.uri], predictedVariables: [predicted], kind: 'test-mean', data: { mean: 1 },
+      });
+      const res = await fetch(elsewhere, { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: data }) });
+      expect(res.status).to.equal(202);
+      const task = (await res.text()).trim();
+      expect((await followTask(task)).status).to.equal(500);
+      const report = await (await fetch(task, { headers: { Accept: 'application/n-triples' } })).text();
+      expect(report).to.contain('no predictor is registered for models of kind \\"test-mean\\"');
+    } finally {
+      await other.close();
+    }
+  });
+
   const bad: Array<[string, Record<string, string>, number, string]> = [
     ['no dataset_uri', {}, 400, 'MissingParameter'],
     ['a dataset_uri that is not a URI', { dataset_uri: 'not a uri' }, 400, 'InvalidIRI'],
