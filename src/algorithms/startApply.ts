@@ -132,7 +132,10 @@ export function defineApplyJob(deps: Deps): void {
       // The job may run in another process, or after a restart: the id is all it carries.
       const def = algorithmById(params.id);
       if (!def) throw new NotFound(`no algorithm ${params.id}`);
-      return applyAlgorithm(deps.io, def, params, {
+      // A run queued before dataset_uri became a DatasetRef carries the URI alone.
+      const { datasetUri, ...rest } = params as ApplyJobParams & { datasetUri?: string };
+      const dataset = rest.dataset ?? deps.io.ref(datasetUri ?? '');
+      return applyAlgorithm(deps.io, def, { ...rest, dataset }, {
         signal: ctx.signal,
         progress: ctx.progress,
         subjectid: ctx.subjectid,
