@@ -24,6 +24,18 @@ export default tseslint.config(
     },
   },
   {
+    // `npm start` runs the built .js: a thread module named by its .ts path only exists under
+    // tsx, so every one goes through threadModule (src/threads/threadModule.ts).
+    files: ['src/**/*.ts'],
+    ignores: ['src/threads/**'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "NewExpression[callee.name='URL'] > Literal[value=/\\.ts$/]",
+        message: 'name a thread or child module with threadModule(), which maps it to the built .js',
+      }],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

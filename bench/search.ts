@@ -17,6 +17,7 @@ import { NoChangeFeed } from '../src/store/changeFeed.ts';
 import { createLogger } from '../src/logger.ts';
 import { searchToolkit } from '../src/chem/fingerprints.ts';
 import { popcount32 } from '../src/search/bits.ts';
+import type { AlgorithmIO } from '../src/algorithms/io.ts';
 import type { BenchModule, BenchRow } from './types.ts';
 
 /** Collection size; BENCH_SEARCH_N makes a quick run (its cache is kept apart). */
@@ -92,7 +93,7 @@ async function run(): Promise<BenchRow[]> {
   const config = loadConfig([], {}, { port: 0, dataDir: CACHE, searchTimeoutMs: 600_000, maxPageSize: TARGET });
   const logger = createLogger('silent');
   const tasks = new JobEngine({ config, store, logger });
-  const server = createApp({ config, store, tasks, search: engine, changes: new NoChangeFeed(), logger }).listen(0, '127.0.0.1');
+  const server = createApp({ config, store, tasks, search: engine, changes: new NoChangeFeed(), logger, io: undefined as unknown as AlgorithmIO, predictors: new Map() }).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   config.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const get = async (query: string): Promise<number> => {

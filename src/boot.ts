@@ -14,6 +14,10 @@ import { UPLOAD_JOB } from './datasets/datasetUploadJob.ts';
 import { JOB } from './rdf/vocab.ts';
 import { loadBuiltInOntologies } from './ontology/ontology.ts';
 import { loadAlgorithms } from './algorithms/boot.ts';
+import { algorithmIO } from './algorithms/datasetIO.ts';
+import type { AlgorithmIO } from './algorithms/io.ts';
+import { modelPredictor } from './algorithms/modelPredictor.ts';
+import { MODEL_KIND } from './algorithms/apply.ts';
 import { JobEngine, type EngineOptions } from './tasks/engine.ts';
 import { defineJobs } from './jobs.ts';
 import { closeIds } from './ids/mint.ts';
@@ -87,7 +91,10 @@ export async function openDeps(config: Config, logger: Logger = createLogger(con
   closers.push(() => tasks.close());
   const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: config.searchWorkers, baseUrl: () => config.baseUrl });
   closers.push(() => search.close());
-  const deps: Deps = { config, store, logger, tasks, search, changes, identity: identityOf(config) };
+  const deps: Deps = { config, store, logger, tasks, search, changes, identity: identityOf(config), io: undefined as unknown as AlgorithmIO, predictors: new Map() };
+  // Built once, here: both read and write through deps itself, so they are set before anything runs.
+  deps.io = algorithmIO(deps);
+  deps.predictors.set(MODEL_KIND, modelPredictor(deps));
   // Built-in ontologies are replaced at every start so that upgrades take effect.
   await loadBuiltInOntologies(deps);
   // The catalogue's descriptions, as graphs, so ?type= and ?sameas= run in the store.

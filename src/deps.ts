@@ -7,6 +7,8 @@ import type { TaskEngine } from './tasks/api.ts';
 import type { SearchEngine } from './search/engine.ts';
 import type { Logger } from './logger.ts';
 import type { ChangeFeed } from './store/changeFeed.ts';
+import type { AlgorithmIO } from './algorithms/io.ts';
+import type { Predictors } from './models/predictors.ts';
 
 export interface Deps {
   config: Config;
@@ -21,6 +23,10 @@ export interface Deps {
   logger: Logger;
   /** Checks and issues tokens; absent when AUTH_MODE=off. */
   identity?: IdentityService;
+  /** What algorithm runs read and create (src/algorithms/datasetIO.ts), built once at boot. */
+  io: AlgorithmIO;
+  /** How each kind of model predicts (POST /model/{id}), by kind; built once at boot. */
+  predictors: Predictors;
 }
 
 /** Absolute URI of a path under the service's public base. */

@@ -2,18 +2,16 @@
 // processes (src/worker.ts) both call this at start-up, before the engine starts, so a job
 // submitted by one runs in the other and a Queued task recovered at start finds its kind.
 import type { Deps } from './deps.ts';
-import { algorithmIO } from './algorithms/datasetIO.ts';
-import { defineApplyJob } from './algorithms/job.ts';
+import { defineApplyJob } from './algorithms/startApply.ts';
 import { defineUploadJob } from './datasets/datasetUploadJob.ts';
 import { definePredictJob } from './models/modelPredict.ts';
 import { defineValidationJob } from './validation/validationJob.ts';
 import { defineGenerationJob } from './compounds/conformerGeneration.ts';
 
 export function defineJobs(deps: Deps): void {
-  const io = algorithmIO(deps);
   defineUploadJob(deps);
   definePredictJob(deps.tasks, deps);
-  defineApplyJob(deps, io);
-  defineValidationJob(deps, io);
+  defineApplyJob(deps);
+  defineValidationJob(deps, deps.io);
   defineGenerationJob(deps);
 }

@@ -5,7 +5,7 @@
 // predicted features have the model as their source.
 import { BadRequest, HttpError, InternalError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
-import type { AlgorithmIO, FeatureRequest } from './io.ts';
+import type { AlgorithmIO, DatasetRef, FeatureRequest } from './io.ts';
 import { validationQuads } from './learning/validationQuads.ts';
 import { formatParam, type ParamValues } from './params.ts';
 import { columnIndex, entryAt, type Cell, type Table } from './table.ts';
@@ -16,7 +16,7 @@ import type { FeatureCalculation } from './learning/representation.ts';
 export interface ApplyParams {
   algorithmUri: string;
   values: ParamValues;
-  datasetUri: string;
+  dataset: DatasetRef;
   predictionFeature?: string;
   datasetService?: string;
 }
@@ -39,11 +39,11 @@ export interface ModelData {
 }
 
 export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, ctx: ApplyContext = {}): Promise<string[]> {
-  const table = await io.load(p.datasetUri, { subjectid: ctx.subjectid, signal: ctx.signal, predictionFeature: p.predictionFeature });
+  const table = await io.load(p.dataset, { subjectid: ctx.subjectid, signal: ctx.signal, predictionFeature: p.predictionFeature });
   let target: number | undefined;
   if (p.predictionFeature) {
     target = columnIndex(table, p.predictionFeature);
-    if (target < 0) throw new BadRequest(`prediction_feature ${p.predictionFeature} is not a feature of dataset ${p.datasetUri}`, { code: ERR.PredictionFeatureNotInDataset });
+    if (target < 0) throw new BadRequest(`prediction_feature ${p.predictionFeature} is not a feature of dataset ${p.dataset.uri}`, { code: ERR.PredictionFeatureNotInDataset });
   }
   ctx.progress?.(10);
   const progress = ctx.progress && ((v: number) => ctx.progress!(10 + 0.7 * v));
@@ -81,7 +81,7 @@ async function featuresDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParam
     title: c.title, type: c.numeric ? 'numeric' : 'string', source: p.algorithmUri, units: c.units, sameAs: c.sameAs,
   })));
   return io.dataset({
-    title: `${def.title} of ${p.datasetUri}`,
+    title: `${def.title} of ${p.dataset.uri}`,
     source: p.algorithmUri,
     compounds: table.compounds,
     features: [...table.columns.map((c) => c.uri), ...created],
@@ -104,7 +104,7 @@ async function tableDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, 
   const keep = compounds.flatMap((c, i) => (c ? [i] : []));
   const warnings = compounds.flatMap((c, i) => (c ? [] : [`row ${i + 1}: structure ${t.smiles[i]} could not be stored as a compound`]));
   return io.dataset({
-    title: `${def.title} of ${p.datasetUri}`,
+    title: `${def.title} of ${p.dataset.uri}`,
     source: p.algorithmUri,
     compounds: keep.map((i) => compounds[i]!), // keep holds positions of compounds
     features,
@@ -132,7 +132,7 @@ async function conformersDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
     }
     ctx.progress?.(80 + (20 * (i + 1)) / table.compounds.length);
   }
-  return io.dataset({ title: `${def.title} of ${p.datasetUri}`, source: p.algorithmUri, compounds, features: table.columns.map((c) => c.uri), values, warnings });
+  return io.dataset({ title: `${def.title} of ${p.dataset.uri}`, source: p.algorithmUri, compounds, features: table.columns.map((c) => c.uri), values, warnings });
 }
 
 /**
@@ -164,7 +164,7 @@ export async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
   const rep = model.representation;
   const uri = await io.model({
     uri: modelUri,
-    title: model.task === 'domain' ? `${def.title} of ${p.datasetUri}` : `${def.title} model of ${model.target.title}`,
+    title: model.task === 'domain' ? `${def.title} of ${p.dataset.uri}` : `${def.title} model of ${model.target.title}`,
     algorithm: p.algorithmUri,
     trainingDataset: model.trainingDataset,
     independentVariables: rep.kind === 'features' ? rep.uris : [],

@@ -1,38 +1,30 @@
-// AlgorithmIO over this service's dataset, feature, compound and model resources
-// and the predictor that applies our models at POST /model/{id}.
+// AlgorithmIO over this service's dataset, feature, compound and model resources, built
+// once at boot (boot.ts) and handed to whoever runs algorithms through deps.io.
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import { BadRequest, HttpError } from '../errors.ts';
-import { ERR } from '../rdf/vocab.ts';
+import { BadRequest } from '../errors.ts';
 import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
-import { isDataset } from '../datasets/datasetLayout.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { ensureFeatures } from '../features/features.ts';
 import { createModel, newModelUri } from '../models/models.ts';
 import { publishResult } from '../datasets/datasetRemote.ts';
 import { fetchRemote } from '../http/remote.ts';
 import { isBudgetSpent } from '../http/outbound/budget.ts';
-import { admitRemote } from '../http/outbound/policy.ts';
 import { threeDMolfiles } from '../compounds/conformerGeneration.ts';
 import { addConformers } from '../compounds/conformers.ts';
 import { compoundNumber } from '../compounds/compoundIndex.ts';
-import { registerPredictor } from '../models/predictors.ts';
 import { ensureCompounds } from '../compounds/compounds.ts';
 import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
 import type { AlgorithmIO } from './io.ts';
+import { datasetRef } from './datasetRef.ts';
 import { redact } from '../auth/redact.ts';
 import type { Table } from './table.ts';
-import { MODEL_KIND, type ModelData } from './apply.ts';
-import type { Neighbour, Prediction } from './learning/model.ts';
-import { checkComputable } from './learning/chain.ts';
+import { MODEL_KIND } from './apply.ts';
 import type { FeatureCalculation } from './learning/representation.ts';
 import { algorithmById } from './catalogue.ts';
 import { algorithmUri, HASH, storedValues } from './parameterised.ts';
 import { withDefaults } from './params.ts';
 import { bound } from '../store/api.ts';
-import { threadModule } from '../threads/threadModule.ts';
-
-const WORKER = threadModule('./worker.ts', import.meta.url);
 
 /** Compounds per SMILES read. */
 const SMILES_PER_READ = 100;
@@ -82,14 +74,6 @@ export async function tableOf(deps: Deps, d: LoadedDataset, subjectid?: string):
   };
 }
 
-/**
- * Neighbours separated by "; ", each as compound URI, Tanimoto or feature similarity and
- * measured value separated by spaces (no line breaks: CSV stays one line per compound).
- */
-function neighboursText(neighbours: readonly Neighbour[]): string {
-  return neighbours.map((n) => `${n.compound} ${Number(n.similarity.toFixed(4))} ${n.measured}`).join('; ');
-}
-
 /** The descriptor algorithm and parameters behind an ot:hasSource URI of this service. */
 async function featureCalculation(deps: Deps, source: string): Promise<FeatureCalculation | undefined> {
   const prefix = algorithmUri(deps, '');
@@ -103,49 +87,11 @@ async function featureCalculation(deps: Deps, source: string): Promise<FeatureCa
 }
 
 export function algorithmIO(deps: Deps): AlgorithmIO {
-  registerPredictor(MODEL_KIND, async (_deps, input) => {
-    const { model, predicted } = input.data as ModelData;
-    const table = await tableOf(deps, input.dataset, input.subjectid);
-    checkComputable(model, table, input.model.uri);
-    const predictions = await deps.tasks.runInWorker<Prediction[]>(WORKER, 'predictInWorker', { model, table }, { signal: input.signal });
-    const order = input.model.predictedVariables;
-    const warnings: string[] = [];
-    const values = predictions.map((p, i) => {
-      if (p.value === null) warnings.push(`no prediction for ${input.dataset.compounds[i]}: ${p.reason ?? `no structure or values to build its ${model.representation.kind} vector`}`);
-      return order.map((f) => {
-        if (f === predicted.value) return p.value;
-        if (f === predicted.confidence) return p.confidence ?? null;
-        if (f === predicted.inDomain) return p.inDomain === undefined ? null : String(p.inDomain);
-        if (f === predicted.neighbours) return p.neighbours ? neighboursText(p.neighbours) : null;
-        return null;
-      });
-    });
-    return { values, warnings };
-  });
   return {
-    load: async (datasetUri, { subjectid, predictionFeature }) => {
-      const restricted = [...new URL(datasetUri).searchParams.keys()].some((k) => k.startsWith('feature_uris'));
-      const featureUris = restricted && predictionFeature ? [predictionFeature] : undefined;
-      return tableOf(deps, await loadDataset(deps, datasetUri, { subjectid, featureUris }), subjectid);
-    },
-    check: async (datasetUri, predictionFeature, subjectid) => {
-      // Only http(s) datasets are read (SPEC §2.1: a dataset service's URI); anything else
-      // would fail inside the task.
-      if (!/^https?:\/\//i.test(datasetUri)) throw new BadRequest(`dataset_uri must be an http(s) URI of a dataset: ${JSON.stringify(redact(datasetUri).slice(0, 200))}`, { code: ERR.InvalidIRI });
-      const base = new URL(datasetUri);
-      base.search = '';
-      const local = base.href.startsWith(uriOf(deps.config, '/dataset/'));
-      if (local && !(await isDataset(deps, base.href))) throw new BadRequest(`dataset_uri ${datasetUri} names no dataset of this service`, { code: ERR.InvalidParameter });
-      // A dataset elsewhere is checked against the outbound policy before any task exists.
-      if (!local) await admitRemote(deps.config, datasetUri, 'dataset_uri');
-      if (!predictionFeature || !local) return;
-      try {
-        const d = await loadDataset(deps, base.href, { subjectid, featureUris: [predictionFeature] });
-        if (d.features.some((f) => f.uri === predictionFeature)) return;
-      } catch (e) {
-        if (!(e instanceof HttpError) || e.status !== 400) throw e;
-      }
-      throw new BadRequest(`prediction_feature ${predictionFeature} is not a feature of dataset ${base.href}`, { code: ERR.PredictionFeatureNotInDataset });
+    ref: (uri) => datasetRef(deps.config, uri),
+    load: async (dataset, { subjectid, predictionFeature }) => {
+      const featureUris = dataset.featureUris && predictionFeature ? [predictionFeature] : undefined;
+      return tableOf(deps, await loadDataset(deps, dataset.uri, { subjectid, featureUris }), subjectid);
     },
     features: (specs) => ensureFeatures(deps, specs.map((s) => ({ ...s }))),
     compounds: async (smiles) => {

@@ -36,17 +36,26 @@ export interface ModelRequest {
   data: unknown;
 }
 
+/** A dataset_uri as read once from the request (datasetRef.ts); plain data, so it travels in job parameters. */
+export interface DatasetRef {
+  /** As sent, normalised (SPEC §1 rule 2), query included. */
+  uri: string;
+  /** The dataset itself: `uri` without its query. */
+  base: string;
+  /** The feature_uris[] of the query (SPEC §2.1): the columns asked for; absent for all. */
+  featureUris?: string[];
+  /** A dataset of this service, read from the store; else one fetched through the outbound client. */
+  local: boolean;
+}
+
 export interface AlgorithmIO {
+  /** The reference a dataset URI stands for (datasetRef.ts), for runs that start from a stored URI. */
+  ref: (datasetUri: string) => DatasetRef;
   /**
    * The dataset as a table with a SMILES per row; feature_uris[] on the URI restrict the
    * columns, always keeping prediction_feature.
    */
-  load: (datasetUri: string, options: { subjectid?: string; signal?: AbortSignal; predictionFeature?: string }) => Promise<Table>;
-  /**
-   * Cheap checks before a task is created: the dataset exists (400 otherwise) and holds
-   * prediction_feature (400 PredictionFeatureNotInDataset).
-   */
-  check: (datasetUri: string, predictionFeature: string | undefined, subjectid?: string) => Promise<void>;
+  load: (dataset: DatasetRef, options: { subjectid?: string; signal?: AbortSignal; predictionFeature?: string }) => Promise<Table>;
   features: (specs: readonly FeatureRequest[]) => Promise<string[]>;
   /** Compound URIs of new structures (undefined where one cannot be read). */
   compounds: (smiles: readonly string[]) => Promise<Array<string | undefined>>;

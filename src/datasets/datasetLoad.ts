@@ -12,16 +12,10 @@ import { isNumeric } from './table.ts';
 import { isDataset } from './datasetLayout.ts';
 import { rowsOf, viewOf } from './datasetView.ts';
 import { readFeatures, type FeatureInfo } from '../features/features.ts';
-import { fetchRemoteDataset } from './datasetRemote.ts';
+import type { LoadedDataset } from './loadedDataset.ts';
 
-export interface LoadedDataset {
-  uri: string;
-  /** One compound URI per data entry (a compound may appear more than once). */
-  compounds: string[];
-  features: FeatureInfo[];
-  /** values[i][j]: entry i's value of feature j; numbers for numeric features. */
-  values: Array<Array<number | string | undefined>>;
-}
+export type { LoadedDataset } from './loadedDataset.ts';
+import { fetchRemoteDataset } from './datasetRemote.ts';
 
 export interface LoadOptions {
   subjectid?: string;

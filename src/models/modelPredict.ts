@@ -3,7 +3,7 @@
 // when the model predicts one), optionally published to a dataset_service.
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import { isDataset } from '../datasets/datasetLayout.ts';
+import { admitDataset, datasetRef } from '../algorithms/datasetRef.ts';
 import { compoundIndex, compoundNumber, knowCompound } from '../compounds/compoundIndex.ts';
 import { redact } from '../auth/redact.ts';
 import { BadRequest, InternalError } from '../errors.ts';
@@ -14,8 +14,11 @@ import type { JobContext, TaskEngine } from '../tasks/api.ts';
 import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
 import { publishResult } from '../datasets/datasetRemote.ts';
 import { createDataset } from '../datasets/datasets.ts';
-import { readModel } from './models.ts';
-import { predictorOf } from './predictors.ts';
+import { modelGraph, readModel } from './models.ts';
+import type { Form } from '../http/body.ts';
+import type { Reply } from '../http/reply.ts';
+import { checkReadable, formValues, type JobCaller } from '../auth/namedInputs.ts';
+import { directReply } from '../tasks/taskReply.ts';
 
 export const PREDICT_JOB = 'model-predict';
 
@@ -48,15 +51,9 @@ export async function checkPredictInput(deps: Deps, p: PredictParams): Promise<v
   for (const [name, v] of [['dataset_uri', p.datasetUri], ['compound_uri', p.compoundUri], ['dataset_service', p.datasetService]] as const) {
     if (v !== undefined && !http.test(v)) throw new BadRequest(`${name} must be an http(s) URI this service can read: ${JSON.stringify(redact(v).slice(0, 200))}`, { code: ERR.InvalidIRI });
   }
-  if (p.datasetUri) {
-    const base = new URL(p.datasetUri);
-    base.search = '';
-    if (base.href.startsWith(uriOf(deps.config, '/dataset/')) && !(await isDataset(deps, base.href))) {
-      throw new BadRequest(`dataset_uri ${p.datasetUri} names no dataset of this service`, { code: ERR.InvalidParameter });
-    }
-  }
-  // Anything this service would call elsewhere passes the outbound policy before a task exists.
-  for (const [name, v] of [['dataset_uri', p.datasetUri], ['compound_uri', p.compoundUri], ['dataset_service', p.datasetService]] as const) {
+  // A local dataset exists; anything this service would call elsewhere passes the outbound policy.
+  if (p.datasetUri) await admitDataset(deps, datasetRef(deps.config, p.datasetUri));
+  for (const [name, v] of [['compound_uri', p.compoundUri], ['dataset_service', p.datasetService]] as const) {
     if (v !== undefined) await admitRemote(deps.config, v, name);
   }
   const local = p.compoundUri?.startsWith(uriOf(deps.config, '/compound/'));
@@ -66,14 +63,37 @@ export async function checkPredictInput(deps: Deps, p: PredictParams): Promise<v
   }
 }
 
+/**
+ * POST /model/{id}: the model exists, the form is checked, and (AUTH_READ=owner) readable by the caller, then the
+ * prediction runs as a task (SPEC §4.3). The token (SPEC §5.1) travels in TaskMeta (kept in memory), never in the
+ * job parameters, which are stored with the task; the owner makes the task and its result
+ * the caller's.
+ */
+export async function startPredict(deps: Deps, model: string, form: Form, caller: JobCaller): Promise<Reply> {
+  await checkReadable(formValues(form), caller.access);
+  await modelGraph(deps, model);
+  const params = checkPredictParams({
+    model,
+    datasetUri: form.get('dataset_uri'),
+    compoundUri: form.get('compound_uri'),
+    datasetService: form.get('dataset_service'),
+  });
+  await checkPredictInput(deps, params);
+  const { access: _access, ...who } = caller;
+  const meta = { title: `Prediction by ${model}`, creator: model, ...who };
+  const tasks = (deps as Deps & { tasks?: TaskEngine }).tasks;
+  if (!tasks) return directReply(deps, [await predict(deps, { ...params, subjectid: caller.subjectid })], meta);
+  return tasks.runAsTask(PREDICT_JOB, params, meta);
+}
+
 export async function predict(deps: Deps, p: PredictParams, signal?: AbortSignal): Promise<string> {
   const { info, data } = await readModel(deps, p.model);
-  const predictor = predictorOf(info.kind);
+  const predictor = deps.predictors.get(info.kind);
   if (!predictor) throw new InternalError(`no predictor is registered for models of kind "${info.kind}"`);
   const dataset: LoadedDataset = p.datasetUri
     ? await loadDataset(deps, p.datasetUri, { subjectid: p.subjectid })
     : { uri: p.compoundUri!, compounds: [p.compoundUri!], features: [], values: [[]] };
-  const out = await predictor(deps, { model: info, data, dataset, signal, subjectid: p.subjectid });
+  const out = await predictor({ model: info, data, dataset, signal, subjectid: p.subjectid });
   signal?.throwIfAborted();
   const result = await createDataset(deps, {
     title: `Predictions of ${info.title} for ${redact(dataset.uri)}`,

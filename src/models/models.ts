@@ -6,6 +6,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
+import type { ModelInfo, NewModel } from './modelInfo.ts';
 import { NotFound } from '../errors.ts';
 import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 import { mintUri } from '../ids/mint.ts';
@@ -16,28 +17,7 @@ import { readablePage } from '../auth/readAccess.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
-export interface NewModel {
-  /** A URI minted beforehand (newModelUri), e.g. to be the ot:hasSource of its features. */
-  uri?: string;
-  title: string;
-  creator?: string;
-  /** Algorithm URI (the parameterised one when parameters were given, SPEC §2.1). */
-  algorithm: string;
-  trainingDataset: string;
-  independentVariables: readonly string[];
-  dependentVariables: readonly string[];
-  /** Features the model writes when it predicts (include a confidence feature if any). */
-  predictedVariables: readonly string[];
-  parameters?: ReadonlyArray<{ name: string; value: string | number | boolean }>;
-  /** Name under which the algorithm registered its predictor (registerPredictor). */
-  kind: string;
-  /** The learned model, serialised as JSON. */
-  data: unknown;
-}
-
-export interface ModelInfo extends Omit<NewModel, 'data' | 'uri'> {
-  uri: string;
-}
+export type { ModelInfo, NewModel } from './modelInfo.ts';
 
 /** The model's file, relative to DATA_DIR. */
 const fileOf = (uri: string) => `models/${uri.slice(uri.lastIndexOf('/') + 1)}.json`;

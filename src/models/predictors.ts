@@ -1,9 +1,8 @@
-// The prediction registry: each learning algorithm registers how its models
-// predict, under the kind name it gave createModel. Models stay data (RDF + a JSON file);
-// the code that applies them lives with the algorithm.
-import type { Deps } from '../deps.ts';
-import type { LoadedDataset } from '../datasets/datasetLoad.ts';
-import type { ModelInfo } from './models.ts';
+// How models predict: each kind of model (the `kind` given to createModel) has a predictor,
+// built once at boot into deps.predictors (src/boot.ts). Models stay data (RDF + a JSON
+// file); the code that applies them lives with the algorithm that trained them.
+import type { LoadedDataset } from '../datasets/loadedDataset.ts';
+import type { ModelInfo } from './modelInfo.ts';
 
 export interface PredictionInput {
   model: ModelInfo;
@@ -25,15 +24,7 @@ export interface PredictionOutput {
   warnings?: string[];
 }
 
-export type Predictor = (deps: Deps, input: PredictionInput) => Promise<PredictionOutput>;
+export type Predictor = (input: PredictionInput) => Promise<PredictionOutput>;
 
-const predictors = new Map<string, Predictor>();
-
-/** Registers the prediction function of models made with kind `kind` (e.g. "lazar"). */
-export function registerPredictor(kind: string, predict: Predictor): void {
-  predictors.set(kind, predict);
-}
-
-export function predictorOf(kind: string): Predictor | undefined {
-  return predictors.get(kind);
-}
+/** Predictors by model kind. */
+export type Predictors = Map<string, Predictor>;

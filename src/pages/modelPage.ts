@@ -7,7 +7,6 @@
 // model predicts it.
 import { DC, OT } from '../rdf/vocab.ts';
 import { readModel } from '../models/models.ts';
-import { predictorOf } from '../models/predictors.ts';
 import { loadDataset } from '../datasets/datasetLoad.ts';
 import { readFeature } from '../features/features.ts';
 import { html, link, type Html } from './html.ts';
@@ -26,7 +25,7 @@ const MOST_PLOTTED = 5000;
 
 async function regressionPlot(input: PageInput, title: string): Promise<Html> {
   const { info, data } = await readModel(input.deps, input.uri);
-  const predictor = predictorOf(info.kind);
+  const predictor = input.deps.predictors.get(info.kind);
   const target = info.dependentVariables[0];
   if (!predictor || !target || !info.trainingDataset.startsWith(input.base + '/')) return html``;
   // The plot shows the training set's values: only to whom may read that dataset.
@@ -36,7 +35,7 @@ async function regressionPlot(input: PageInput, title: string): Promise<Html> {
   if (training.compounds.length > MOST_PLOTTED) return html`<p>The training set has more than ${MOST_PLOTTED} entries; no plot is drawn.</p>`;
   const column = training.features.findIndex((f) => f.uri === target);
   if (column < 0) return html``;
-  const out = await predictor(input.deps, { model: info, data, dataset: training });
+  const out = await predictor({ model: info, data, dataset: training });
   const pairs = training.compounds.flatMap((c, i) => {
     const measured = training.values[i]![column]; // values has a row per compound
     const observed = Number(measured);

@@ -5,21 +5,16 @@ import type Koa from 'koa';
 import type { Deps } from '../deps.ts';
 import { handle } from '../http/send.ts';
 import { uriListReply, rdfVariants, type Reply } from '../http/reply.ts';
-import { readForm, type Form } from '../http/body.ts';
-import { BadRequest, HttpError, NotFound } from '../errors.ts';
+import { readForm } from '../http/body.ts';
+import { BadRequest } from '../errors.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { checkIri } from '../store/binder.ts';
-import { readUriParam } from '../http/uriParam.ts';
 import { algorithmJson } from '../algorithms/describe.ts';
 import { algorithmGraph, algorithmGraphs, describeOptions, listAlgorithms, resolveAlgorithm } from '../algorithms/listing.ts';
-import { readApplyRequest } from '../algorithms/request.ts';
-import { APPLY_JOB, type ApplyJobParams } from '../algorithms/job.ts';
-import { applyAlgorithm } from '../algorithms/apply.ts';
-import { algorithmIO } from '../algorithms/datasetIO.ts';
-import { ATYPE, ERR, PREFIXES } from '../rdf/vocab.ts';
-import { callerOf } from '../auth/caller.ts';
+import { selectFeatures, startApply } from '../algorithms/startApply.ts';
+import { ERR, PREFIXES } from '../rdf/vocab.ts';
+import { jobCallerOf } from '../auth/namedInputs.ts';
 import { directReply } from '../tasks/taskReply.ts';
-import { redact } from '../auth/redact.ts';
 
 /**
  * The ?type= class: a full IRI or a prefixed name with a prefix of the service's own RDF
@@ -61,67 +56,17 @@ async function describe(deps: Deps, id: string, hash?: string): Promise<Reply> {
   };
 }
 
-/** The caller's token (SPEC §5), from every source the auth middleware reads. */
-function subjectidOf(ctx: Koa.Context, form: Form): string | undefined {
-  return callerOf(ctx).subjectid ?? form.get('subjectid');
-}
-
-/** The authenticated user, when the auth middleware set one (a task acts with its rights). */
-function ownerOf(ctx: Koa.Context): string | undefined {
-  return callerOf(ctx).owner;
-}
-
 export function algorithmRouter(deps: Deps): Router {
-  const io = algorithmIO(deps);
   const router = new Router();
   router.get('/algorithm', handle((ctx) => list(deps, ctx)));
   router.get('/algorithm/:id', handle((ctx) => describe(deps, ctx.params.id)));
   router.get('/algorithm/:id/:hash', handle((ctx) => describe(deps, ctx.params.id, ctx.params.hash)));
-
-  const apply = (hashed: boolean) => handle(async (ctx) => {
-    const { def } = await resolveAlgorithm(deps, ctx.params.id, hashed ? ctx.params.hash : undefined);
-    const form = await readForm(ctx);
-    const params = await readApplyRequest(deps, def, form, hashed ? ctx.params.hash : undefined);
-    const subjectid = subjectidOf(ctx, form);
-    await io.check(params.datasetUri, params.predictionFeature, subjectid);
-    const task = await deps.tasks.submit<ApplyJobParams>(APPLY_JOB, { id: def.id, ...params }, {
-      title: `Apply ${def.title} to ${redact(params.datasetUri)}`,
-      creator: params.algorithmUri,
-      owner: ownerOf(ctx),
-      subjectid,
-      client: callerOf(ctx).client,
-    });
-    return deps.tasks.reply(task);
-  });
-  router.post('/algorithm/:id', apply(false));
-  router.post('/algorithm/:id/:hash', apply(true));
-
-  // SPEC §4.1 "Apply feature selection": form dataset_uri and feature_definition (the
-  // candidate features), answering text/uri-list of the selected features.
+  router.post('/algorithm/:id', handle(async (ctx) => startApply(deps, { id: ctx.params.id }, await readForm(ctx), jobCallerOf(deps, ctx))));
+  router.post('/algorithm/:id/:hash', handle(async (ctx) => startApply(deps, { id: ctx.params.id, hash: ctx.params.hash }, await readForm(ctx), jobCallerOf(deps, ctx))));
   router.post('/algorithm/preprocessing/featureselection/:id', handle(async (ctx) => {
-    const { def } = await resolveAlgorithm(deps, ctx.params.id);
-    if (!def.types.some((t) => t.equals(ATYPE.FeatureSelection))) throw new NotFound(`${ctx.params.id} is not a feature selection algorithm`);
-    const form = await readForm(ctx);
-    const params = await readApplyRequest(deps, def, form);
-    const candidates = form.all('feature_definition').map((f) => readUriParam(f, 'feature_definition'));
-    if (candidates.length > 0) {
-      const url = new URL(params.datasetUri);
-      for (const f of candidates) url.searchParams.append('feature_uris[]', f);
-      params.datasetUri = url.href;
-    }
-    const subjectid = subjectidOf(ctx, form);
-    let selected: string[];
-    try {
-      await io.check(params.datasetUri, params.predictionFeature, subjectid);
-      selected = await applyAlgorithm(io, def, params, { subjectid });
-    } catch (e) {
-      // The candidates travel as feature_uris[] of the dataset: name the form field the client sent.
-      if (candidates.length > 0 && e instanceof HttpError && e.code.equals(ERR.FeatureNotInDataset)) {
-        throw new BadRequest('feature_definition names a feature that is not in the dataset of dataset_uri', { code: ERR.FeatureNotInDataset, details: e.message });
-      }
-      throw e;
-    }
-    return directReply(deps, selected, { title: `Apply ${def.title} to ${params.datasetUri}`, creator: params.algorithmUri, owner: ownerOf(ctx) });
+    const caller = jobCallerOf(deps, ctx);
+    const { selected, title, creator } = await selectFeatures(deps, ctx.params.id, await readForm(ctx), caller);
+    return directReply(deps, selected, { title, creator, owner: caller.owner });
   }));
   return router;
 }

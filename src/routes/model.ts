@@ -6,19 +6,16 @@ import { uriOf } from '../deps.ts';
 import { handle } from '../http/send.ts';
 import { emptyReply, rdfReply, uriListReply } from '../http/reply.ts';
 import { readForm } from '../http/body.ts';
-import type { TaskEngine } from '../tasks/api.ts';
-import { directReply } from '../tasks/taskReply.ts';
 import { deleteModel, listModels, modelGraph, modelGraphs } from '../models/models.ts';
-import { checkPredictInput, checkPredictParams, predict, PREDICT_JOB, type PredictParams } from '../models/modelPredict.ts';
+import { startPredict } from '../models/modelPredict.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
-import { callerOf } from '../auth/caller.ts';
+import { jobCallerOf } from '../auth/namedInputs.ts';
 import { NotFound } from '../errors.ts';
 import { OT } from '../rdf/vocab.ts';
 import { readFilter } from '../auth/readAccess.ts';
 
 export function modelRouter(deps: Deps): Router {
   const router = new Router();
-  const tasks = (deps as Deps & { tasks?: TaskEngine }).tasks;
   const modelUri = (ctx: Koa.Context) => uriOf(deps.config, `/model/${encodeURIComponent(String(ctx.params.id))}`);
 
   router.get('/model', handle(async (ctx) => {
@@ -46,24 +43,6 @@ export function modelRouter(deps: Deps): Router {
     return emptyReply();
   }));
 
-  router.post('/model/:id', handle(async (ctx) => {
-    const model = modelUri(ctx);
-    await modelGraph(deps, model);
-    const form = await readForm(ctx);
-    const params: PredictParams = checkPredictParams({
-      model,
-      datasetUri: form.get('dataset_uri'),
-      compoundUri: form.get('compound_uri'),
-      datasetService: form.get('dataset_service'),
-    });
-    await checkPredictInput(deps, params);
-    // The token (SPEC §5.1) travels in TaskMeta (kept in memory), never in the job parameters,
-    // which are stored with the task; the owner makes the task and its result the caller's.
-    const caller = callerOf(ctx);
-    const meta = { title: `Prediction by ${model}`, creator: model, ...caller };
-    if (!tasks) return directReply(deps, [await predict(deps, { ...params, subjectid: caller.subjectid })], meta);
-    const task = await tasks.submit(PREDICT_JOB, params, meta);
-    return tasks.reply(task);
-  }));
+  router.post('/model/:id', handle(async (ctx) => startPredict(deps, modelUri(ctx), await readForm(ctx), jobCallerOf(deps, ctx))));
   return router;
 }

@@ -11,7 +11,6 @@ import { emptyReply, rdfVariants, uriListReply, type Reply } from '../http/reply
 import { Form, readForm } from '../http/body.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { callerOf } from '../auth/caller.ts';
-import { algorithmIO } from '../algorithms/datasetIO.ts';
 import { checkIri } from '../store/binder.ts';
 import { VALIDATION_JOB, type ValidationJobParams } from '../validation/validationJob.ts';
 import { readLearningRequest, readTestSetRequest } from '../validation/validationRequest.ts';
@@ -22,7 +21,6 @@ import { readFilter } from '../auth/readAccess.ts';
 const query = (ctx: Koa.Context, name: string): string | undefined => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : undefined);
 
 export function validationRouter(deps: Deps): Router {
-  const io = algorithmIO(deps);
   const router = new Router();
   const validationUri = (ctx: Koa.Context) => uriOf(deps.config, `/validation/${encodeURIComponent(String(ctx.params.id))}`);
 
@@ -41,14 +39,14 @@ export function validationRouter(deps: Deps): Router {
   for (const type of ['crossvalidation', 'training_test_split'] as const) {
     router.post(`/validation/${type}`, handle(async (ctx) => {
       const form = await readForm(ctx);
-      const params = await readLearningRequest(deps, io, form, type, callerOf(ctx).subjectid ?? form.get('subjectid'));
+      const params = await readLearningRequest(deps, form, type, callerOf(ctx).subjectid ?? form.get('subjectid'));
       return submit(ctx, params, `${type === 'crossvalidation' ? 'Cross-validation' : 'Training/test split'} of ${params.algorithmUri} on ${params.datasetUri}`);
     }));
   }
 
   router.post('/validation/test_set_validation', handle(async (ctx) => {
     const form = await readForm(ctx);
-    const params = await readTestSetRequest(deps, io, form, callerOf(ctx).subjectid ?? form.get('subjectid'));
+    const params = await readTestSetRequest(deps, form, callerOf(ctx).subjectid ?? form.get('subjectid'));
     return submit(ctx, { type: 'test_set_validation', ...params }, `Validation of ${params.model} on ${params.testDataset}`);
   }));
 

@@ -59,7 +59,7 @@ function blankTarget(table: Table, target: number): Table {
 export async function runLearningValidation(io: AlgorithmIO, p: LearningValidationParams, ctx: JobContext): Promise<ValidationResult> {
   const def = algorithmById(p.algorithmId);
   if (!def) throw new NotFound(`no algorithm ${p.algorithmId}`);
-  const table = await io.load(p.datasetUri, { subjectid: ctx.subjectid, signal: ctx.signal, predictionFeature: p.predictionFeature });
+  const table = await io.load(io.ref(p.datasetUri), { subjectid: ctx.subjectid, signal: ctx.signal, predictionFeature: p.predictionFeature });
   const target = columnIndex(table, p.predictionFeature);
   if (target < 0) throw new BadRequest(`prediction_feature ${p.predictionFeature} is not a feature of dataset ${p.datasetUri}`, { code: ERR.PredictionFeatureNotInDataset });
   const task = learningTask(def.types, table, target);
@@ -99,7 +99,7 @@ export async function runLearningValidation(io: AlgorithmIO, p: LearningValidati
   const folds: FoldResult[] = [];
   const predictions: HeldOut[] = [];
   for (const [f, { test, out }] of outputs.entries()) {
-    const model = await storeModel(io, def, { algorithmUri: p.algorithmUri, values: p.values, datasetUri: p.datasetUri, predictionFeature: p.predictionFeature }, table, { kind: 'model', model: out.model });
+    const model = await storeModel(io, def, { algorithmUri: p.algorithmUri, values: p.values, dataset: io.ref(p.datasetUri), predictionFeature: p.predictionFeature }, table, { kind: 'model', model: out.model });
     // test holds positions of table rows; the fold answers one prediction per test row.
     const held = test.map((i, t) => heldOut(i, entryAt(table.compounds, i, 'compound'), f, actualOf(entryAt(entryAt(table.values, i, 'row'), target, 'cell'), task), entryAt(out.predictions, t, 'held-out prediction'), classes, out.model.classes));
     predictions.push(...held);

@@ -28,7 +28,7 @@ export async function runTestSetValidation(deps: Deps, io: AlgorithmIO, p: TestS
   const { model } = data as ModelData;
   if (model.task === 'domain') throw new BadRequest(`model_uri ${p.model} predicts no endpoint (an applicability domain model): nothing to validate`, { code: ERR.InvalidParameter });
   const task: Task = model.task;
-  const load = (uri: string, predictionFeature?: string) => io.load(uri, { subjectid: ctx.subjectid, signal: ctx.signal, predictionFeature });
+  const load = (uri: string, predictionFeature?: string) => io.load(io.ref(uri), { subjectid: ctx.subjectid, signal: ctx.signal, predictionFeature });
   const table = await load(p.testDataset);
   const measured = p.testTargetDataset ? await load(p.testTargetDataset, model.target.uri) : table;
   const column = columnIndex(measured, model.target.uri);

@@ -7,7 +7,6 @@ import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import { BadRequest, HttpError } from '../errors.ts';
 import type { Form } from '../http/body.ts';
-import type { AlgorithmIO } from '../algorithms/io.ts';
 import { algorithmById } from '../algorithms/catalogue.ts';
 import { HASH, storedValues } from '../algorithms/parameterised.ts';
 import { readParams, withDefaults, type ParamDef } from '../algorithms/params.ts';
@@ -15,7 +14,7 @@ import { modelGraph } from '../models/models.ts';
 import { ERR, OT } from '../rdf/vocab.ts';
 import { checkIri } from '../store/binder.ts';
 import { withoutCredentials } from '../http/outbound/credentials.ts';
-import { admitRemote } from '../http/outbound/policy.ts';
+import { admitDataset, readDatasetRef } from '../algorithms/datasetRef.ts';
 import type { LearningValidationParams } from './learningValidation.ts';
 import type { TestSetParams } from './testSetValidation.ts';
 
@@ -48,14 +47,14 @@ async function learningAlgorithm(deps: Deps, uri: string): Promise<Pick<Learning
   return { algorithmId: def.id, algorithmUri: uri, values: withDefaults(def.params, hash ? await storedValues(deps, def, uri) : {}) };
 }
 
-export async function readLearningRequest(deps: Deps, io: AlgorithmIO, form: Form, type: LearningValidationParams['type'], subjectid?: string): Promise<LearningValidationParams> {
+export async function readLearningRequest(deps: Deps, form: Form, type: LearningValidationParams['type'], subjectid?: string): Promise<LearningValidationParams> {
   const algorithm = await learningAlgorithm(deps, required(form, 'algorithm_uri', 'the URI of a learning algorithm of this service'));
   const datasetUri = required(form, 'dataset_uri', 'the URI of the dataset to validate on');
   const predictionFeature = required(form, 'prediction_feature', 'the URI of the feature to learn');
   const values = readParams(VALIDATION_PARAMS, (name) => form.all(name));
   const ratio = values.split_ratio as number | undefined;
   if (type === 'training_test_split' && ratio === 1) throw new BadRequest('parameter split_ratio=1 is invalid: expected a number in (0,1), leaving compounds to test on', { code: ERR.InvalidParameter });
-  await io.check(datasetUri, predictionFeature, subjectid);
+  await admitDataset(deps, readDatasetRef(deps.config, datasetUri), { predictionFeature, subjectid });
   const withDefault = withDefaults(VALIDATION_PARAMS, values);
   return {
     type,
@@ -68,7 +67,7 @@ export async function readLearningRequest(deps: Deps, io: AlgorithmIO, form: For
   };
 }
 
-export async function readTestSetRequest(deps: Deps, io: AlgorithmIO, form: Form, subjectid?: string): Promise<TestSetParams> {
+export async function readTestSetRequest(deps: Deps, form: Form, subjectid?: string): Promise<TestSetParams> {
   const model = required(form, 'model_uri', 'the URI of a model of this service');
   let graph;
   try {
@@ -81,12 +80,13 @@ export async function readTestSetRequest(deps: Deps, io: AlgorithmIO, form: Form
   const testDataset = required(form, 'test_dataset_uri', 'the URI of the external test set');
   const target = form.get('test_target_dataset_uri')?.trim() ? required(form, 'test_target_dataset_uri', '') : undefined;
   // The outbound policy, before anything is fetched, naming the parameter that is refused.
-  await admitRemote(deps.config, testDataset, 'test_dataset_uri');
-  if (target) await admitRemote(deps.config, target, 'test_target_dataset_uri');
-  await io.check(testDataset, undefined, subjectid);
+  const testRef = readDatasetRef(deps.config, testDataset, 'test_dataset_uri');
+  const targetRef = target ? readDatasetRef(deps.config, target, 'test_target_dataset_uri') : undefined;
+  await admitDataset(deps, testRef, { name: 'test_dataset_uri', subjectid });
+  if (targetRef) await admitDataset(deps, targetRef, { name: 'test_target_dataset_uri', subjectid });
   const measured = target ?? testDataset;
   try {
-    await io.check(measured, endpoint, subjectid);
+    await admitDataset(deps, targetRef ?? testRef, { name: target ? 'test_target_dataset_uri' : 'test_dataset_uri', predictionFeature: endpoint, subjectid });
   } catch (e) {
     if (e instanceof HttpError && e.code.equals(ERR.PredictionFeatureNotInDataset)) {
       throw new BadRequest(`${target ? 'test_target_dataset_uri' : 'test_dataset_uri'} ${measured} holds no values of the model's dependent variable ${endpoint}`, { code: ERR.PredictionFeatureNotInDataset });

@@ -17,12 +17,12 @@ export function memoryIO(tables: Table[]): MemoryIO {
   return {
     tables: byUri,
     created,
-    load: async (uri) => {
+    ref: (uri) => ({ uri, base: uri.split('?')[0]!, local: false }),
+    load: async ({ uri }) => {
       const t = byUri.get(uri);
       if (!t) throw new Error(`no table ${uri}`);
       return t;
     },
-    check: async () => undefined,
     features: async (specs) => specs.map((s) => {
       const uri = `http://example.org/feature/${++n}`;
       created.features.push({ ...s, uri });

@@ -4,10 +4,10 @@ import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { followTask, lines, uploadDataset } from '../helpers/datasets.ts';
 import { createModel } from '../../src/models/models.ts';
-import { registerPredictor } from '../../src/models/predictors.ts';
+import type { Predictor } from '../../src/models/predictors.ts';
 import { ensureFeature } from '../../src/features/features.ts';
 
-registerPredictor('test-constant', async (_deps, { dataset }) => ({ values: dataset.compounds.map(() => [1]) }));
+const predictor: Predictor = async ({ dataset }) => ({ values: dataset.compounds.map(() => [1]) });
 
 /** POSTs a form written by hand, as curl -d sends it (brackets left literal). */
 const postRaw = (url: string, body: string, accept = 'text/uri-list') =>
@@ -22,6 +22,7 @@ describe('job parameters', function () {
   before(async () => {
     // 127.0.0.1:9 plays a listed peer that is down, so requests to it fail as remote failures (502).
     app = await startApp({ remoteOrigins: ['http://127.0.0.1:9'] });
+    app.deps.predictors.set('test-constant', predictor);
     dataset = (await uploadDataset(app, 'SMILES,a,b\nCCO,1,5\nCCCO,2,7\nCCCCO,3,6\n', 'text/csv')).body;
     features = await lines(dataset + '/features');
     const predicted = await ensureFeature(app.deps, { title: 'a (constant)', type: 'numeric', source: app.url + '/algorithm/constant' });

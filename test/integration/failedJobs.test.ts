@@ -7,10 +7,10 @@ import path from 'node:path';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { followTask, lines, uploadDataset } from '../helpers/datasets.ts';
 import { createModel } from '../../src/models/models.ts';
-import { registerPredictor } from '../../src/models/predictors.ts';
+import type { Predictor } from '../../src/models/predictors.ts';
 import { ensureFeature } from '../../src/features/features.ts';
 
-registerPredictor('test-one', async (_deps, { dataset }) => ({ values: dataset.compounds.map(() => [1]) }));
+const predictor: Predictor = async ({ dataset }) => ({ values: dataset.compounds.map(() => [1]) });
 
 /** A port nothing listens on: bound once, then released. */
 async function closedPort(): Promise<number> {
@@ -30,6 +30,7 @@ describe('a failed job leaves nothing behind', function () {
     // The dead dataset service is a loopback peer the operator listed (REMOTE_ORIGINS).
     const port = await closedPort();
     app = await startApp({ remoteOrigins: [`http://127.0.0.1:${port}`] });
+    app.deps.predictors.set('test-one', predictor);
     dataset = (await uploadDataset(app, 'SMILES,a\nCCO,1\nCCCO,2\nc1ccccc1O,3\n', 'text/csv')).body;
     unreachable = `http://127.0.0.1:${port}/dataset`;
   });

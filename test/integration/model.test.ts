@@ -2,15 +2,15 @@ import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { followTask, lines, uploadDataset } from '../helpers/datasets.ts';
 import { createModel } from '../../src/models/models.ts';
-import { registerPredictor } from '../../src/models/predictors.ts';
+import type { Predictor } from '../../src/models/predictors.ts';
 import { ensureFeature } from '../../src/features/features.ts';
 import { loadDataset } from '../../src/datasets/datasetLoad.ts';
 
 // A real (if minimal) learner: the mean of the training values, the baseline every
 // regression model is compared against.
-registerPredictor('test-mean', async (_deps, { data, dataset }) => ({
+const predictor: Predictor = async ({ data, dataset }) => ({
   values: dataset.compounds.map(() => [(data as { mean: number }).mean]),
-}));
+});
 
 describe('/model', function () {
   this.timeout(120_000);
@@ -19,6 +19,7 @@ describe('/model', function () {
   let training: string;
   before(async () => {
     app = await startApp();
+    app.deps.predictors.set('test-mean', predictor);
     training = (await uploadDataset(app, 'SMILES,logS\nCCO,1\nCCCO,2\nCCCCO,3\n', 'text/csv')).body;
     const table = await loadDataset(app.deps, training);
     const values = table.values.map((r) => r[0] as number);
@@ -45,6 +46,27 @@ describe('/model', function () {
     const csv = await lines(done.body, 'text/csv');
     expect(csv[0]).to.equal('Compound,SMILES,logS (mean)');
     expect(csv.slice(1).map((l) => l.split(',').pop())).to.deep.equal(['2', '2', '2']);
+  });
+
+  it('takes its predictors from its own deps: another app in the same process does not know test-mean', async () => {
+    const other = await startApp();
+    try {
+      const data = (await uploadDataset(other, 'SMILES,logS\nCCO,1\n', 'text/csv')).body;
+      const table = await loadDataset(other.deps, data);
+      const predicted = await ensureFeature(other.deps, { title: 'logS (mean)', type: 'numeric', source: other.url + '/algorithm/mean' });
+      const elsewhere = await createModel(other.deps, {
+        title: 'mean of logS', algorithm: other.url + '/algorithm/mean', trainingDataset: data,
+        independentVariables: [], dependentVariables: [table.features[0]!.uri], predictedVariables: [predicted], kind: 'test-mean', data: { mean: 1 },
+      });
+      const res = await fetch(elsewhere, { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: data }) });
+      expect(res.status).to.equal(202);
+      const task = (await res.text()).trim();
+      expect((await followTask(task)).status).to.equal(500);
+      const report = await (await fetch(task, { headers: { Accept: 'application/n-triples' } })).text();
+      expect(report).to.contain('no predictor is registered for models of kind \\"test-mean\\"');
+    } finally {
+      await other.close();
+    }
   });
 
   const bad: Array<[string, Record<string, string>, number, string]> = [

@@ -6,15 +6,15 @@ import { startApp, type TestApp } from '../helpers/app.ts';
 import { followTask, lines, uploadDataset } from '../helpers/datasets.ts';
 import { sharedData } from '../helpers/data.ts';
 import { createModel } from '../../src/models/models.ts';
-import { registerPredictor } from '../../src/models/predictors.ts';
+import type { Predictor } from '../../src/models/predictors.ts';
 import { ensureFeature } from '../../src/features/features.ts';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 // The mean of the training values: a learner whose predictions are known by hand.
-registerPredictor('pages-test-mean', async (_deps, { data, dataset }) => ({
+const predictor: Predictor = async ({ data, dataset }) => ({
   values: dataset.compounds.map(() => [(data as { mean: number }).mean]),
-}));
+});
 
 async function page(url: string, status = 200): Promise<string> {
   const res = await fetch(url, { headers: { Accept: BROWSER } });
@@ -40,6 +40,7 @@ describe('pages (text/html)', function () {
   let dataset: string;
   before(async () => {
     app = await startApp();
+    app.deps.predictors.set('pages-test-mean', predictor);
     // logS 1,2,3,3,3: Sturges gives ceil(log2 5 + 1) = 4 bins of width 0.5 over [1,3],
     // holding 1,0,1,3; active: yes 3, no 2.
     const csv = 'SMILES,logS,active\nCCO,1,yes\nCCCO,2,no\nc1ccccc1O,3,yes\nCCCCO,3,yes\nCC(C)O,3,no\n';

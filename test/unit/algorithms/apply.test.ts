@@ -16,7 +16,7 @@ const target = hamster.columns[0]!.uri;
 async function run(id: string, datasetUri: string, explicit: ParamValues = {}, predictionFeature?: string) {
   const def = algorithmById(id)!;
   const algorithmUri = `http://example.org/algorithm/${id}/abc`;
-  const out = await applyAlgorithm(io, def, { algorithmUri, values: withDefaults(def.params, explicit), datasetUri, predictionFeature });
+  const out = await applyAlgorithm(io, def, { algorithmUri, values: withDefaults(def.params, explicit), dataset: io.ref(datasetUri), predictionFeature });
   return { out, algorithmUri };
 }
 
@@ -189,7 +189,7 @@ describe('model-building refusals', () => {
     const io = memoryIO([single]);
     const def = algorithmById('random-forest')!;
     try {
-      await applyAlgorithm(io, def, { algorithmUri: 'http://example.org/algorithm/random-forest', values: withDefaults(def.params, {}), datasetUri: single.datasetUri, predictionFeature: single.columns[0]!.uri });
+      await applyAlgorithm(io, def, { algorithmUri: 'http://example.org/algorithm/random-forest', values: withDefaults(def.params, {}), dataset: io.ref(single.datasetUri), predictionFeature: single.columns[0]!.uri });
       expect.fail('expected an error');
     } catch (e) {
       expect((e as HttpError).status).to.equal(400);

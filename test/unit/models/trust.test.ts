@@ -12,7 +12,7 @@ import { memoryIO, type MemoryIO } from '../../helpers/memoryIO.ts';
 async function run(io: MemoryIO, id: string, datasetUri: string, explicit: ParamValues = {}, predictionFeature?: string): Promise<string[]> {
   const def = algorithmById(id)!;
   const algorithmUri = `http://example.org/algorithm/${id}`;
-  return applyAlgorithm(io, def, { algorithmUri, values: withDefaults(def.params, explicit), datasetUri, predictionFeature });
+  return applyAlgorithm(io, def, { algorithmUri, values: withDefaults(def.params, explicit), dataset: io.ref(datasetUri), predictionFeature });
 }
 
 /** The dataset an algorithm created, as the table the next algorithm loads. */

@@ -1,0 +1,43 @@
+// How models this service trains (kind MODEL_KIND) predict at POST /model/{id}: the
+// dataset as a table, the feature calculation chain checked, the predictions computed in a
+// worker thread (DESIGN: heavy computation off the event loop). Built once at boot into
+// deps.predictors.
+import type { Deps } from '../deps.ts';
+import type { Predictor } from '../models/predictors.ts';
+import type { ModelData } from './apply.ts';
+import { tableOf } from './datasetIO.ts';
+import { checkComputable } from './learning/chain.ts';
+import type { Neighbour, Prediction } from './learning/model.ts';
+import { threadModule } from '../threads/threadModule.ts';
+
+const WORKER = threadModule('./worker.ts', import.meta.url);
+
+/**
+ * Neighbours separated by "; ", each as compound URI, Tanimoto or feature similarity and
+ * measured value separated by spaces (no line breaks: CSV stays one line per compound).
+ */
+function neighboursText(neighbours: readonly Neighbour[]): string {
+  return neighbours.map((n) => `${n.compound} ${Number(n.similarity.toFixed(4))} ${n.measured}`).join('; ');
+}
+
+export function modelPredictor(deps: Deps): Predictor {
+  return async (input) => {
+    const { model, predicted } = input.data as ModelData;
+    const table = await tableOf(deps, input.dataset, input.subjectid);
+    checkComputable(model, table, input.model.uri);
+    const predictions = await deps.tasks.runInWorker<Prediction[]>(WORKER, 'predictInWorker', { model, table }, { signal: input.signal });
+    const order = input.model.predictedVariables;
+    const warnings: string[] = [];
+    const values = predictions.map((p, i) => {
+      if (p.value === null) warnings.push(`no prediction for ${input.dataset.compounds[i]}: ${p.reason ?? `no structure or values to build its ${model.representation.kind} vector`}`);
+      return order.map((f) => {
+        if (f === predicted.value) return p.value;
+        if (f === predicted.confidence) return p.confidence ?? null;
+        if (f === predicted.inDomain) return p.inDomain === undefined ? null : String(p.inDomain);
+        if (f === predicted.neighbours) return p.neighbours ? neighboursText(p.neighbours) : null;
+        return null;
+      });
+    });
+    return { values, warnings };
+  };
+}
