@@ -24,6 +24,20 @@ export default tseslint.config(
     },
   },
   {
+    // Domain code asks the store what it can do (StoreCapabilities in src/store/api.ts),
+    // never which engine it is: only the store's own code reads `store.kind`.
+    files: ['src/**/*.ts'],
+    ignores: ['src/store/**'],
+    rules: {
+      'no-restricted-syntax': ['error', ...[
+        "MemberExpression[property.name='kind'][object.name='store']",
+        "MemberExpression[property.name='kind'][object.property.name='store']",
+        "VariableDeclarator[init.name='store'] > ObjectPattern > Property[key.name='kind']",
+        "VariableDeclarator[init.property.name='store'] > ObjectPattern > Property[key.name='kind']",
+      ].map((selector) => ({ selector, message: 'ask store.capabilities (src/store/api.ts), not which engine the store is' }))],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
