@@ -1,6 +1,17 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const THREAD_MODULE = [{
+  selector: "NewExpression[callee.name='URL'] > Literal[value=/\\.ts$/]",
+  message: 'name a thread or child module with threadModule(), which maps it to the built .js',
+}];
+const STORE_KIND = [
+  "MemberExpression[property.name='kind'][object.name='store']",
+  "MemberExpression[property.name='kind'][object.property.name='store']",
+  "VariableDeclarator[init.name='store'] > ObjectPattern > Property[key.name='kind']",
+  "VariableDeclarator[init.property.name='store'] > ObjectPattern > Property[key.name='kind']",
+].map((selector) => ({ selector, message: 'ask store.capabilities (src/store/api.ts), not which engine the store is' }));
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -23,18 +34,13 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
-  {
-    // `npm start` runs the built .js: a thread module named by its .ts path only exists under
-    // tsx, so every one goes through threadModule (src/threads/threadModule.ts).
-    files: ['src/**/*.ts'],
-    ignores: ['src/threads/**'],
-    rules: {
-      'no-restricted-syntax': ['error', {
-        selector: "NewExpression[callee.name='URL'] > Literal[value=/\\.ts$/]",
-        message: 'name a thread or child module with threadModule(), which maps it to the built .js',
-      }],
-    },
-  },
+  // Two rules of the house, each with the folder that is its exception: `npm start` runs the
+  // built .js, so a thread module named by its .ts path only exists under tsx and every one
+  // goes through threadModule (src/threads/); domain code asks the store what it can do
+  // (StoreCapabilities in src/store/api.ts), never which engine it is.
+  { files: ['src/**/*.ts'], ignores: ['src/threads/**', 'src/store/**'], rules: { 'no-restricted-syntax': ['error', ...THREAD_MODULE, ...STORE_KIND] } },
+  { files: ['src/store/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...THREAD_MODULE] } },
+  { files: ['src/threads/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...STORE_KIND] } },
   {
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

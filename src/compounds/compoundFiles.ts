@@ -14,8 +14,8 @@ import { readStructureGraph, removeCompoundGraphs, removeStructureGraphs, writeS
 
 type FileDeps = Pick<Deps, 'config' | 'store'>;
 
-/** True when structure files are kept in the (remote) store rather than under DATA_DIR. */
-const inStore = (deps: FileDeps): boolean => deps.store.kind === 'sparql';
+/** True when structure files are kept in the (shared) store rather than under DATA_DIR. */
+const inStore = (deps: FileDeps): boolean => deps.store.capabilities.filesInStore;
 
 export const structuresDir = (config: Config): string => path.join(config.dataDir, 'structures');
 

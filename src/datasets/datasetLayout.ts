@@ -67,13 +67,13 @@ class EntryLists {
 const entryLists = new WeakMap<object, EntryLists>();
 
 /**
- * The entry lists of `store`, when it is the embedded one: there a write is counted in the
- * same process as it is made. Processes sharing a remote store hear of each other's writes
- * a moment later (src/store/changeFeed.ts), and a job must not start from a list that
+ * The entry lists of `store`, when this process is its sole writer: there a write is counted
+ * in the same process as it is made. Processes sharing a remote store hear of each other's
+ * writes a moment later (src/store/changeFeed.ts), and a job must not start from a list that
  * misses rows another process has just written; their reads do not hold the event loop.
  */
 function entryListsOf(store: Deps['store']): EntryLists | undefined {
-  if (store.kind !== 'embedded') return undefined;
+  if (!store.capabilities.soleWriter) return undefined;
   let lists = entryLists.get(store);
   if (!lists) {
     const versions = versionsOf(store);

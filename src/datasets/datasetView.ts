@@ -66,24 +66,12 @@ export interface EntryRow {
 }
 
 /**
- * Entries read from the store in one describe(): on a remote store one request per chunk
- * (its own limit, SUBJECTS_PER_READ there, is the same); on the embedded store about three
- * milliseconds of synchronous reading, after which other clients are answered.
+ * The triples of `view`'s entries, chunk by chunk, grouped by entry in view order: one
+ * describe() per chunk of the size the store reads best, with as many reads ahead as it
+ * gains from (StoreCapabilities).
  */
-const ENTRIES_PER_READ = { sparql: 100, embedded: 50 } as const;
-
-/**
- * Reads started ahead of the chunk being consumed. A remote store answers a read in about
- * 0.8 ms an entry of its own time, one query on one of its threads: with two more in flight
- * while the rows of one are written out, Virtuoso answered 4,000 entries 1.5 to 1.7 times
- * as fast on two cores. The embedded store's reads run on this event loop, so reading ahead
- * would only hold other clients longer.
- */
-const READS_AHEAD = { sparql: 2, embedded: 0 } as const;
-
-/** The triples of `view`'s entries, chunk by chunk, grouped by entry in view order. */
 async function* entryTriples(deps: Pick<Deps, 'store'>, view: DatasetView): AsyncGenerator<{ entry: RDF.NamedNode; quads: RDF.Quad[] }> {
-  const size = ENTRIES_PER_READ[deps.store.kind];
+  const { subjectsPerRead: size, readsAhead } = deps.store.capabilities;
   const reads: Array<{ chunk: RDF.NamedNode[]; quads: Promise<RDF.Quad[]> }> = [];
   let next = 0;
   const startReads = (inFlight: number) => {
@@ -101,7 +89,7 @@ async function* entryTriples(deps: Pick<Deps, 'store'>, view: DatasetView): Asyn
     const bySubject = new Map<string, RDF.Quad[]>();
     for (const e of chunk) bySubject.set(e.value, []);
     for (const q of await quads) bySubject.get(q.subject.value)?.push(q);
-    startReads(READS_AHEAD[deps.store.kind]);
+    startReads(readsAhead);
     for (const entry of chunk) yield { entry, quads: bySubject.get(entry.value) ?? [] };
   }
 }

@@ -1,9 +1,9 @@
 // Writes data entries into a dataset graph in the layout of datasetLayout.ts: entries and
-// values in chunks of about CHUNK_QUADS triples per commit in the embedded store (it applies a
+// values in chunks of about the store's quadsPerCommit triples (the embedded store applies a
 // commit synchronously, so small chunks keep the event loop answering other clients while a
-// job writes its result; MAX_CHUNK entries per commit in a remote one), then one final commit
-// that links them and makes the dataset visible. In the embedded store a few chunks are in
-// flight at once, so that they share the journal's fsyncs (commitPipeline.ts).
+// job writes its result; at most MAX_CHUNK entries), then one final commit that links them
+// and makes the dataset visible. As many chunks are in flight at once as the store's
+// writesInFlight (in the embedded store they share the journal's fsyncs, commitPipeline.ts).
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
@@ -16,17 +16,11 @@ import { TYPE_CLASS } from '../features/featureModel.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
-/** Triples per commit: applying one holds the event loop for about 3 ms (literal values, a store of a million triples). */
-const CHUNK_QUADS = 1_000;
+/** Entries per commit at most, however many triples the store takes in one. */
 const MAX_CHUNK = 2_000;
-/**
- * Chunks committed at once in the embedded store. A remote store's commits stay one at a
- * time: each is an update request that the store runs as its own transaction.
- */
-const EMBEDDED_IN_FLIGHT = 4;
 
-/** Entries per commit for rows of `features` values (and the compound link). */
-const entriesPerChunk = (features: number): number => Math.max(1, Math.min(MAX_CHUNK, Math.floor(CHUNK_QUADS / (features + 1))));
+/** Entries per commit for rows of `features` values (and the compound link), in commits of `quads` triples. */
+const entriesPerChunk = (quads: number, features: number): number => Math.max(1, Math.min(MAX_CHUNK, Math.floor(quads / (features + 1))));
 
 export interface EntryData {
   compound: string;
@@ -61,7 +55,7 @@ export interface WritePlan {
   meta: DatasetMeta;
   signal?: AbortSignal;
   progress?: (percent: number) => void;
-  /** Entries per commit (default: about CHUNK_QUADS triples). */
+  /** Entries per commit (default: about the store's quadsPerCommit triples). */
   chunkSize?: number;
 }
 
@@ -118,14 +112,13 @@ export class EntryWriter {
     private readonly size: number,
   ) {
     this.predicates = plan.features.map((f) => namedNode(f));
-    this.pipeline = new CommitPipeline(deps.store.kind === 'sparql' ? 1 : EMBEDDED_IN_FLIGHT);
+    this.pipeline = new CommitPipeline(deps.store.capabilities.writesInFlight);
   }
 
   static async open(deps: Deps, plan: Pick<WritePlan, 'dataset' | 'features' | 'signal' | 'chunkSize'>): Promise<EntryWriter> {
     const append = await isDataset(deps, plan.dataset);
     const first = (await writtenEntries(deps, plan.dataset)) + 1;
-    // A remote store's commit is an HTTP request, which holds no event loop: large chunks there.
-    const size = plan.chunkSize ?? (deps.store.kind === 'sparql' ? MAX_CHUNK : entriesPerChunk(plan.features.length));
+    const size = plan.chunkSize ?? entriesPerChunk(deps.store.capabilities.quadsPerCommit, plan.features.length);
     return new EntryWriter(deps, plan, append, first, size);
   }
 

@@ -87,7 +87,7 @@ async function sweepFiles(dataDir: string, inUse: InUse): Promise<string[]> {
  * removal, leaves such a graph.
  */
 async function sweepGraphs(deps: SweepDeps, inUse: InUse, now: number): Promise<string[]> {
-  if (deps.store.kind !== 'sparql') return [];
+  if (!deps.store.capabilities.filesInStore) return [];
   const removed: string[] = [];
   for (const rel of await sharedFilesUnder(deps, 'uploads')) {
     const saved = savedAt(rel);

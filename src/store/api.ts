@@ -63,8 +63,57 @@ export abstract class GraphWriter {
   }
 }
 
+/**
+ * What the engine behind a Store is like, stated once here so that domain code asks what it
+ * needs (may I read ahead? where do shared files go?) rather than which engine it has. Each
+ * field names a property of the engine and the values the two engines give it.
+ */
+export interface StoreCapabilities {
+  /**
+   * True when the store is shared by every process of the service (web and job workers,
+   * possibly on other machines) and DATA_DIR is not: files that every process reads
+   * (uploaded bodies, structure files, models) are then kept in the store as graphs.
+   * Remote: true. Embedded: false (one process owns the store and DATA_DIR beside it).
+   */
+  readonly filesInStore: boolean;
+  /**
+   * True when every write to the store goes through this object, so a count or cache kept
+   * beside it in this process is never behind. Embedded: true. Remote: false (other
+   * processes write too, and this one hears of it a moment later, changeFeed.ts).
+   */
+  readonly soleWriter: boolean;
+  /**
+   * Triples worth putting in one commit of a long write. Embedded: about 1,000, since a
+   * commit is applied synchronously on this event loop (1,000 literal values hold it for
+   * about 3 ms in a store of a million triples). Remote: Infinity, since a commit is an HTTP
+   * request that holds no event loop here; the writer's own cap applies.
+   */
+  readonly quadsPerCommit: number;
+  /**
+   * Commits a long write may have in flight at once. Embedded: a few, which then share the
+   * journal's fsyncs (commitPipeline.ts). Remote: 1, since writes go one at a time anyway
+   * and each is an update request the store runs as its own transaction.
+   */
+  readonly writesInFlight: number;
+  /**
+   * Subjects worth asking for in one describe() of a long read. Remote: SUBJECTS_PER_READ,
+   * the store's own request size, so each chunk is one request. Embedded: about three
+   * milliseconds of synchronous reading, after which other clients are answered.
+   */
+  readonly subjectsPerRead: number;
+  /**
+   * Reads worth starting ahead of the one being consumed. Remote: 2, since the store answers
+   * each on one of its own threads (Virtuoso answered 4,000 entries 1.5 to 1.7 times as fast
+   * on two cores with two more in flight). Embedded: 0, since its reads run on this event
+   * loop and reading ahead would only hold other clients longer.
+   */
+  readonly readsAhead: number;
+}
+
 export interface Store {
+  /** Which engine this is, for the store's own code, logs and tests; domain code asks `capabilities`. */
   readonly kind: 'embedded' | 'sparql';
+  readonly capabilities: StoreCapabilities;
   /** Applies `ops` atomically and durably: resolves once they are stored and visible. */
   commit(ops: readonly WriteOp[]): Promise<void>;
   replaceGraph(graph: string, quads: readonly RDF.Quad[]): Promise<void>;

@@ -35,7 +35,7 @@ const PARTS = SVC.term('fileParts');
 const PART_BYTES = 192 * 1024;
 const PARTS_PER_REQUEST = 16;
 
-const inStore = (deps: FileDeps) => deps.store.kind === 'sparql';
+const inStore = (deps: FileDeps) => deps.store.capabilities.filesInStore;
 /** The graph holding file `rel` in the remote mode. */
 export const graphOf = (rel: string) => PREFIX + rel.split('/').map(encodeURIComponent).join('/');
 /** The local path of `rel` (relative to DATA_DIR), in either mode: workers copy uploads there. */

@@ -9,7 +9,7 @@
 // the chunks of a long read.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type * as RDF from '@rdfjs/types';
-import { GraphWriter, type Store, type Row, type SelectOptions, type SparqlOptions, type WriteOp } from '../api.ts';
+import { GraphWriter, type Store, type StoreCapabilities, type Row, type SelectOptions, type SparqlOptions, type WriteOp } from '../api.ts';
 import type { Bindable } from '../binder.ts';
 import type { SparqlQuery } from '../sparqlQuery.ts';
 import { TripleStore, type StoreOptions } from '../store.ts';
@@ -17,8 +17,19 @@ import { TripleStore, type StoreOptions } from '../store.ts';
 /** Longest run of reads before the event loop gets a turn. */
 const SLICE_MS = 2;
 
+/** Why each value: StoreCapabilities in api.ts; in short, everything here runs on this event loop. */
+const CAPABILITIES: StoreCapabilities = Object.freeze({
+  filesInStore: false,
+  soleWriter: true,
+  quadsPerCommit: 1_000,
+  writesInFlight: 4,
+  subjectsPerRead: 50,
+  readsAhead: 0,
+});
+
 export class EmbeddedStore extends GraphWriter implements Store {
   readonly kind = 'embedded' as const;
+  readonly capabilities = CAPABILITIES;
   /** When the event loop last had a turn between reads (performance.now()). */
   private sliceStart = 0;
   private sliceTimer = false;

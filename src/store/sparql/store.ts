@@ -8,7 +8,7 @@
 // Durability is the store's.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { GraphWriter, type Store, type Row, type SelectOptions, type SparqlOptions, type WriteOp } from '../api.ts';
+import { GraphWriter, type Store, type StoreCapabilities, type Row, type SelectOptions, type SparqlOptions, type WriteOp } from '../api.ts';
 import { QueryFiles } from '../queries.ts';
 import { termToSparql, type Bindable } from '../binder.ts';
 import { encodeOps, type JournalOp } from '../records.ts';
@@ -204,6 +204,15 @@ const stored = (t: RDF.NamedNode | RDF.Literal): string => termToSparql(toStored
 
 export class SparqlStore extends GraphWriter implements Store {
   readonly kind = 'sparql' as const;
+  /** Why each value: StoreCapabilities in api.ts; in short, the store is shared and answers on its own threads. */
+  readonly capabilities: StoreCapabilities = Object.freeze({
+    filesInStore: true,
+    soleWriter: false,
+    quadsPerCommit: Infinity,
+    writesInFlight: 1,
+    subjectsPerRead: SUBJECTS_PER_READ,
+    readsAhead: 2,
+  });
   readonly queries: QueryFiles;
   readonly protocol: SparqlProtocol;
 
