@@ -1,19 +1,16 @@
-// Substructure queries: a SMARTS pattern or a SMILES read as a query,
+// Substructure queries: a SMARTS pattern or a SMILES read as a query (substructQuery.ts),
 // validated on the main thread (so bad input is a 400 naming the position) and screened
 // here; src/chem/substructWorker.ts matches them exactly. Every WASM object is freed.
 import type { Mol } from '@rdkit/rdkit';
 import { FP_BITS, FP_WORDS, parseWith } from './fingerprints.ts';
+import { substructureQuery, type QueryKind } from './substructQuery.ts';
 
-export type QueryKind = 'smarts' | 'smiles';
+export type { QueryKind };
 
 const PATTERN = JSON.stringify({ nBits: FP_BITS });
 
 function queryMol(kind: QueryKind, text: string): Mol {
-  // A SMILES substructure query matches as written (aromaticity perceived), like a SMARTS
-  // built from it; get_mol sanitises, so "c1ccccc1" finds Kekulé-drawn benzene rings too.
-  return kind === 'smarts'
-    ? parseWith('SMARTS', text, (rd) => rd.get_qmol(text))
-    : parseWith('SMILES', text, (rd) => rd.get_mol(text));
+  return parseWith(kind === 'smarts' ? 'SMARTS' : 'SMILES', text, (rd) => substructureQuery(rd, kind, text));
 }
 
 /**

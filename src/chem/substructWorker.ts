@@ -6,6 +6,7 @@
 import process from 'node:process';
 import { TextDecoder } from 'node:util';
 import initRDKitModule, { type Mol } from '@rdkit/rdkit';
+import { substructureQuery, type QueryKind } from './substructQuery.ts';
 
 /** What src/search/matcherPool.ts sends: the molecules' pickles (or SMILES) end to end, `ends[i]` where molecule i ends. */
 interface Job {
@@ -25,11 +26,12 @@ rdkit.disable_logging();
 /** The compiled query of the current search, kept across its chunks. */
 let current: { key: string; mol: Mol } | undefined;
 
-function queryFor(kind: string, text: string): Mol {
+function queryFor(kind: QueryKind, text: string): Mol {
   const key = kind + '\n' + text;
   if (current?.key !== key) {
     current?.mol.delete();
-    const mol = kind === 'smarts' ? rdkit.get_qmol(text) : rdkit.get_mol(text);
+    // The same molecule the screen was computed from (src/chem/smarts.ts).
+    const mol = substructureQuery(rdkit, kind, text);
     if (!mol) throw new Error(`cannot read ${kind} "${text}"`);
     current = { key, mol };
   }
