@@ -93,4 +93,40 @@ describe('parameters bounded by the data are refused up front', function () {
     const done = await followTask((await res.text()).trim());
     expect(done.status, done.body).to.equal(200);
   });
+
+  describe('a remote dataset, whose size is known only once fetched', () => {
+    let peer: TestApp;
+    let client: TestApp;
+    let remote: string;
+    let remoteActivity: string;
+    before(async () => {
+      peer = await startApp();
+      remote = (await uploadDataset(peer, CSV, 'text/csv')).body;
+      [remoteActivity] = await lines(remote + '/features');
+      client = await startApp({ remoteOrigins: [peer.url] });
+    });
+    after(async () => { await Promise.all([client?.close(), peer?.close()]); });
+
+    const failedTask = async (path: string, fields: Record<string, string>) => {
+      const res = await fetch(`${client.url}${path}`, { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams(fields) });
+      const text = (await res.text()).trim();
+      expect(res.status, text).to.equal(202);
+      await followTask(text);
+      const report = await fetch(text, { headers: { Accept: 'text/turtle' } });
+      return report.text();
+    };
+
+    it('num_folds above its compounds fails the job with the same report', async () => {
+      const text = await failedTask('/validation/crossvalidation', { algorithm_uri: `${client.url}/algorithm/knn`, dataset_uri: remote, prediction_feature: remoteActivity, num_folds: '13' });
+      expect(text).to.match(/Error/);
+      expect(text).to.match(/num_folds=13\b.*limit is 12\b/);
+      expect(text).to.match(/statusCode[^;.]*400/);
+    });
+
+    it('k above its compounds fails the job with the same report', async () => {
+      const text = await failedTask('/algorithm/knn', { dataset_uri: remote, prediction_feature: remoteActivity, k: '20' });
+      expect(text).to.match(/k=20\b.*limit is 12\b/);
+      expect(text).to.match(/statusCode[^;.]*400/);
+    });
+  });
 });
