@@ -23,7 +23,9 @@ describe('parameters bounded by the data are refused up front', function () {
     const up = await uploadDataset(app, CSV, 'text/csv');
     expect(up.status, up.body).to.equal(200);
     dataset = up.body;
-    [activity, klass] = await lines(dataset + '/features');
+    const features = await lines(dataset + '/features');
+    expect(features).to.have.length(2);
+    [activity, klass] = [features[0]!, features[1]!];
   });
   after(async () => { await app.close(); });
 
@@ -102,7 +104,7 @@ describe('parameters bounded by the data are refused up front', function () {
     before(async () => {
       peer = await startApp();
       remote = (await uploadDataset(peer, CSV, 'text/csv')).body;
-      [remoteActivity] = await lines(remote + '/features');
+      remoteActivity = (await lines(remote + '/features'))[0]!;
       client = await startApp({ remoteOrigins: [peer.url] });
     });
     after(async () => { await Promise.all([client?.close(), peer?.close()]); });
