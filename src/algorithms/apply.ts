@@ -3,6 +3,7 @@
 // (selection) or a model (learning). Every feature created has ot:hasSource = the URI of
 // the algorithm that ran, parameterised when parameters were given (rule 3); a model's
 // predicted features have the model as their source.
+import { checkAgainstData } from './sizeLimits.ts';
 import { BadRequest, HttpError, InternalError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { AlgorithmIO, DatasetRef, FeatureRequest } from './io.ts';
@@ -19,6 +20,8 @@ export interface ApplyParams {
   dataset: DatasetRef;
   predictionFeature?: string;
   datasetService?: string;
+  /** The parameters the client sent: those bounded by the data are checked on it (sizeLimits.ts). */
+  sent?: string[];
 }
 
 export interface ApplyContext {
@@ -49,6 +52,8 @@ export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: Appl
   const progress = ctx.progress && ((v: number) => ctx.progress!(10 + 0.7 * v));
   const input: RunInput = { table, params: p.values, target, algorithmUri: p.algorithmUri, signal: ctx.signal, progress };
   def.checkInput?.(input);
+  // A remote dataset's size is known only now (a local one was checked before the task).
+  if (p.sent && p.predictionFeature && def.learns) checkAgainstData(def.types, def.params, p.values, p.sent, table, p.predictionFeature, { asked: p.values.task as string | undefined });
   const result = await runOrExplain(def, input, ctx);
   ctx.signal?.throwIfAborted();
   ctx.progress?.(80);

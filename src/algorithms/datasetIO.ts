@@ -65,10 +65,15 @@ export async function tableOf(deps: Deps, d: LoadedDataset, subjectid?: string):
   const smiles = await smilesOf(deps, d.compounds);
   const remote = d.compounds.filter((c) => c && !smiles.has(c) && !c.startsWith(uriOf(deps.config, '/')));
   for (const [uri, s] of await remoteSmiles(deps, remote, subjectid)) smiles.set(uri, s);
+  return { ...valuesTable(d), smiles: d.compounds.map((c) => smiles.get(c) ?? '') };
+}
+
+/** The table of a loaded dataset without its structures: enough to count and classify values. */
+export function valuesTable(d: LoadedDataset): Table {
   return {
     datasetUri: d.uri,
     compounds: d.compounds,
-    smiles: d.compounds.map((c) => smiles.get(c) ?? ''),
+    smiles: d.compounds.map(() => ''),
     columns: d.features.map((f) => ({ uri: f.uri, title: f.title, numeric: f.type === 'numeric', units: f.units, sameAs: f.sameAs, nominal: f.type === 'nominal', acceptValues: f.acceptValues, source: f.source })),
     values: d.values.map((r) => r.map((v) => (v === undefined ? null : v))),
   };

@@ -11,7 +11,7 @@ import { readUriParam } from '../http/uriParam.ts';
 import { redact } from '../auth/redact.ts';
 import { admitRemote } from '../http/outbound/policy.ts';
 import { isDataset } from '../datasets/datasetLayout.ts';
-import { loadDataset } from '../datasets/datasetLoad.ts';
+import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
 import type { DatasetRef } from './io.ts';
 
 export type { DatasetRef } from './io.ts';
@@ -36,20 +36,21 @@ export function readDatasetRef(config: Config, sent: string, name = 'dataset_uri
 
 /**
  * 400 unless the job could read the dataset: a local one exists (and holds
- * prediction_feature when one is named), a remote one passes the outbound policy.
+ * prediction_feature when one is named), a remote one passes the outbound policy. Answers a
+ * local dataset's prediction_feature column as read for the check (the size limits use it).
  */
-export async function admitDataset(deps: Deps, ref: DatasetRef, options: { name?: string; predictionFeature?: string; subjectid?: string } = {}): Promise<void> {
+export async function admitDataset(deps: Deps, ref: DatasetRef, options: { name?: string; predictionFeature?: string; subjectid?: string } = {}): Promise<LoadedDataset | undefined> {
   const name = options.name ?? 'dataset_uri';
   if (!ref.local) {
     await admitRemote(deps.config, ref.uri, name);
-    return;
+    return undefined;
   }
   if (!(await isDataset(deps, ref.base))) throw new BadRequest(`${name} ${ref.uri} names no dataset of this service`, { code: ERR.InvalidParameter });
   const feature = options.predictionFeature;
-  if (!feature) return;
+  if (!feature) return undefined;
   try {
     const d = await loadDataset(deps, ref.base, { subjectid: options.subjectid, featureUris: [feature] });
-    if (d.features.some((f) => f.uri === feature)) return;
+    if (d.features.some((f) => f.uri === feature)) return d;
   } catch (e) {
     if (!(e instanceof HttpError) || e.status !== 400) throw e;
   }

@@ -18,8 +18,15 @@ export interface ParamDef {
   max?: number;
   /** True when `min` itself is not allowed, e.g. minimum support in (0,1]. */
   minExclusive?: boolean;
+  /** True when `max` itself is not allowed, e.g. a share in (0,1). */
+  maxExclusive?: boolean;
   /** Allowed values of a string parameter. */
   choices?: readonly string[];
+  /**
+   * A bound the data sets (sizeLimits.ts): `measured`, at most the compounds with a value of
+   * prediction_feature; `folds`, that or, when folds are stratified, the smallest class.
+   */
+  limitedBy?: 'measured' | 'folds';
 }
 
 export type ParamValues = Record<string, ParamValue>;
@@ -31,7 +38,7 @@ export function allowedRange(p: ParamDef): string {
   const kind = p.type === 'int' ? 'an integer' : 'a number';
   if (p.min === undefined && p.max === undefined) return kind;
   const lo = p.min === undefined ? '(-∞' : `${p.minExclusive ? '(' : '['}${p.min}`;
-  const hi = p.max === undefined ? '∞)' : `${p.max}]`;
+  const hi = p.max === undefined ? '∞)' : `${p.max}${p.maxExclusive ? ')' : ']'}`;
   return `${kind} in ${lo},${hi}`;
 }
 
@@ -54,7 +61,7 @@ export function parseParam(p: ParamDef, raws: readonly string[]): ParamValue {
       const n = Number(raw);
       if (raw === '' || !Number.isFinite(n) || (p.type === 'int' && !Number.isInteger(n))) throw invalid(p, raw);
       if (p.min !== undefined && (n < p.min || (p.minExclusive && n === p.min))) throw invalid(p, raw);
-      if (p.max !== undefined && n > p.max) throw invalid(p, raw);
+      if (p.max !== undefined && (n > p.max || (p.maxExclusive && n === p.max))) throw invalid(p, raw);
       return n;
     }
     case 'string':

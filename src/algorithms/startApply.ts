@@ -23,6 +23,8 @@ import { resolveAlgorithm } from './listing.ts';
 import { workerRunner } from './parallel.ts';
 import { algorithmUri, ensureParameterised, storedValues } from './parameterised.ts';
 import { readParams, withDefaults } from './params.ts';
+import { checkAgainstData } from './sizeLimits.ts';
+import { valuesTable } from './datasetIO.ts';
 import type { AlgorithmDef } from './types.ts';
 
 export const APPLY_JOB = 'algorithm-apply';
@@ -67,12 +69,15 @@ async function readApplyForm(deps: Deps, def: AlgorithmDef, form: Form, hash?: s
   const values = withDefaults(def.params, explicit);
   await def.validate?.(values);
   const uri = Object.keys(explicit).length > 0 ? await ensureParameterised(deps, def, values) : generic;
-  return { algorithmUri: uri, values, dataset, predictionFeature, datasetService };
+  const sent = def.params.some((p) => p.limitedBy && p.name in explicit) ? Object.keys(explicit) : undefined;
+  return { algorithmUri: uri, values, dataset, predictionFeature, datasetService, ...(sent ? { sent } : {}) };
 }
 
 /** What the job would read or post elsewhere passes the outbound policy, and the dataset exists. */
-async function admit(deps: Deps, p: ApplyParams, subjectid?: string): Promise<void> {
-  await admitDataset(deps, p.dataset, { predictionFeature: p.predictionFeature, subjectid });
+async function admit(deps: Deps, def: AlgorithmDef, p: ApplyParams, subjectid?: string): Promise<void> {
+  const local = await admitDataset(deps, p.dataset, { predictionFeature: p.predictionFeature, subjectid });
+  // k and folds against a local dataset's size now; a remote one's in the job (apply.ts).
+  if (local && p.sent && p.predictionFeature && def.learns) checkAgainstData(def.types, def.params, p.values, p.sent, valuesTable(local), p.predictionFeature, { asked: p.values.task as string | undefined });
   if (p.datasetService) await admitRemote(deps.config, p.datasetService, 'dataset_service');
 }
 
@@ -82,7 +87,7 @@ export async function startApply(deps: Deps, target: ApplyTarget, form: Form, ca
   const { def } = await resolveAlgorithm(deps, target.id, target.hash);
   const params = await readApplyForm(deps, def, form, target.hash);
   const subjectid = caller.subjectid ?? form.get('subjectid');
-  await admit(deps, params, subjectid);
+  await admit(deps, def, params, subjectid);
   return deps.tasks.runAsTask<ApplyJobParams>(APPLY_JOB, { id: def.id, ...params }, {
     title: `Apply ${def.title} to ${redact(params.dataset.uri)}`,
     creator: params.algorithmUri,
@@ -110,7 +115,7 @@ export async function selectFeatures(deps: Deps, id: string, form: Form, caller:
   }
   const subjectid = caller.subjectid ?? form.get('subjectid');
   try {
-    await admit(deps, params, subjectid);
+    await admit(deps, def, params, subjectid);
     const selected = await applyAlgorithm(deps.io, def, params, { subjectid });
     return { selected, title: `Apply ${def.title} to ${redact(params.dataset.uri)}`, creator: params.algorithmUri };
   } catch (e) {

@@ -15,6 +15,8 @@ import type { FoldInput, FoldOutput } from './foldWorker.ts';
 import { crossvalidationFolds, foldCount, trainingTestSplit } from './partition.ts';
 import { figuresOfHeldOut, heldOut, type FoldResult, type HeldOut, type Task, type ValidationResult } from './validation.ts';
 import { threadModule } from '../threads/threadModule.ts';
+import { checkSizeLimits, targetCounts } from '../algorithms/sizeLimits.ts';
+import { VALIDATION_PARAMS } from './validationRequest.ts';
 
 const FOLD_WORKER = threadModule('./foldWorker.ts', import.meta.url);
 
@@ -27,6 +29,8 @@ export interface LearningValidationParams {
   datasetUri: string;
   predictionFeature: string;
   numFolds?: number;
+  /** True when the client chose num_folds: then more folds than the data allow is a 400. */
+  numFoldsSent?: boolean;
   splitRatio?: number;
   seed: number;
   /** Undefined: stratified for classification, not for regression. */
@@ -66,6 +70,8 @@ export async function runLearningValidation(io: AlgorithmIO, p: LearningValidati
   const { rows, classes } = labelled(table, target, task);
   if (rows.length < 2) throw new BadRequest(`prediction_feature ${p.predictionFeature} has fewer than two measured values in ${p.datasetUri}`, { code: ERR.InvalidParameter });
   const stratified = p.stratified ?? task === 'classification';
+  // A remote dataset's size is known only now (a local one was checked before the task).
+  if (p.numFoldsSent) checkSizeLimits(VALIDATION_PARAMS, { num_folds: p.numFolds! }, ['num_folds'], targetCounts(table, target, task === 'classification'), { feature: p.predictionFeature, dataset: p.datasetUri, stratified });
   const y = rows.map((i) => (task === 'classification' ? classes.indexOf(String(table.values[i]![target]).trim()) : 0)); // rows holds positions of table.values
   const partition = p.type === 'crossvalidation'
     ? crossvalidationFolds(y, p.numFolds!, p.seed, stratified)

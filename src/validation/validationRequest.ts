@@ -15,15 +15,18 @@ import { ERR, OT } from '../rdf/vocab.ts';
 import { checkIri } from '../store/binder.ts';
 import { withoutCredentials } from '../http/outbound/credentials.ts';
 import { admitDataset, readDatasetRef } from '../algorithms/datasetRef.ts';
+import { valuesTable } from '../algorithms/datasetIO.ts';
+import { checkAgainstData } from '../algorithms/sizeLimits.ts';
+import type { AlgorithmDef } from '../algorithms/types.ts';
 import type { LearningValidationParams } from './learningValidation.ts';
 import type { TestSetParams } from './testSetValidation.ts';
 
 /** The validation parameters, described as algorithm parameters are (SPEC §2.1). */
 export const VALIDATION_PARAMS: readonly ParamDef[] = [
-  { name: 'num_folds', type: 'int', default: 10, min: 2, max: 100, description: 'Folds of the cross-validation' },
+  { name: 'num_folds', type: 'int', default: 10, min: 2, max: 100, limitedBy: 'folds', description: 'Folds of the cross-validation' },
   { name: 'random_seed', type: 'int', default: 1, min: 0, max: 2147483647, description: 'Seed of the partition' },
   { name: 'stratified', type: 'boolean', description: 'Keep the class balance in every fold (default: true for classification)' },
-  { name: 'split_ratio', type: 'float', default: 0.67, min: 0, minExclusive: true, max: 1, description: 'Share of the compounds trained on, in (0,1)' },
+  { name: 'split_ratio', type: 'float', default: 0.67, min: 0, minExclusive: true, max: 1, maxExclusive: true, description: 'Share of the compounds trained on, in (0,1)' },
 ];
 
 function required(form: Form, name: string, what: string): string {
@@ -34,7 +37,7 @@ function required(form: Form, name: string, what: string): string {
 }
 
 /** The learning algorithm an algorithm_uri names, with its (stored) parameter values. */
-async function learningAlgorithm(deps: Deps, uri: string): Promise<Pick<LearningValidationParams, 'algorithmId' | 'algorithmUri' | 'values'>> {
+async function learningAlgorithm(deps: Deps, uri: string): Promise<Pick<LearningValidationParams, 'algorithmId' | 'algorithmUri' | 'values'> & { types: AlgorithmDef['types'] }> {
   const prefix = uriOf(deps.config, '/algorithm/');
   const [id, hash, ...rest] = uri.startsWith(prefix) ? uri.slice(prefix.length).split('/') : [];
   const def = id ? algorithmById(id) : undefined;
@@ -44,18 +47,19 @@ async function learningAlgorithm(deps: Deps, uri: string): Promise<Pick<Learning
   if (!def.learns || !def.supervised) {
     throw new BadRequest(`algorithm_uri ${uri} is not a learning algorithm: validation needs one that learns prediction_feature`, { code: ERR.InvalidParameter });
   }
-  return { algorithmId: def.id, algorithmUri: uri, values: withDefaults(def.params, hash ? await storedValues(deps, def, uri) : {}) };
+  return { algorithmId: def.id, algorithmUri: uri, types: def.types, values: withDefaults(def.params, hash ? await storedValues(deps, def, uri) : {}) };
 }
 
 export async function readLearningRequest(deps: Deps, form: Form, type: LearningValidationParams['type'], subjectid?: string): Promise<LearningValidationParams> {
-  const algorithm = await learningAlgorithm(deps, required(form, 'algorithm_uri', 'the URI of a learning algorithm of this service'));
+  const { types, ...algorithm } = await learningAlgorithm(deps, required(form, 'algorithm_uri', 'the URI of a learning algorithm of this service'));
   const datasetUri = required(form, 'dataset_uri', 'the URI of the dataset to validate on');
   const predictionFeature = required(form, 'prediction_feature', 'the URI of the feature to learn');
   const values = readParams(VALIDATION_PARAMS, (name) => form.all(name));
-  const ratio = values.split_ratio as number | undefined;
-  if (type === 'training_test_split' && ratio === 1) throw new BadRequest('parameter split_ratio=1 is invalid: expected a number in (0,1), leaving compounds to test on', { code: ERR.InvalidParameter });
-  await admitDataset(deps, readDatasetRef(deps.config, datasetUri), { predictionFeature, subjectid });
+  const sent = type === 'crossvalidation' ? Object.keys(values) : [];
+  const local = await admitDataset(deps, readDatasetRef(deps.config, datasetUri), { predictionFeature, subjectid });
   const withDefault = withDefaults(VALIDATION_PARAMS, values);
+  // num_folds against the data: here for a local dataset, in the job for a remote one.
+  if (local) checkAgainstData(types, VALIDATION_PARAMS, withDefault, sent, valuesTable(local), predictionFeature, { stratified: values.stratified as boolean | undefined });
   return {
     type,
     ...algorithm,
@@ -63,7 +67,7 @@ export async function readLearningRequest(deps: Deps, form: Form, type: Learning
     predictionFeature,
     seed: withDefault.random_seed as number,
     stratified: values.stratified as boolean | undefined,
-    ...(type === 'crossvalidation' ? { numFolds: withDefault.num_folds as number } : { splitRatio: withDefault.split_ratio as number }),
+    ...(type === 'crossvalidation' ? { numFolds: withDefault.num_folds as number, numFoldsSent: sent.includes('num_folds') } : { splitRatio: withDefault.split_ratio as number }),
   };
 }
 

@@ -9,12 +9,15 @@ import { REPRESENTATIONS } from './representation.ts';
 import { learnerById } from './learners.ts';
 import { MAX_INTEGER_CLASSES, taskOf, trainModel } from './trainer.ts';
 
+// `folds` is bounded by the compounds only: the model is the product, its cross-validated
+// statistics a by-product, and a class smaller than the folds still trains (a validation's
+// num_folds, whose folds are the product, is bounded by the smallest class too).
 function common(fallback: 'morgan' | 'descriptors'): ParamDef[] {
   return [
     { name: 'representation', type: 'string', default: 'auto', choices: REPRESENTATIONS, description: `What the model learns from: the dataset's numeric features (features), Morgan fingerprints (morgan), RDKit descriptors (descriptors), or auto (features when the dataset has any, else ${fallback})` },
     { name: 'radius', type: 'int', default: 2, min: 0, max: 6, description: 'Morgan fingerprint radius' },
     { name: 'bits', type: 'int', default: 2048, min: 64, max: 16384, description: 'Morgan fingerprint length in bits' },
-    { name: 'folds', type: 'int', default: 5, min: 2, max: 20, description: 'Folds of the cross-validation reported with the model' },
+    { name: 'folds', type: 'int', default: 5, min: 2, max: 20, limitedBy: 'measured', description: 'Folds of the cross-validation reported with the model' },
     { name: 'seed', type: 'int', default: 1, min: 0, max: 2147483647, description: 'Seed of the folds and of any randomness in training' },
     { name: 'task', type: 'string', default: 'auto', choices: ['auto', 'classification', 'regression'], description: `What to learn: auto follows prediction_feature's kind (classes for an ot:NominalFeature, text, or a numeric feature with two values; a classification-only algorithm also reads up to ${MAX_INTEGER_CLASSES} integer codes as classes; regression otherwise)` },
   ];
@@ -41,7 +44,7 @@ export const knn = learning('knn', 'knn', 'morgan', {
   description: 'Predicts from the k most similar training compounds (Tanimoto similarity of Morgan fingerprints, or 1/(1+Euclidean distance) on standardised numeric features), weighted by similarity; every prediction carries a confidence and an applicability-domain flag (nearest neighbour at least min_similarity).',
   types: [ATYPE.Classification, ATYPE.Regression, ATYPE.LazyLearning, ATYPE.SingleTarget, ATYPE.Supervised],
   params: [
-    { name: 'k', type: 'int', default: 5, min: 1, max: 1000, description: 'Number of neighbours' },
+    { name: 'k', type: 'int', default: 5, min: 1, max: 1000, limitedBy: 'measured', description: 'Number of neighbours' },
     { name: 'min_similarity', type: 'float', default: 0.3, min: 0, max: 1, description: 'Similarity of the nearest neighbour below which a compound is outside the applicability domain' },
   ],
 });

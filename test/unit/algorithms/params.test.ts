@@ -57,6 +57,13 @@ describe('algorithm parameters', () => {
     expect(allowedRange(k)).to.equal('an integer in [1,∞)');
   });
 
+  it('an open interval refuses both ends', () => {
+    const share: ParamDef = { name: 'split_ratio', type: 'float', min: 0, minExclusive: true, max: 1, maxExclusive: true, description: '' };
+    expect(allowedRange(share)).to.equal('a number in (0,1)');
+    for (const raw of ['0', '1', '-0.2', '1.5']) expect(error(() => parseParam(share, [raw])).message).to.contain(`split_ratio="${raw}"`).and.contain('(0,1)');
+    expect(parseParam(share, ['0.5'])).to.equal(0.5);
+  });
+
   it('reads only posted parameters, then fills defaults and refuses a missing mandatory one', () => {
     const explicit = readParams([support, k], (n) => (n === 'k' ? ['3'] : []));
     expect(explicit).to.deep.equal({ k: 3 });
