@@ -16,7 +16,7 @@ import { crossvalidationFolds, foldCount, trainingTestSplit } from './partition.
 import { figuresOfHeldOut, heldOut, type FoldResult, type HeldOut, type Task, type ValidationResult } from './validation.ts';
 import { threadModule } from '../threads/threadModule.ts';
 import { checkSizeLimits, targetCounts } from '../algorithms/sizeLimits.ts';
-import { VALIDATION_PARAMS } from './validationRequest.ts';
+import { VALIDATION_PARAMS } from './validationParams.ts';
 
 const FOLD_WORKER = threadModule('./foldWorker.ts', import.meta.url);
 

@@ -9,7 +9,7 @@ import { BadRequest, HttpError } from '../errors.ts';
 import type { Form } from '../http/body.ts';
 import { algorithmById } from '../algorithms/catalogue.ts';
 import { HASH, storedValues } from '../algorithms/parameterised.ts';
-import { readParams, withDefaults, type ParamDef } from '../algorithms/params.ts';
+import { readParams, withDefaults } from '../algorithms/params.ts';
 import { modelGraph } from '../models/models.ts';
 import { ERR, OT } from '../rdf/vocab.ts';
 import { checkIri } from '../store/binder.ts';
@@ -20,14 +20,7 @@ import { checkAgainstData } from '../algorithms/sizeLimits.ts';
 import type { AlgorithmDef } from '../algorithms/types.ts';
 import type { LearningValidationParams } from './learningValidation.ts';
 import type { TestSetParams } from './testSetValidation.ts';
-
-/** The validation parameters, described as algorithm parameters are (SPEC §2.1). */
-export const VALIDATION_PARAMS: readonly ParamDef[] = [
-  { name: 'num_folds', type: 'int', default: 10, min: 2, max: 100, limitedBy: 'folds', description: 'Folds of the cross-validation' },
-  { name: 'random_seed', type: 'int', default: 1, min: 0, max: 2147483647, description: 'Seed of the partition' },
-  { name: 'stratified', type: 'boolean', description: 'Keep the class balance in every fold (default: true for classification)' },
-  { name: 'split_ratio', type: 'float', default: 0.67, min: 0, minExclusive: true, max: 1, maxExclusive: true, description: 'Share of the compounds trained on, in (0,1)' },
-];
+import { VALIDATION_PARAMS } from './validationParams.ts';
 
 function required(form: Form, name: string, what: string): string {
   const v = form.get(name)?.trim();
