@@ -1,6 +1,6 @@
 // Child process of bench/store.ts: opens a store directory cold and reports how long that
 // took and the memory it holds, so the figure is not polluted by the benchmark's own store.
-import { TripleStore } from '../src/store/store.ts';
+import { TripleStore } from '../src/store/embedded/store.ts';
 
 const started = performance.now();
 const cpu = process.cpuUsage();

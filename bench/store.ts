@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDeps } from '../src/boot.ts';
 import { createLogger } from '../src/logger.ts';
 import { createApp } from '../src/app.ts';
-import { TripleStore } from '../src/store/store.ts';
+import { TripleStore } from '../src/store/embedded/store.ts';
 import { testGraph, testGraphRouter } from '../test/helpers/testGraphRouter.ts';
 import { DC } from '../src/rdf/vocab.ts';
 

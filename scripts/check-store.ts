@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
-import { loadStoreCopy, type StoreCopy } from '../src/store/inspect.ts';
+import { loadStoreCopy, type StoreCopy } from '../src/store/embedded/inspect.ts';
 
 /** Files that only exist while a write is in progress (atomic writes rename them away). */
 const TEMP_FILE = /\.tmp$/;

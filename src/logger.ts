@@ -1,9 +1,9 @@
 // The service's log: JSON lines (one object per event) through pino, at the level
 // LOG_LEVEL sets. Messages and errors pass through redact() first, so no token, password or
-// URI user-info reaches the log (the same rule as error reports, src/auth/redact.ts).
+// URI user-info reaches the log (the same rule as error reports, src/util/redact.ts).
 import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config.ts';
-import { redact } from './auth/redact.ts';
+import { redact } from './util/redact.ts';
 
 export type { Logger };
 

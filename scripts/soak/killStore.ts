@@ -1,5 +1,5 @@
 // Phase 3, continued: SIGKILL while the embedded store writes a snapshot or compacts its
-// journal (src/store/compactor.ts). With SNAPSHOT_EVERY small, a stream of small dataset
+// journal (src/store/embedded/compactor.ts). With SNAPSHOT_EVERY small, a stream of small dataset
 // uploads closes a journal segment every few seconds; each closed segment makes a worker
 // write snapshot.tmp, rename it to snapshot.N.nq, then delete the segments and the older
 // snapshot it replaces. The watcher polls the store directory and kills the service
@@ -16,7 +16,7 @@ import { kaziusCsv } from './data.ts';
 import { pool, request, uris } from './http.ts';
 import { checkStore, freePort, sleep, startService, type Service } from './service.ts';
 import type { KillResult } from './kill.ts';
-import { obsolete, scan, snapshotTemp } from '../../src/store/layout.ts';
+import { obsolete, scan, snapshotTemp } from '../../src/store/embedded/layout.ts';
 
 const ROWS = 5;
 /** Journal records per segment: a snapshot every few seconds of uploads. */

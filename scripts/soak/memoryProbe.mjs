@@ -9,7 +9,7 @@ import process from 'node:process';
 import { setInterval } from 'node:timers';
 import { isMainThread, threadId, workerData } from 'node:worker_threads';
 
-/** What a worker thread is, from what it was started with (src/store/replica.ts, compactor.ts, forestThreads.ts, chem/parseThreads.ts; else the job pool). */
+/** What a worker thread is, from what it was started with (src/store/embedded/replica.ts, compactor.ts, forestThreads.ts, chem/parseThreads.ts; else the job pool). */
 function kindOf(data) {
   if (data && typeof data === 'object') {
     if ('segments' in data && 'dir' in data) return 'replica';

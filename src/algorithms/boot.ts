@@ -1,7 +1,7 @@
 // At every start the catalogue's descriptions are written as one graph per algorithm, so
 // listing and ?type= queries (rdfs:subClassOf* over the ontology graphs) run in the store.
 import type { Deps } from '../deps.ts';
-import type { WriteOp } from '../store/store.ts';
+import type { WriteOp } from '../store/api.ts';
 import { ALGORITHMS } from './catalogue.ts';
 import { algorithmQuads } from './describe.ts';
 import { algorithmUri } from './parameterised.ts';

@@ -17,7 +17,7 @@ import { ensureCompounds } from '../compounds/compounds.ts';
 import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
 import type { AlgorithmIO } from './io.ts';
 import { datasetRef } from './datasetRef.ts';
-import { redact } from '../auth/redact.ts';
+import { redact } from '../util/redact.ts';
 import type { Table } from './table.ts';
 import { MODEL_KIND } from './apply.ts';
 import type { FeatureCalculation } from './learning/representation.ts';

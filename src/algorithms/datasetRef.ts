@@ -8,7 +8,7 @@ import { uriOf } from '../deps.ts';
 import { BadRequest, HttpError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { readUriParam } from '../http/uriParam.ts';
-import { redact } from '../auth/redact.ts';
+import { redact } from '../util/redact.ts';
 import { admitRemote } from '../http/outbound/policy.ts';
 import { isDataset } from '../datasets/datasetLayout.ts';
 import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';

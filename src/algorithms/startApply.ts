@@ -10,7 +10,7 @@ import type { Deps } from '../deps.ts';
 import type { Form } from '../http/body.ts';
 import { BadRequest, HttpError, NotFound } from '../errors.ts';
 import { readUriParam } from '../http/uriParam.ts';
-import { redact } from '../auth/redact.ts';
+import { redact } from '../util/redact.ts';
 import { checkReadable, formValues, type JobCaller } from '../auth/namedInputs.ts';
 import { admitRemote } from '../http/outbound/policy.ts';
 import { ATYPE, ERR } from '../rdf/vocab.ts';

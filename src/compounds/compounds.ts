@@ -3,7 +3,7 @@
 // uploads (ensureCompounds: many structures, one store commit).
 import type { Deps } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
-import type { WriteOp } from '../store/store.ts';
+import type { WriteOp } from '../store/api.ts';
 import { catchUpCompounds, compoundIndex, compoundUri, identityKey, type PendingCompound, type StoredCompound } from './compoundIndex.ts';
 import { compoundQuads, identityFeatureOps, identityFeatureUri, IDENTITY_FEATURES, type IdentityKey } from './compoundQuads.ts';
 import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';

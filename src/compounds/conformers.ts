@@ -6,7 +6,7 @@ import type { Deps } from '../deps.ts';
 import { BadRequest, InternalError } from '../errors.ts';
 import { DC, ERR, OT, RDF as RDFNS, SVC, XSD } from '../rdf/vocab.ts';
 import type { ParsedStructure } from '../chem/index.ts';
-import type { WriteOp } from '../store/store.ts';
+import type { WriteOp } from '../store/api.ts';
 import { compoundUri } from './compounds.ts';
 import { compoundRecord, conformerRecord, conformerRecords, conformersChanged, type CompoundRecord } from './compoundRecords.ts';
 import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';

@@ -16,7 +16,7 @@ import { bound } from '../store/api.ts';
 import { NotFound } from '../errors.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { versionsOf, type GraphVersions } from '../store/versions.ts';
-import { SizedLru } from '../store/sizedLru.ts';
+import { SizedLru } from '../util/sizedLru.ts';
 
 const { namedNode } = DataFactory;
 
@@ -104,7 +104,7 @@ export async function entriesOf(deps: Pick<Deps, 'store'>, dataset: string): Pro
   // Noted before the read: a write to the dataset that ends during it makes the list stale.
   const seen = lists?.now ?? 0;
   // The sort compares entry numbers, not IRIs. (The embedded store answers this read as
-  // plain terms parsed from text, not one array of 100,000 Oxigraph objects: store.ts.)
+  // plain terms parsed from text, not one array of 100,000 Oxigraph objects: store/embedded/store.ts.)
   const links = await deps.store.match(namedNode(dataset), OT.dataEntry, null, dataset);
   const keyed: Array<{ n: number; entry: RDF.NamedNode }> = [];
   for (const q of links) {

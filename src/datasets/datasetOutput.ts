@@ -78,7 +78,7 @@ export async function* datasetCsv(deps: Pick<Deps, 'store'>, view: DatasetView, 
   const flush = async (): Promise<string> => {
     // Plain loops instead of map() and Promise.all() over the chunk. (They did not prevent
     // the V8 deoptimizer crash of Node 20 on a 100,000-row stream; what did is reading the
-    // embedded store without Oxigraph's arrays of WASM terms: src/store/store.ts.)
+    // embedded store without Oxigraph's arrays of WASM terms: src/store/embedded/store.ts.)
     const compounds = new Array<string>(rows.length);
     for (let i = 0; i < rows.length; i++) compounds[i] = rows[i]!.compound;
     const extra: Array<ReadonlyArray<string | undefined>> = [];

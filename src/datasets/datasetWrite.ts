@@ -8,7 +8,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
-import type { WriteOp } from '../store/store.ts';
+import type { WriteOp } from '../store/api.ts';
 import { CommitPipeline } from '../store/commitPipeline.ts';
 import { entryUri, isDataset, writtenEntries } from './datasetLayout.ts';
 import { readFeatures } from '../features/features.ts';

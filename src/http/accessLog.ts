@@ -4,7 +4,7 @@
 // deprecates passwords there, but clients send them) shows as ***.
 import type Koa from 'koa';
 import type { Logger } from '../logger.ts';
-import { redact } from '../auth/redact.ts';
+import { redact } from '../util/redact.ts';
 // Query parameters whose whole value is a secret, whatever it looks like.
 import { TOKEN_PARAMS as SECRET_PARAMS } from './tokenParams.ts';
 const HIDDEN = '***';

@@ -10,7 +10,7 @@ import { versionsOf, type GraphVersions } from '../store/versions.ts';
 import type { Body, Reply, Variant } from './reply.ts';
 import { chooseCoding, compressible, encode, MIN_BYTES, type Coding, type CodingDecided } from './compress.ts';
 import { lastModifiedOf, notModified } from './conditional.ts';
-import { SizedLru } from '../store/sizedLru.ts';
+import { SizedLru } from '../util/sizedLru.ts';
 
 export interface Entry {
   key: string;

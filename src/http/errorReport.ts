@@ -2,10 +2,10 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { HttpError, InsufficientStorage, InternalError, type ErrorReportData } from '../errors.ts';
-import { isSpaceError } from '../store/journal.ts';
+import { isSpaceError } from '../util/spaceError.ts';
 import { ERR, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 // Reports never echo tokens or passwords (SPEC §5.1: a token is a credential); auth owns the rules.
-import { redactReport } from '../auth/redact.ts';
+import { redactReport } from '../util/redact.ts';
 
 const { quad, namedNode, literal, blankNode } = DataFactory;
 

@@ -1,7 +1,7 @@
 // What is logged never holds a secret either: an error's message, stack, causes and the
 // fields it carries (an HttpError's remote reports) with user-info and tokens masked by
-// the same rules as error reports (src/auth/redact.ts).
-import { redact } from '../auth/redact.ts';
+// the same rules as error reports (src/util/redact.ts).
+import { redact } from '../util/redact.ts';
 
 function masked(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return redact(value);

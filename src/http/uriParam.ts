@@ -8,7 +8,7 @@
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { checkIri, isValidIri } from '../store/binder.ts';
-import { redact } from '../auth/redact.ts';
+import { redact } from '../util/redact.ts';
 import { withoutCredentials } from './outbound/credentials.ts';
 
 /** Characters an IRI may not hold literally outside the host (RFC 3987 §2.2, RFC 3986 §2). */

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import { admitDataset, datasetRef } from '../algorithms/datasetRef.ts';
 import { compoundIndex, compoundNumber, knowCompound } from '../compounds/compoundIndex.ts';
-import { redact } from '../auth/redact.ts';
+import { redact } from '../util/redact.ts';
 import { BadRequest, InternalError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { readUriParam } from '../http/uriParam.ts';

@@ -3,7 +3,7 @@
 // (crash mid-append) is dropped; start-up reconciles the index with the stored compounds,
 // so whatever the file lost is recomputed rather than trusted.
 import { closeSync, existsSync, fsyncSync, readFileSync, renameSync } from 'node:fs';
-import { writeFullySync } from '../store/writeFully.ts';
+import { writeFullySync } from '../util/writeFully.ts';
 import path from 'node:path';
 import { mkdirPrivateSync, openPrivateSync } from '../files/privateFiles.ts';
 import { FP_WORDS } from '../chem/fingerprints.ts';

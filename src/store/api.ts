@@ -5,12 +5,12 @@
 // replaces, adds to, removes from or drops whole graphs, atomically.
 import type * as RDF from '@rdfjs/types';
 import type { Bindable } from './binder.ts';
-import type { WriteOp } from './records.ts';
+import type { WriteOp } from './writeOps.ts';
 import type { SparqlQuery, DatasetRequest } from './sparqlQuery.ts';
 import type { RdfSyntax } from '../rdf/formats.ts';
 import { InternalError } from '../errors.ts';
 
-export type { WriteOp } from './records.ts';
+export type { WriteOp } from './writeOps.ts';
 
 export type Row = Record<string, RDF.Term>;
 

@@ -1,6 +1,6 @@
 // Commits that need not wait for one another (the chunks of one dataset's entries) are kept a
 // few in flight. The embedded store's journal makes every record appended during one fsync
-// durable with the next one (group commit, journal.ts), so a writer that awaited each chunk
+// durable with the next one (group commit, embedded/journal.ts), so a writer that awaited each chunk
 // before building the next would pay a whole fsync per chunk: for a 100,000-row upload that
 // is thousands of fsyncs in a row, and most of the upload's time.
 

@@ -25,7 +25,7 @@ export function describeSelect(g: RDF.NamedNode, subjects: readonly RDF.NamedNod
 
 /** The graph pattern of describeSelect: `?s ?p ?o` in graph `g`, ?s one of `subjects`. */
 export function describePattern(g: RDF.NamedNode, subjects: readonly RDF.NamedNode[], write: TermWriter): string {
-  // A plain loop: this runs once per chunk of a large dataset stream (store.ts on V8).
+  // A plain loop: this runs once per chunk of a large dataset stream (embedded/store.ts on V8).
   let values = '';
   for (let i = 0; i < subjects.length; i++) values += write(subjects[i]!) + ' ';
   return `GRAPH ${write(g)} { VALUES ?s { ${values}} ?s ?p ?o }`;

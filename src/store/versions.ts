@@ -6,7 +6,7 @@
 // resource and what lies below it depends on one name. The counters live in memory; an
 // epoch drawn at start keeps the validators of one run from matching those of another.
 import { randomBytes } from 'node:crypto';
-import type { WriteOp } from './records.ts';
+import type { WriteOp } from './writeOps.ts';
 import type { ChangeFeed } from './changeFeed.ts';
 
 /** The writes of the Store interface (src/store/api.ts GraphWriter, which TripleStore has too). */

@@ -6,7 +6,7 @@ import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import { rdfReply, rdfVariants, uriListVariant, type Reply } from '../http/reply.ts';
 import { recordOwner } from '../auth/owners.ts';
-import { redact } from '../auth/redact.ts';
+import { redact } from '../util/redact.ts';
 import type { TaskRecord } from './tasks.ts';
 import { publicQuads, taskQuads } from './tasks.ts';
 import { uuidv7 } from './ids.ts';

@@ -9,7 +9,7 @@ import { Parser } from 'n3';
 import { tempDir } from '../helpers/app.ts';
 import { startChild, type Child } from '../helpers/child.ts';
 import { DC } from '../../src/rdf/vocab.ts';
-import { scan } from '../../src/store/layout.ts';
+import { scan } from '../../src/store/embedded/layout.ts';
 import { describeEmbedded } from '../helpers/engines.ts';
 
 const CLIENTS = 16;

@@ -5,7 +5,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { Config } from '../../config.ts';
 import { BadGateway, BadRequest, type ErrorReportData } from '../../errors.ts';
-import { redact } from '../../auth/redact.ts';
+import { redact } from '../../util/redact.ts';
 import { ERR } from '../../rdf/vocab.ts';
 import { refusedRange } from './addresses.ts';
 
@@ -22,7 +22,7 @@ export type Lookup = (host: string) => Promise<Array<{ address: string; family: 
 
 const systemLookup: Lookup = (host) => dnsLookup(host, { all: true, verbatim: true });
 
-/** The URI as it may be shown: user-info and tokens masked (src/auth/redact.ts), and kept short. */
+/** The URI as it may be shown: user-info and tokens masked (src/util/redact.ts), and kept short. */
 export const masked = (uri: string): string => {
   const text = redact(uri);
   return text.length > 300 ? text.slice(0, 300) + '…' : text;

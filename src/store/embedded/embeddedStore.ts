@@ -12,7 +12,7 @@ import type * as RDF from '@rdfjs/types';
 import { GraphWriter, type Store, type StoreCapabilities, type Row, type SelectOptions, type SparqlOptions, type WriteOp } from '../api.ts';
 import type { Bindable } from '../binder.ts';
 import type { SparqlQuery } from '../sparqlQuery.ts';
-import { TripleStore, type StoreOptions } from '../store.ts';
+import { TripleStore, type StoreOptions } from './store.ts';
 
 /** Longest run of reads before the event loop gets a turn. */
 const SLICE_MS = 2;

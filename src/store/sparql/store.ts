@@ -11,7 +11,7 @@ import { DataFactory } from 'n3';
 import { GraphWriter, type Store, type StoreCapabilities, type Row, type SelectOptions, type SparqlOptions, type WriteOp } from '../api.ts';
 import { QueryFiles } from '../queries.ts';
 import { termToSparql, type Bindable } from '../binder.ts';
-import { encodeOps, type JournalOp } from '../records.ts';
+import { encodeOps, type JournalOp } from '../writeOps.ts';
 import { datasetOf, type SparqlQuery } from '../sparqlQuery.ts';
 import { describePattern, matchSelect } from '../patterns.ts';
 import { SparqlProtocol, type SparqlEndpoint } from './protocol.ts';

@@ -53,7 +53,7 @@ describe('SPARQL 1.1 Protocol client (against Virtuoso)', function () {
   });
 
   it('a CONSTRUCT of literals as written sends an unbound position as a marker, never drops its triple', async () => {
-    // What Virtuoso 7.2 has answered while the graph was being written (store.ts pageOf),
+    // What Virtuoso 7.2 has answered while the graph was being written (src/store/sparql/store.ts pageOf),
     // made here on purpose: ?o is left unbound by an OPTIONAL that matches nothing.
     const g = DataFactory.namedNode('http://t/g1');
     const whole = (await client.construct(lexicalConstruct('GRAPH <http://t/g1> { ?s ?p ?o }', 100))).map((q) => lexicalQuad(q, g)!);

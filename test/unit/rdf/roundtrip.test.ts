@@ -6,7 +6,7 @@ import type * as RDF from '@rdfjs/types';
 import { RDF_TYPES, type RdfSyntax } from '../../../src/rdf/formats.ts';
 import { serialize } from '../../../src/rdf/serialize.ts';
 import { parseRdf } from '../../../src/rdf/parse.ts';
-import { TripleStore } from '../../../src/store/store.ts';
+import { TripleStore } from '../../../src/store/embedded/store.ts';
 import { OT, DC, XSD, RDF as RDFNS } from '../../../src/rdf/vocab.ts';
 import { byValue, canonical, parseRdfXmlStrict } from '../../helpers/rdf.ts';
 import { tempDir } from '../../helpers/app.ts';

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { DataFactory } from 'n3';
-import { TripleStore } from '../../../src/store/store.ts';
+import { TripleStore } from '../../../src/store/embedded/store.ts';
 import { checkIri, isValidIri } from '../../../src/store/binder.ts';
 import { DC } from '../../../src/rdf/vocab.ts';
 import { tempDir } from '../../helpers/app.ts';

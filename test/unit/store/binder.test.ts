@@ -5,7 +5,7 @@ import sparqljs from 'sparqljs';
 import { DataFactory } from 'n3';
 import { QueryFiles } from '../../../src/store/queries.ts';
 import { bind, type Bindable } from '../../../src/store/binder.ts';
-import { TripleStore } from '../../../src/store/store.ts';
+import { TripleStore } from '../../../src/store/embedded/store.ts';
 import { HttpError } from '../../../src/errors.ts';
 import { DC, ERR, XSD } from '../../../src/rdf/vocab.ts';
 import { tempDir } from '../../helpers/app.ts';

@@ -2,8 +2,8 @@
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
 import { tempDir } from '../../helpers/app.ts';
-import { TripleStore } from '../../../src/store/store.ts';
-import { GraphCache } from '../../../src/store/graphCache.ts';
+import { TripleStore } from '../../../src/store/embedded/store.ts';
+import { GraphCache } from '../../../src/store/embedded/graphCache.ts';
 import { DC, OT } from '../../../src/rdf/vocab.ts';
 
 const { quad, namedNode, literal, blankNode } = DataFactory;

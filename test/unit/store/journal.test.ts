@@ -4,9 +4,9 @@ import { expect } from 'chai';
 import { appendFileSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { DataFactory } from 'n3';
 import { tempDir } from '../../helpers/app.ts';
-import { TripleStore } from '../../../src/store/store.ts';
-import { Journal, readJournal } from '../../../src/store/journal.ts';
-import { segmentFile } from '../../../src/store/layout.ts';
+import { TripleStore } from '../../../src/store/embedded/store.ts';
+import { Journal, readJournal } from '../../../src/store/embedded/journal.ts';
+import { segmentFile } from '../../../src/store/embedded/layout.ts';
 import { DC } from '../../../src/rdf/vocab.ts';
 
 const { quad, namedNode, literal } = DataFactory;

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
 import { tempDir } from '../../helpers/app.ts';
-import { TripleStore } from '../../../src/store/store.ts';
+import { TripleStore } from '../../../src/store/embedded/store.ts';
 import { EmbeddedStore } from '../../../src/store/embedded/embeddedStore.ts';
 
 const { quad, namedNode, literal } = DataFactory;

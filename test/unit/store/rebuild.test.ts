@@ -1,5 +1,5 @@
 // Oxigraph's in-memory storage keeps every quad it ever held, so the store rebuilds itself
-// beside the live one once enough has been written (src/store/store.ts, REBUILD_MIN), and the
+// beside the live one once enough has been written (src/store/embedded/store.ts, REBUILD_MIN), and the
 // SPARQL replica lets its worker go when idle. Checked here: writes made while a rebuild runs
 // are all in the store that takes over, reads never see a partial store, the rebuilt store
 // restarts from its files as before, the replica answers from a fresh worker, and (in child
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DataFactory } from 'n3';
 import { tempDir } from '../../helpers/app.ts';
-import { TripleStore } from '../../../src/store/store.ts';
+import { TripleStore } from '../../../src/store/embedded/store.ts';
 import { DC } from '../../../src/rdf/vocab.ts';
 import { parseSparqlQuery } from '../../../src/store/sparqlQuery.ts';
 

@@ -2,7 +2,7 @@
 // values, 600 times by default) and prints how much the thread's external memory (Oxigraph's
 // WASM memory) grew, with store rebuilds past argv[3] quads written.
 import { DataFactory } from 'n3';
-import { TripleStore } from '../../../src/store/store.ts';
+import { TripleStore } from '../../../src/store/embedded/store.ts';
 import { DC } from '../../../src/rdf/vocab.ts';
 
 const { quad, namedNode, literal } = DataFactory;

@@ -4,7 +4,7 @@
 // the reserve), or "plain" for the same transactional load without it.
 import { getHeapStatistics } from 'node:v8';
 import * as ox from 'oxigraph';
-import { applyRecord } from '../../../src/store/records.ts';
+import { applyRecord } from '../../../src/store/embedded/records.ts';
 
 const LOADS = 300;
 const way = process.argv[2];

@@ -5,11 +5,11 @@ import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DataFactory } from 'n3';
 import { tempDir } from '../../helpers/app.ts';
-import { TripleStore } from '../../../src/store/store.ts';
-import { currentPlan, scan } from '../../../src/store/layout.ts';
-import { compact } from '../../../src/store/snapshotMerge.ts';
-import { Journal } from '../../../src/store/journal.ts';
-import { encodeOps } from '../../../src/store/records.ts';
+import { TripleStore } from '../../../src/store/embedded/store.ts';
+import { currentPlan, scan } from '../../../src/store/embedded/layout.ts';
+import { compact } from '../../../src/store/embedded/snapshotMerge.ts';
+import { Journal } from '../../../src/store/embedded/journal.ts';
+import { encodeOps } from '../../../src/store/writeOps.ts';
 import { DC, OT, RDF } from '../../../src/rdf/vocab.ts';
 
 const { quad, namedNode, literal, blankNode } = DataFactory;

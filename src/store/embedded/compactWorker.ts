@@ -4,7 +4,7 @@
 // old snapshot or the new one, never half of one. The merge itself is in snapshotMerge.ts.
 import { parentPort, workerData } from 'node:worker_threads';
 import { compact, type CompactJob } from './snapshotMerge.ts';
-import { runInBackground } from '../tasks/threadPriority.ts';
+import { runInBackground } from '../../tasks/threadPriority.ts';
 
 export type { CompactJob } from './snapshotMerge.ts';
 

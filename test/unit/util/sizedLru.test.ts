@@ -1,6 +1,6 @@
 // The size-bounded LRU under the graph cache, the entry lists and the representation cache.
 import { expect } from 'chai';
-import { SizedLru } from '../../../src/store/sizedLru.ts';
+import { SizedLru } from '../../../src/util/sizedLru.ts';
 
 describe('SizedLru', () => {
   const sized = (budget: number, largest?: number) => {

@@ -3,7 +3,7 @@
 // cost 6x more than serialising the same quads held in JS; GET of a resource is the
 // commonest request, so its graph is kept here until a write touches it.
 import type * as RDF from '@rdfjs/types';
-import { SizedLru } from './sizedLru.ts';
+import { SizedLru } from '../../util/sizedLru.ts';
 
 export class GraphCache extends SizedLru<readonly RDF.Quad[]> {
   /** A graph that would take more than an eighth of `maxTriples` is not kept. */

@@ -3,7 +3,7 @@
 // segments; only after it is durable are the files it replaces deleted. One compaction
 // at a time; segments closed meanwhile are taken by the next one.
 import { unlink } from 'node:fs/promises';
-import { firstMessage, startThread, threadModule } from '../threads/threadModule.ts';
+import { firstMessage, startThread, threadModule } from '../../threads/threadModule.ts';
 import { obsolete, type ReplayPlan } from './layout.ts';
 import type { CompactJob } from './compactWorker.ts';
 

@@ -3,7 +3,7 @@
 import * as ox from 'oxigraph';
 import { currentPlan } from './layout.ts';
 import { replay } from './records.ts';
-import { QueryFiles } from './queries.ts';
+import { QueryFiles } from '../queries.ts';
 
 export interface StoreCopy {
   /** Rows of query file queries/<name>.rq, each variable as its term's value. */

@@ -8,7 +8,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { segmentFile } from './layout.ts';
-import { openPrivateSync } from '../files/privateFiles.ts';
+import { openPrivateSync } from '../../files/privateFiles.ts';
+import { isSpaceError } from '../../util/spaceError.ts';
 
 const writeAsync = promisify(write);
 const fdatasyncAsync = promisify(fdatasync);
@@ -25,12 +26,6 @@ const APPEND_FLAGS = constants.O_RDWR | constants.O_CREAT | constants.O_APPEND |
 
 /** Longest run of record applications before the event loop gets a turn (see settle). */
 const SETTLE_SLICE_MS = 3;
-
-/** Errors that mean "no room now" rather than "the disk is broken": writing may work later. */
-export function isSpaceError(e: unknown): boolean {
-  const code = (e as { code?: string } | undefined)?.code;
-  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG';
-}
 
 export interface JournalRead {
   records: Buffer[];

@@ -3,12 +3,12 @@
 // inside Oxigraph, so the worker is terminated and a fresh one loaded; queries queued
 // meanwhile wait for it (DESIGN: heavy reads never block the API's event loop).
 import type { Worker } from 'node:worker_threads';
-import { startThread, threadModule } from '../threads/threadModule.ts';
+import { startThread, threadModule } from '../../threads/threadModule.ts';
 import type { ReplayPlan } from './layout.ts';
-import type { JournalRecord } from './records.ts';
+import type { JournalRecord } from '../writeOps.ts';
 import type { ReplicaIn, ReplicaOut } from './replicaWorker.ts';
-import { BadRequest, ServiceUnavailable } from '../errors.ts';
-import { ERR } from '../rdf/vocab.ts';
+import { BadRequest, ServiceUnavailable } from '../../errors.ts';
+import { ERR } from '../../rdf/vocab.ts';
 
 export type QueryRequest = Omit<Extract<ReplicaIn, { type: 'query' }>, 'type' | 'id'>;
 

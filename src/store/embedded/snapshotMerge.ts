@@ -17,11 +17,12 @@
 import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
 import * as ox from 'oxigraph';
 import { Parser } from 'n3';
-import { applyRecord, checkGraph, decodeRecord, freeStore, type JournalOp } from './records.ts';
+import { applyRecord, decodeRecord, freeStore } from './records.ts';
+import { checkGraph, type JournalOp } from '../writeOps.ts';
 import { readJournal } from './journal.ts';
 import { segmentFile, snapshotFile, snapshotOpsTemp, snapshotTemp, type ReplayPlan } from './layout.ts';
-import { writeFullySync } from './writeFully.ts';
-import { openPrivateSync } from '../files/privateFiles.ts';
+import { writeFullySync } from '../../util/writeFully.ts';
+import { openPrivateSync } from '../../files/privateFiles.ts';
 
 export interface CompactJob {
   plan: ReplayPlan;

@@ -4,12 +4,13 @@
 // before it was sent. The main thread terminates it when a query runs past its limit.
 import { parentPort, workerData } from 'node:worker_threads';
 import * as ox from 'oxigraph';
-import { applyRecord, replay, type JournalRecord } from './records.ts';
-import { escapeLiteral } from './binder.ts';
+import { applyRecord, replay } from './records.ts';
+import type { JournalRecord } from '../writeOps.ts';
+import { escapeLiteral } from '../binder.ts';
 import type { ReplayPlan } from './layout.ts';
-import type { Dataset, QueryKind } from './sparqlQuery.ts';
-import { serialize } from '../rdf/serialize.ts';
-import type { RdfSyntax } from '../rdf/formats.ts';
+import type { Dataset, QueryKind } from '../sparqlQuery.ts';
+import { serialize } from '../../rdf/serialize.ts';
+import type { RdfSyntax } from '../../rdf/formats.ts';
 import type * as RDF from '@rdfjs/types';
 
 export type ReplicaIn =

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { redact, redactReport } from '../../../src/auth/redact.ts';
+import { redact, redactReport } from '../../../src/util/redact.ts';
 
 describe('redact (error reports never echo secrets)', () => {
   const table: Array<[string, string]> = [
