@@ -4,7 +4,7 @@
 // `Link: <…>; rel="next"` header, and `X-Total-Count` when the total is cheap to know.
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
-import { withoutTokens } from './tokenParams.ts';
+import { withoutTokens } from './outbound/credentials.ts';
 
 export interface PagingLimits {
   /** Default page size (config.pageSize). */

@@ -6,13 +6,3 @@ export const TOKEN_PARAMS = /^(subjectid|tokenid|token\.id|token|password|passwd
 
 /** Whether a query or form field of this name carries a credential. */
 export const isTokenParam = (name: string): boolean => TOKEN_PARAMS.test(name);
-
-/** The URL without token parameters and user-info (RFC 3986 §3.2.1); the rest as it was. */
-export function withoutTokens(url: string | URL): URL {
-  const u = new URL(url);
-  u.username = '';
-  u.password = '';
-  const names = [...new Set(u.searchParams.keys())].filter((name) => TOKEN_PARAMS.test(name));
-  for (const name of names) u.searchParams.delete(name);
-  return u;
-}

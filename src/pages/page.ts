@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import type { Deps } from '../deps.ts';
 import type { Reply } from '../http/reply.ts';
 import { replyGraph, type Graph } from './graph.ts';
-import { withoutTokens } from '../http/tokenParams.ts';
+import { withoutTokens } from '../http/outbound/credentials.ts';
 
 export interface PageInput {
   ctx: Koa.Context;

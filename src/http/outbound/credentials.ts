@@ -31,3 +31,6 @@ export function withoutCredentials(uri: string): string {
   }
   return text;
 }
+
+/** The same as a URL, for the links a page or a list writes from the request's URL. */
+export const withoutTokens = (url: string | URL): URL => new URL(withoutCredentials(String(url)));

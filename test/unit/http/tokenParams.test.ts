@@ -1,6 +1,6 @@
 // withoutTokens as a table: token parameters and user-info go, everything else stays as written.
 import { expect } from 'chai';
-import { withoutTokens } from '../../../src/http/tokenParams.ts';
+import { withoutTokens } from '../../../src/http/outbound/credentials.ts';
 
 describe('withoutTokens', () => {
   const rows: Array<[string, string]> = [
