@@ -33,9 +33,8 @@ interface Round {
  * its start is over, from this process as a client; then the baselines in this process.
  */
 async function round(text: string, smiles: readonly string[], cores: number): Promise<Round> {
-  // The upload first, into a service that has parsed nothing yet. `npm start` readies its
-  // job threads once it listens (their toolkits loaded, warmWorkers in src/boot.ts);
-  // the machine going quiet says that is done. Parsing the baselines first, in the same
+  // The upload first, into a service that has parsed nothing yet: its job threads start, and
+  // load their toolkits, with this first job. Parsing the baselines first, in the same
   // process as the service, had warmed the toolkits' code for the upload too.
   const service = await startService({ WORKERS: String(cores) });
   let uploadS: number;

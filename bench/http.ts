@@ -248,8 +248,7 @@ const mod: BenchModule = {
   run: async () => {
     const service = await startService();
     try {
-      // Measured once its start is over: `npm start` readies its job threads and loads
-      // their toolkits after it listens (warmWorkers in src/boot.ts), a few seconds of a core.
+      // Measured once its start is over and the machine is quiet.
       await untilIdle();
       const rows: BenchRow[] = [];
       rows.push(await versusBare('GET /algorithm/knn as RDF/XML', `${service.url}/algorithm/knn`, 'application/rdf+xml', 32));

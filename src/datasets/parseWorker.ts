@@ -10,22 +10,12 @@ import { initChem, parseStructure, type ParsedStructure, type ParseOptions } fro
 import type { StructureFormat } from './table.ts';
 import { checkCancelled } from '../tasks/cancellation.ts';
 
-/** This module, for runInWorker and WorkerPool.warm. */
+/** This module, for runInWorker. */
 export const PARSE_WORKER = new URL(import.meta.url);
 
 export type ParseResult = ParsedStructure | { error: string };
 
 const UPLOAD_PARSE: ParseOptions = { molfile: 'withCoordinates', fingerprints: 'withoutPattern' };
-
-/**
- * Loads the toolkits in this thread, and the upload reader (a fifth of a second, most of a
- * small upload's read), so that the thread's first real call does not pay for them
- * (WorkerPool.warm).
- */
-export async function warmUp(): Promise<void> {
-  await import('./readTableWorker.ts');
-  await parseStructures([{ text: 'Oc1ccccc1', format: 'smiles' }]);
-}
 
 export async function parseStructures(items: Array<{ text: string; format: StructureFormat }>): Promise<ParseResult[]> {
   // initChem loads each toolkit once per thread: Indigo only for a batch whose formats need it.

@@ -48,15 +48,6 @@ export class WorkerPool {
     return this.pool;
   }
 
-  /**
-   * Starts every thread and runs `fn` of `module` once in each (loading what the jobs use),
-   * so the first job does not wait for it. Calls run at once, one per thread: the pool starts
-   * a thread for each call queued while fewer than `size` run.
-   */
-  async warm(module: URL | string, fn: string): Promise<void> {
-    await Promise.all(Array.from({ length: this.size }, () => this.run(module, fn, undefined)));
-  }
-
   /** Threads currently started (for tests and the benchmark). */
   get threads(): number {
     return this.pool?.threads.length ?? 0;

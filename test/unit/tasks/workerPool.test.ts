@@ -1,5 +1,6 @@
-// The job pool's threads: started ahead of the first job by warm(), and kept while idle for
-// the time given (starting one and loading its toolkits costs a second or two).
+// The job pool's threads: started by the calls that need them, one per call at once up to the
+// pool's size, and kept while idle for the time given (starting one and loading its toolkits
+// costs a second or two).
 import { expect } from 'chai';
 import { WorkerPool } from '../../../src/tasks/workerPool.ts';
 import type { HttpError } from '../../../src/errors.ts';
@@ -8,13 +9,14 @@ import { PARSE_WORKER, type ParseResult } from '../../../src/datasets/parseWorke
 describe('worker pool threads', function () {
   this.timeout(60_000);
 
-  it('warm() starts every thread, each with its toolkits loaded, and idle threads are kept for the idle time', async () => {
+  it('calls at once start every thread, each with its toolkits loaded, and idle threads are kept for the idle time', async () => {
     // The idle time outlasts the threads' toolkit loading (seconds on a busy machine), which
     // one may finish long before the other.
     const pool = new WorkerPool(2, undefined, 10_000);
     try {
       expect(pool.threads).to.equal(0);
-      await pool.warm(PARSE_WORKER, 'warmUp');
+      const parse = (text: string) => pool.run<ParseResult[]>(PARSE_WORKER, 'parseStructures', [{ text, format: 'smiles' as const }]);
+      await Promise.all([parse('c1ccccc1O'), parse('CC(=O)O')]);
       expect(pool.threads).to.equal(2);
       // Loaded: a parse in a warm thread needs no toolkit start.
       const [outcome] = await pool.run<ParseResult[]>(PARSE_WORKER, 'parseStructures', [{ text: 'OCC', format: 'smiles' }]);
