@@ -27,6 +27,8 @@ import { representationCache } from './http/cache.ts';
 import { limitsMiddleware } from './http/limits.ts';
 import { withFetchBudget } from './http/outbound/budget.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
+import { preferMiddleware } from './http/prefer.ts';
+import { preferredReply } from './tasks/taskReply.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
@@ -68,6 +70,8 @@ export function createApp(deps: Deps): Koa {
   app.use(authMiddleware(deps));
   // Notes the store's write counter before any router reads (src/http/cache.ts).
   app.use(representationCache(deps.store));
+  // Prefer: wait / respond-async on the POSTs that start jobs (RFC 7240).
+  app.use(preferMiddleware(preferredReply(deps)));
   for (const make of ROUTERS) {
     const router = make(deps);
     app.use(router.routes());
