@@ -17,6 +17,7 @@ import { searchRouter } from './search/routes.ts';
 import { algorithmRouter } from './routes/algorithm.ts';
 import { authRouter } from './routes/auth.ts';
 import { validationRouter } from './routes/validation.ts';
+import { staticRouter } from './pages/staticAssets.ts';
 import { authMiddleware } from './auth/middleware.ts';
 import { corsMiddleware } from './http/cors.ts';
 import { accessLog } from './http/accessLog.ts';
@@ -33,7 +34,7 @@ import { preferredReply } from './tasks/taskReply.ts';
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
 // parameters and passes every other request on.
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter, validationRouter, authRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter, validationRouter, authRouter, staticRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();

@@ -15,6 +15,7 @@ import { formatLinks, layout } from './layout.ts';
 import { DEPICTED_PAGE, depictedPage } from './paging.ts';
 import { compoundDepictions } from './depiction.ts';
 import { compoundNames } from './compoundNames.ts';
+import { structureEditor } from './structureEditor.ts';
 import { storedSmiles } from '../compounds/compoundQuads.ts';
 import { linkUrl, queryText, type PageInput } from './page.ts';
 
@@ -26,7 +27,8 @@ export function searchForm(input: PageInput, current: { q?: string; mode?: strin
   const mode = current.mode ?? 'exact';
   return html`<form class="box" id="search" method="get" action="${input.base}/compound" role="search">
 <h2>Search structures</h2>
-<label>Query: <input name="q" size="50" required value="${current.q ?? ''}" placeholder="c1ccccc1O"></label>
+<label>Query: <input id="search-q" name="q" size="50" required value="${current.q ?? ''}" placeholder="c1ccccc1O"></label>
+${structureEditor('search-q', input.base)}
 <fieldset><legend>Kind of search</legend>${MODES.map(([value, label]) => html`<label><input type="radio" name="mode" value="${value}"${raw(value === mode ? ' checked' : '')}> ${label}</label>`)}</fieldset>
 <label>Similarity threshold (Tanimoto, 0-1]: <input name="threshold" type="number" min="0.01" max="1" step="0.01" value="${current.threshold || '0.8'}"></label>
 <button type="submit">Search</button></form>`;
