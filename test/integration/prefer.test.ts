@@ -26,8 +26,10 @@ describe('Prefer: wait and respond-async on job-starting POSTs (RFC 7240)', func
   let activity: string;
   let model: string;
   let unreachable: string;
-  // Just over the inline upload size (64 KiB), so the upload runs as a task, and a short one.
-  const kazius = readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8').split('\n').slice(0, 2100).join('\n') + '\n';
+  // Over the inline upload size (64 KiB), so the upload runs as a task, yet quick: 120
+  // kazius rows, each with a long note.
+  const [header, ...rows] = readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8').split('\n').slice(0, 121);
+  const kazius = [`${header},note`, ...rows.map((r, i) => `${r},${'n'.repeat(600)}${i}`)].join('\n') + '\n';
 
   const post = (url: string, type: string, body: string | URLSearchParams, headers: Record<string, string> = {}) =>
     fetch(url, { method: 'POST', headers: { 'Content-Type': type, Accept: 'text/uri-list', ...headers }, body });
