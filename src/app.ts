@@ -17,6 +17,7 @@ import { searchRouter } from './search/routes.ts';
 import { algorithmRouter } from './routes/algorithm.ts';
 import { authRouter } from './routes/auth.ts';
 import { validationRouter } from './routes/validation.ts';
+import { staticRouter } from './pages/staticAssets.ts';
 import { authMiddleware } from './auth/middleware.ts';
 import { corsMiddleware } from './http/cors.ts';
 import { accessLog } from './http/accessLog.ts';
@@ -27,11 +28,13 @@ import { representationCache } from './http/cache.ts';
 import { limitsMiddleware } from './http/limits.ts';
 import { withFetchBudget } from './http/outbound/budget.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
+import { preferMiddleware } from './http/prefer.ts';
+import { preferredReply } from './tasks/taskReply.ts';
 
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
 // parameters and passes every other request on.
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter, validationRouter, authRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter, validationRouter, authRouter, staticRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();
@@ -68,6 +71,8 @@ export function createApp(deps: Deps): Koa {
   app.use(authMiddleware(deps));
   // Notes the store's write counter before any router reads (src/http/cache.ts).
   app.use(representationCache(deps.store));
+  // Prefer: wait / respond-async on the POSTs that start jobs (RFC 7240).
+  app.use(preferMiddleware(preferredReply(deps)));
   for (const make of ROUTERS) {
     const router = make(deps);
     app.use(router.routes());

@@ -1,10 +1,12 @@
 // Progress bars on stderr (stdout carries only result URIs, for scripts): bytes while
-// uploading, percent while the task runs. Off when stderr is not a terminal, unless forced.
+// uploading, then the task's title and percent while it runs; a bar ends its own line
+// before a result is printed. Off when stderr is not a terminal, unless forced.
 import { Readable } from 'node:stream';
 import { SingleBar, Presets } from 'cli-progress';
 
 export interface Bar {
-  start: (total: number, label: string) => void;
+  /** `counts`: show value/total (bytes of an upload) after the percentage. */
+  start: (total: number, label: string, counts?: boolean) => void;
   update: (value: number, label?: string) => void;
   stop: () => void;
 }
@@ -19,17 +21,21 @@ export function forceProgress(): void {
 export function progressBar(): Bar {
   if (!forced && !process.stderr.isTTY) return { start: () => {}, update: () => {}, stop: () => {} };
   const bar = new SingleBar({
-    stream: process.stderr, format: '{label} [{bar}] {percentage}% | {value}/{total}', hideCursor: true, clearOnComplete: false,
+    stream: process.stderr, format: '{label} [{bar}] {percentage}%{counts}', hideCursor: true, clearOnComplete: false,
     noTTYOutput: forced, notTTYSchedule: 200,
   }, Presets.shades_classic);
   let running = false;
+  let showCounts = false;
+  let total_ = 0;
   return {
-    start: (total, label) => {
+    start: (total, label, counts = false) => {
       if (running) bar.stop();
-      bar.start(total, 0, { label });
+      bar.start(total, 0, { label, counts: counts ? ` | ${0}/${total}` : '' });
+      showCounts = counts;
+      total_ = total;
       running = true;
     },
-    update: (value, label) => bar.update(value, label === undefined ? {} : { label }),
+    update: (value, label) => bar.update(value, { ...(label === undefined ? {} : { label }), counts: showCounts ? ` | ${value}/${total_}` : '' }),
     stop: () => {
       if (running) bar.stop();
       running = false;

@@ -2,35 +2,38 @@
 // 202 means running, 200 gives the result URI(s), 201 a further task to follow, any other
 // status is the task's error report.
 import { parseRdf } from '../rdf/parse.ts';
-import { OT } from '../rdf/vocab.ts';
+import { DC, OT } from '../rdf/vocab.ts';
+import { request } from './http.ts';
 import { serviceError } from './report.ts';
 import { headers, type Session } from './session.ts';
 
 export interface FollowOptions {
-  /** Called with the task's percentageCompleted while it runs. */
-  progress?: (percent: number, task: string) => void;
+  /** Called with the task's percentageCompleted while it runs, and its dc:title when it has one. */
+  progress?: (percent: number, task: string, title?: string) => void;
   intervalMs?: number;
 }
 
-/** ot:percentageCompleted of a task, read from its RDF/XML (what every 1.2 service serves). */
-async function percentOf(session: Session, task: string): Promise<number | undefined> {
-  const res = await fetch(task, { headers: headers(session, { Accept: 'application/rdf+xml' }) });
+/** ot:percentageCompleted and dc:title of a task, read from its RDF/XML (what every 1.2 service serves). */
+async function stateOf(session: Session, task: string): Promise<{ percent?: number; title?: string }> {
+  const res = await request(task, { headers: headers(session, { Accept: 'application/rdf+xml' }) });
   const text = await res.text();
   // The service's one RDF/XML reader, with its bounds on entities.
   const quads = await parseRdf(text, 'rdfxml', task).catch(() => undefined);
-  const percent = quads?.filter((q) => q.predicate.value === OT.percentageCompleted.value).at(-1)?.object.value;
-  return percent === undefined ? undefined : Number(percent);
+  // The task's node: its URI here, a blank node in the interface's examples (SPEC §2.4).
+  const state = quads?.filter((q) => q.predicate.equals(OT.percentageCompleted)).at(-1);
+  const title = state && quads?.find((q) => q.subject.equals(state.subject) && q.predicate.equals(DC.title))?.object.value;
+  return { percent: state === undefined ? undefined : Number(state.object.value), title };
 }
 
 export async function followTask(session: Session, first: string, options: FollowOptions = {}): Promise<string[]> {
   let task = first;
   for (;;) {
-    const res = await fetch(task, { headers: headers(session, { Accept: 'text/uri-list' }) });
+    const res = await request(task, { headers: headers(session, { Accept: 'text/uri-list' }) });
     if (res.status === 202) {
       await res.arrayBuffer();
       if (options.progress) {
-        const percent = await percentOf(session, task);
-        if (percent !== undefined && Number.isFinite(percent)) options.progress(percent, task);
+        const { percent, title } = await stateOf(session, task);
+        if (percent !== undefined && Number.isFinite(percent)) options.progress(percent, task, title);
       }
       await new Promise((r) => setTimeout(r, options.intervalMs ?? 300));
       continue;

@@ -28,6 +28,12 @@ export interface Reply {
    * negotiated for it as for an RDF resource, and the page is rendered from its variants.
    */
   page?: boolean;
+  /**
+   * The answer of a job (src/tasks/taskReply.ts): resolves the URI of its task, recording it
+   * first for a job done within the request. Prefer (src/http/prefer.ts) may then answer
+   * another state of the same task.
+   */
+  task?: () => Promise<string>;
 }
 
 export interface ReplyOptions {

@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import { N_TRIPLES, negotiate } from '../rdf/formats.ts';
 import type { Reply } from './reply.ts';
 import { contentTypeOf, sendCached } from './cache.ts';
+import { preferred } from './prefer.ts';
 
 /** Text/html is one more representation (src/pages): a renderer set per request in ctx.state. */
 export type PageRenderer = (ctx: Koa.Context, reply: Reply) => Promise<string>;
@@ -26,7 +27,8 @@ export function acceptOf(ctx: Koa.Context): string | undefined {
   return ctx.get('Accept') || undefined;
 }
 
-export async function send(ctx: Koa.Context, reply: Reply): Promise<void> {
+export async function send(ctx: Koa.Context, answer: Reply): Promise<void> {
+  const reply = await preferred(ctx, answer);
   ctx.status = reply.status;
   for (const [k, v] of Object.entries(reply.headers)) ctx.set(k, v);
   if (reply.variants.length === 0) {

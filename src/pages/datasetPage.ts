@@ -54,6 +54,19 @@ function plotOf(feature: FeatureInfo, column: Array<string | undefined>): Html {
   return html`<figure>${barCounts(bars, feature.title)}<figcaption>${feature.title}: ${bars.map(([k, c]) => `${k} ${c}`).join(', ')}</figcaption></figure>`;
 }
 
+/** Pages shown either side of the current one; the first and last are always linked. */
+const PAGE_SPAN = 3;
+
+/** "Page 3 of 9" and links to the pages near it (numbered from 1 for a person; ?page= from 0). */
+function pageNumbers(current: number, pages: number, at: (page: number) => string): Html {
+  if (pages <= 1) return html``;
+  const near = [...new Set([0, ...Array.from({ length: 2 * PAGE_SPAN + 1 }, (_, k) => current - PAGE_SPAN + k), pages - 1])].filter((p) => p >= 0 && p < pages);
+  const items = near.map((p, k) => html`${k > 0 && p - near[k - 1]! > 1 ? html`<span class="gap">…</span>` : ''}${p === current
+    ? html`<span class="page" aria-current="page">${String(p + 1)}</span>`
+    : html`<a class="page" href="${at(p)}">${String(p + 1)}</a>`}`);
+  return html`<span class="pages">Page ${String(current + 1)} of ${String(pages)}: ${items}</span>`;
+}
+
 function sortLink(ctx: Koa.Context, base: string, i: number, current: { sort: number; desc: boolean }): string {
   const u = linkUrl({ ctx, base });
   u.searchParams.set('sort', String(i));
@@ -93,14 +106,18 @@ export async function datasetPage(input: PageInput): Promise<string> {
     return u.href;
   };
   const pictures = await compoundDepictions(deps, shown.map((r) => r.compound), 110);
-  const title = (await metadataOf(deps, uri)).find((q) => q.predicate.equals(DC.title))?.object.value ?? uri;
+  const metadata = await metadataOf(deps, uri);
+  const meta = (p: typeof DC.title) => metadata.find((q) => q.predicate.equals(p))?.object.value;
+  // A dataset posted as a bare body has no title: its file name, else its number, not its URI.
+  const title = meta(DC.title) ?? meta(DC.source) ?? `Dataset ${decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1))}`;
+  const pages = Math.max(1, Math.ceil(rows.length / paging.pageSize));
   const arrow = (i: number) => (i === sort ? (desc ? ' ▼' : ' ▲') : '');
   const body = html`<p>${all.length} entries, ${features.length} features.</p>
 <div class="plots">${features.map((f, i) => plotOf(f, all.map((r) => r.values[i])))}</div>
 <h2>Entries ${shown.length ? `${paging.offset + 1}-${paging.offset + shown.length}` : ''}</h2>
-<table class="entries"><thead><tr><th>Structure</th><th>Compound</th>${features.map((f, i) => html`<th${raw(i === sort ? ` aria-sort="${desc ? 'descending' : 'ascending'}"` : '')}><a class="sort" href="${sortLink(ctx, base, i, { sort, desc })}" title="sort by ${f.title}">${f.title}${arrow(i)}</a></th>`)}</tr></thead>
+<table class="entries"><thead><tr><th>Structure</th><th>Compound</th>${features.map((f, i) => html`<th${raw(i === sort ? ` aria-sort="${desc ? 'descending' : 'ascending'}"` : '')}><a class="sort" href="${sortLink(ctx, base, i, { sort, desc })}" title="sort by ${f.title}">${f.title}${arrow(i)}</a>${f.units ? html` <span class="units">(${f.units})</span>` : ''}</th>`)}</tr></thead>
 <tbody>${shown.map((r, k) => html`<tr><td>${pictures[k]}</td><td>${link(r.compound, base)}</td>${r.values.map((v, i) => html`<td${raw(features[i]!.type === 'numeric' ? ' class="num"' : '')}>${v ?? ''}</td>`)}</tr>`)}</tbody></table>
-<nav class="paging" aria-label="pages">${paging.page > 0 ? html`<a rel="prev" href="${at(paging.page - 1)}">← previous page</a>` : ''}${paging.offset + paging.limit < rows.length ? html`<a rel="next" href="${at(paging.page + 1)}">next page →</a>` : ''}</nav>
+<nav class="paging" aria-label="pages">${paging.page > 0 ? html`<a rel="prev" href="${at(paging.page - 1)}">← previous page</a>` : ''}${pageNumbers(paging.page, pages, at)}${paging.offset + paging.limit < rows.length ? html`<a rel="next" href="${at(paging.page + 1)}">next page →</a>` : ''}</nav>
 <h2>Features</h2><ul>${features.map((f) => html`<li>${link(f.uri, base, f.title)} (${f.type}${f.units ? `, ${f.units}` : ''})</li>`)}</ul>`;
   return layout({ title, base, body, formats: formatLinks(uri, input.reply.variants.map((v) => v.type)) });
 }

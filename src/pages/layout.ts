@@ -20,6 +20,7 @@ form.box label{display:block;margin:.3em 0}
 .error{background:#fee;border:1px solid #c66;padding:.8em}
 .paging a{margin-right:1em}
 progress{width:20em}
+.structure-editor{margin:.4em 0}.structure-editor .canvas{width:min(100%,40em);height:370px;background:#fff;border:1px solid #ccd}
 code,pre{font-family:ui-monospace,monospace;font-size:.9em}pre{white-space:pre-wrap}
 dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dt{font-weight:600}dd{margin:0;word-break:break-all}
 `;

@@ -16,6 +16,7 @@ import { confusionCells, confusionTable, rocPoint, statisticsRows } from './stat
 import { Graph } from './graph.ts';
 import { classificationPlots, heldOut, regressionPlot as heldOutPlot } from './validationPage.ts';
 import { listValidations } from '../validation/validations.ts';
+import { structureEditor } from './structureEditor.ts';
 import { jobBox, script } from './script.ts';
 import type { PageInput } from './page.ts';
 import { readFilter } from '../auth/readAccess.ts';
@@ -98,6 +99,6 @@ ${statistics ? statisticsRows(g, statistics) : ''}</tbody></table>` : html`<p>No
 <form class="box" id="predict-dataset" method="post" action="${uri}" data-job="predict-job"><h2>Predict a dataset</h2>
 <label>Dataset URI: <input name="dataset_uri" type="url" size="60" required></label><button type="submit">Predict</button></form>
 <form class="box" id="predict-smiles" method="post" action="${uri}" data-job="predict-job" data-compounds="${base}/compound"><h2>Predict one structure</h2>
-<label>SMILES: <input name="smiles" size="40" required></label><button type="submit">Predict</button></form>${jobBox('predict-job')}${script()}`;
+<label>SMILES: <input id="predict-smiles-input" name="smiles" size="40" required></label>${structureEditor('predict-smiles-input', base)}<button type="submit">Predict</button></form>${jobBox('predict-job')}${script()}`;
   return layout({ title: g.value(uri, DC.title) ?? uri, base, body, formats: formatLinks(uri, input.reply.variants.map((v) => v.type)) });
 }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { PAGE_SCRIPT } from './script.ts';
 import { PAGE_STYLE } from './layout.ts';
+import { STATIC_PATH } from './structureEditor.ts';
 
 const hashOf = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
@@ -13,7 +14,9 @@ export function pageHeaders(baseUrl: string): Record<string, string> {
   const own = `'self' ${new URL(baseUrl).origin}`;
   const policy = [
     "default-src 'none'",
-    `script-src ${hashOf(PAGE_SCRIPT)}`,
+    // The structure editor's module scripts are files of the service (structureEditor.ts):
+    // allowed by their path alone, so no other script of the origin runs either.
+    `script-src ${hashOf(PAGE_SCRIPT)} ${baseUrl.replace(/\/+$/, '')}${STATIC_PATH}`,
     `style-src ${hashOf(PAGE_STYLE)}`,
     // Depictions and plots are inline SVG; the favicon is a data: URI (layout.ts).
     "img-src 'self' data:",

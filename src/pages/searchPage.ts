@@ -1,5 +1,6 @@
 // Structure search for a person: a form (SMILES or SMARTS; exact, similarity with a
-// threshold, or substructure) and the hits with depictions. The form's fields are
+// threshold, or substructure) and the hits with depictions, SMILES, names where a dataset
+// gives one, and similarity. The form's fields are
 // translated to the interface's own search parameters, and the page links that search URI.
 import { parsePaging } from '../http/paging.ts';
 import { URI_LIST } from '../rdf/formats.ts';
@@ -13,6 +14,9 @@ import { html, link, raw, type Html } from './html.ts';
 import { formatLinks, layout } from './layout.ts';
 import { DEPICTED_PAGE, depictedPage } from './paging.ts';
 import { compoundDepictions } from './depiction.ts';
+import { compoundNames } from './compoundNames.ts';
+import { structureEditor } from './structureEditor.ts';
+import { storedSmiles } from '../compounds/compoundQuads.ts';
 import { linkUrl, queryText, type PageInput } from './page.ts';
 
 const MODES = [['exact', 'Exact (SMILES, InChI, name or CAS)'], ['similarity', 'Similarity'], ['substructure', 'Substructure (SMILES)'], ['smarts', 'Substructure (SMARTS)']] as const;
@@ -23,7 +27,8 @@ export function searchForm(input: PageInput, current: { q?: string; mode?: strin
   const mode = current.mode ?? 'exact';
   return html`<form class="box" id="search" method="get" action="${input.base}/compound" role="search">
 <h2>Search structures</h2>
-<label>Query: <input name="q" size="50" required value="${current.q ?? ''}" placeholder="c1ccccc1O"></label>
+<label>Query: <input id="search-q" name="q" size="50" required value="${current.q ?? ''}" placeholder="c1ccccc1O"></label>
+${structureEditor('search-q', input.base)}
 <fieldset><legend>Kind of search</legend>${MODES.map(([value, label]) => html`<label><input type="radio" name="mode" value="${value}"${raw(value === mode ? ' checked' : '')}> ${label}</label>`)}</fieldset>
 <label>Similarity threshold (Tanimoto, 0-1]: <input name="threshold" type="number" min="0.01" max="1" step="0.01" value="${current.threshold || '0.8'}"></label>
 <button type="submit">Search</button></form>`;
@@ -57,10 +62,13 @@ export async function searchResults(input: PageInput): Promise<string> {
   const { shown, nav } = depictedPage(linkUrl(input), uris, reply.headers);
   const similarity = new Map(csv.map((l) => [l.slice(0, l.lastIndexOf(',')), l.slice(l.lastIndexOf(',') + 1)]));
   const pictures = await compoundDepictions(input.deps, shown, 120);
+  const smiles = await Promise.all(shown.map((u) => storedSmiles(input.deps, u)));
+  const names = await compoundNames(input.deps, shown);
+  const similar = query.mode === 'similarity';
   const body = html`${searchForm(input, { q: queryText(input.ctx, 'q'), mode: queryText(input.ctx, 'mode'), threshold: queryText(input.ctx, 'threshold') })}
 <h2>Hits: ${describeQuery(query)}</h2>
-${uris.length === 0 ? html`<p class="no-hits">No compound matches.</p>` : html`<table class="hits"><thead><tr><th>Structure</th><th>Compound</th>${query.mode === 'similarity' ? html`<th>Tanimoto</th>` : ''}</tr></thead><tbody>
-${shown.map((u, i) => html`<tr><td>${pictures[i]}</td><td>${link(u, input.base)}</td>${query.mode === 'similarity' ? html`<td class="num">${similarity.get(u) ?? ''}</td>` : ''}</tr>`)}</tbody></table>`}
+${uris.length === 0 ? html`<p class="no-hits">No compound matches.</p>` : html`<table class="hits"><thead><tr><th>Structure</th><th>Compound</th><th>SMILES</th><th>Name</th>${similar ? html`<th>Tanimoto</th>` : ''}</tr></thead><tbody>
+${shown.map((u, i) => html`<tr><td>${pictures[i]}</td><td>${link(u, input.base)}</td><td class="smiles">${smiles[i] ?? ''}</td><td class="name">${names.get(u) ?? ''}</td>${similar ? html`<td class="num">${similarity.get(u) ?? ''}</td>` : ''}</tr>`)}</tbody></table>`}
 ${nav}`;
   return layout({ title: 'Structure search', base: input.base, body, formats: formatLinks(resultUri, reply.variants.map((v) => v.type)) });
 }

@@ -5,6 +5,7 @@
 // makes Node 20 run a hook on every promise, a tenth of the cost of a cached GET.
 import { HttpError } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
+import { rateLimitHeaders } from '../http/rateLimitFields.ts';
 
 /** Seconds a refused client is told to wait: about the time a small job takes. */
 const RETRY_AFTER_S = 5;
@@ -18,7 +19,8 @@ export class JobQuota {
     const live = this.byClient.get(client) ?? new Set<string>();
     if (limit > 0 && live.size >= limit) {
       throw new HttpError(429, ERR.JobQuotaExceeded, `${client} already has ${live.size} jobs queued or running: the limit JOB_QUOTA is ${limit}`, {
-        headers: { 'Retry-After': String(RETRY_AFTER_S) },
+        // A quota of jobs at once, not per window (draft-ietf-httpapi-ratelimit-headers: qu).
+        headers: rateLimitHeaders({ name: 'jobs', quota: limit, unit: 'concurrent-requests' }, 0, RETRY_AFTER_S),
         details: `No task was created. Wait for some of your tasks to finish (or cancel them), then submit again after ${RETRY_AFTER_S} seconds.`,
       });
     }

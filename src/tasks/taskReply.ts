@@ -8,7 +8,8 @@ import { rdfReply, rdfVariants, uriListVariant, type Reply } from '../http/reply
 import { recordOwner } from '../auth/owners.ts';
 import { redact } from '../util/redact.ts';
 import type { TaskRecord } from './tasks.ts';
-import { publicQuads, taskQuads } from './tasks.ts';
+import { publicQuads, readTask, taskQuads } from './tasks.ts';
+import type { PreferredReply } from '../http/prefer.ts';
 import { uuidv7 } from './ids.ts';
 
 /** True when `uri` names a task of this service (a job resumed by another task: 201). */
@@ -42,12 +43,39 @@ function uriListOf(t: TaskRecord, status: number): string[] {
  * started the job alike: a 202 names the task in `Location` (SPEC §4.3 "Creating a task"),
  * a 201 the task that resumes the job.
  */
-export function taskReply(t: TaskRecord, quads: readonly RDF.Quad[], base: string): Reply {
-  const status = taskStatusCode(t, base);
+export function taskReply(t: TaskRecord, quads: readonly RDF.Quad[], base: string, options: { async?: boolean } = {}): Reply {
+  // RFC 7240 §4.1 respond-async: the task, whatever state it has reached.
+  const status = options.async ? 202 : taskStatusCode(t, base);
   const headers: Record<string, string> = {};
   if (status === 202) headers.Location = t.uri;
   if (status === 201) headers.Location = t.resultUris[0]!; // 201: exactly one result
-  return rdfReply(publicQuads(quads), { status, headers, uris: uriListOf(t, status) });
+  const reply = rdfReply(publicQuads(quads), { status, headers, uris: uriListOf(t, status) });
+  reply.task = () => Promise.resolve(t.uri);
+  return reply;
+}
+
+/**
+ * Prefer on a job's answer (RFC 7240, src/http/prefer.ts): with `wait=N` a task still
+ * running is awaited until N seconds after the request came, then answered as GET
+ * /task/{id} would (200 with the result, a failed task's status and report, or 202 still);
+ * `respond-async` alone answers 202 with the task even when the job is done.
+ * Preference-Applied names what was honoured (§5), with the wait as capped.
+ */
+export function preferredReply(deps: Deps): PreferredReply {
+  return async (reply, prefs) => {
+    const { waitSeconds, respondAsync } = prefs;
+    const waits = waitSeconds !== undefined;
+    if (!reply.task || (waits && reply.status !== 202) || (!waits && !respondAsync)) return reply;
+    const uri = await reply.task();
+    if (waits) await deps.tasks.settled(uri, Math.max(0, waitSeconds * 1000 - (Date.now() - prefs.since)));
+    const t = await readTask(deps.store, uri);
+    if (!t) return reply;
+    const answer = taskReply(t.record, t.quads, deps.config.baseUrl, { async: !waits });
+    const applied = waits ? [`wait=${waitSeconds}`] : [];
+    if (respondAsync && answer.status === 202) applied.unshift('respond-async');
+    if (applied.length > 0) answer.headers['Preference-Applied'] = applied.join(', ');
+    return answer;
+  };
 }
 
 export interface DirectJob {
@@ -65,10 +93,11 @@ export interface DirectJob {
  */
 export function directReply(deps: Deps, results: readonly string[], job: DirectJob): Reply {
   let recorded: Promise<RDF.Quad[]> | undefined;
+  const uri = uriOf(deps.config, `/task/${uuidv7()}`);
   const record = async (): Promise<RDF.Quad[]> => {
     const now = new Date();
     const t: TaskRecord = {
-      uri: uriOf(deps.config, `/task/${uuidv7()}`),
+      uri,
       creator: job.creator,
       status: 'Completed',
       date: now,
@@ -87,5 +116,6 @@ export function directReply(deps: Deps, results: readonly string[], job: DirectJ
     return publicQuads(quads);
   };
   const task = () => (recorded ??= record());
-  return { status: 200, headers: {}, variants: [uriListVariant(results), ...rdfVariants(task)] };
+  const taskUri = async () => (await task(), uri);
+  return { status: 200, headers: {}, variants: [uriListVariant(results), ...rdfVariants(task)], task: taskUri };
 }

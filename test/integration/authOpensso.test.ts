@@ -74,10 +74,14 @@ for (const mode of ['local', 'off'] as const) {
     it(mode === 'local' ? 'wrong passwords answer 401, then 429 with Retry-After' : 'has no login service: 404', async () => {
       const statuses: number[] = [];
       let retry: string | null = null;
+      let fields: Array<string | null> = [];
       for (let i = 0; i < 5; i++) {
         const res = await fetch(app.url + '/auth/authenticate', form({ username: 'alice', password: i === 4 ? PASSWORDS.alice! : 'wrong' }));
         statuses.push(res.status);
-        if (res.status === 429) retry = res.headers.get('retry-after');
+        if (res.status === 429) {
+          retry = res.headers.get('retry-after');
+          fields = [res.headers.get('ratelimit-policy'), res.headers.get('ratelimit')];
+        }
       }
       if (mode === 'off') {
         expect(statuses).to.deep.equal([404, 404, 404, 404, 404]);
@@ -85,6 +89,8 @@ for (const mode of ['local', 'off'] as const) {
       }
       expect(statuses).to.deep.equal([401, 401, 401, 429, 429]);
       expect(Number(retry)).to.be.within(1, 60);
+      // draft-ietf-httpapi-ratelimit-headers: 3 attempts per 60 s, none left for Retry-After seconds.
+      expect(fields).to.deep.equal(['"login";q=3;w=60', `"login";r=0;t=${retry}`]);
     });
   });
 }

@@ -139,7 +139,11 @@ describe('JOB_QUOTA: one client cannot fill the job queue', function () {
     const second = await post(app, '/dataset', 'text/csv', csv);
     const text = await second.text();
     expect(second.status, text).to.equal(429);
-    expect(second.headers.get('retry-after')).to.match(/^\d+$/);
+    const retry = second.headers.get('retry-after');
+    expect(retry).to.match(/^\d+$/);
+    // draft-ietf-httpapi-ratelimit-headers: a quota of 1 job at once, none left until Retry-After.
+    expect(second.headers.get('ratelimit-policy')).to.equal('"jobs";q=1;qu="concurrent-requests"');
+    expect(second.headers.get('ratelimit')).to.equal(`"jobs";r=0;t=${retry}`);
     expect(text).to.match(/^429 JobQuotaExceeded: address .* already has 1 jobs queued or running: the limit JOB_QUOTA is 1/);
     const uploads = path.join(app.dataDir, 'uploads');
     expect(await fingerprint(app.url)).to.equal(before);

@@ -106,6 +106,42 @@ describe('pages (text/html)', function () {
     expect(all(rest, /<td><a href="([^"]+)">/g).map((m) => m[0]!)).to.deep.equal([`${app.url}/compound/2`]);
   });
 
+  it('search hits show depiction, SMILES, the name a dataset gives and the similarity', async () => {
+    await uploadDataset(app, 'SMILES,Chemical name,bp\nCCO,ethanol,78\nCCCO,propan-1-ol,97\n', 'text/csv');
+    const similar = await page(`${app.url}/compound?q=CCO&mode=similarity&threshold=0.3`);
+    const rows = all(similar, /<tr><td><span class="depiction"[^]*?<\/span><\/td><td><a href="([^"]+)">[^]*?<td class="smiles">([^<]*)<\/td><td class="name">([^<]*)<\/td><td class="num">([^<]*)<\/td><\/tr>/g);
+    // Ethanol is itself (1), 1-propanol the nearest (Morgan r=2, checked on the compound page).
+    expect(rows[0]).to.deep.equal([`${app.url}/compound/1`, 'CCO', 'ethanol', '1.0000']);
+    expect(rows[1]!.slice(0, 3)).to.deep.equal([`${app.url}/compound/2`, 'CCC' + 'O', 'propan-1-ol']);
+    expect(Number(rows[1]![3])).to.be.within(0.3, 0.99);
+    // A compound no dataset names has an empty name.
+    const phenol = await page(`${app.url}/compound?q=${encodeURIComponent('c1ccccc1')}&mode=substructure`);
+    expect(phenol).to.match(/<td class="smiles">Oc1ccccc1<\/td><td class="name"><\/td>/);
+  });
+
+  it('a dataset page: its title not its URI, units beside feature titles, page numbers', async () => {
+    const untitled = await page(dataset);
+    const shown = /<title>([^<]*)<\/title>/.exec(untitled)![1];
+    expect(shown).to.not.contain(app.url);
+    expect(shown).to.contain(`Dataset ${dataset.split('/').pop()}`);
+    const form = new FormData();
+    form.set('title', 'Solubility set');
+    form.set('file', new Blob(['SMILES,logS\nCCO,1\n'], { type: 'text/csv' }), 'sol.csv');
+    const titled = (await (await fetch(`${app.url}/dataset`, { method: 'POST', headers: { Accept: 'text/uri-list' }, body: form })).text()).trim();
+    expect(/<title>([^<]*)<\/title>/.exec(await page(titled))![1]).to.contain('Solubility set');
+    // Units come with the features of an RDF upload (ot:units).
+    const ttl = `@prefix ot: <http://www.opentox.org/api/1.1#> . @prefix dc: <http://purl.org/dc/elements/1.1/> .
+<http://x.example/d> a ot:Dataset ; ot:dataEntry [ a ot:DataEntry ; ot:compound <${app.url}/compound/1> ; ot:values [ a ot:FeatureValue ; ot:feature <http://x.example/f> ; ot:value 12.5 ] ] .
+<http://x.example/f> a ot:Feature, ot:NumericFeature ; dc:title "LC50" ; ot:units "mg/L" .`;
+    const withUnits = (await uploadDataset(app, ttl, 'text/turtle')).body;
+    expect(await page(withUnits)).to.match(/title="sort by LC50">LC50<\/a> <span class="units">\(mg\/L\)<\/span>/);
+    // 5 entries at 2 a page: pages 1-3, the second current.
+    const second = await page(dataset + '?pagesize=2&page=1');
+    expect(second).to.contain('Page 2 of 3');
+    expect(all(second, /<a class="page" href="[^"]*page=(\d+)[^"]*">(\d+)<\/a>/g)).to.deep.equal([['0', '1'], ['2', '3']]);
+    expect(second).to.match(/<span class="page" aria-current="page">2<\/span>/);
+  });
+
   it('lists page with page/pagesize links', async () => {
     const body = await page(app.url + '/compound?pagesize=2');
     expect(all(body, /<li><span class="depiction"[^]*?<a href="([^"]+)">/g).length).to.equal(2);

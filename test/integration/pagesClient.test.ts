@@ -1,12 +1,13 @@
 // The command-line client (bin/opentox.mjs) end to end: spawned as a child process against
 // the real service, as a user runs it: the bin runs the client built to dist/.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { startApp, tempDir, type TestApp } from '../helpers/app.ts';
-import { lines } from '../helpers/datasets.ts';
+import { lines, warnings } from '../helpers/datasets.ts';
 import { sharedData } from '../helpers/data.ts';
 import { addUsers, PASSWORDS } from '../helpers/auth.ts';
 import { buildDist } from '../helpers/build.ts';
@@ -15,9 +16,27 @@ const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bi
 
 interface Run { code: number | null; stdout: string; stderr: string }
 
-function client(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/** A port nothing listens on: bound once, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** A shell word, quoted. */
+const quoted = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+
+/**
+ * Runs the client; `terminal`: on a pseudo-terminal (util-linux script), both streams on
+ * it as a user sees them, so the bars draw as on a terminal.
+ */
+function client(args: string[], env: Record<string, string> = {}, terminal = false): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, OPENTOX_TOKEN: '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const line = [process.execPath, BIN, ...args].map(quoted).join(' ');
+    const command = terminal ? ['script', ['-qefc', line, '/dev/null']] as const : [process.execPath, [BIN, ...args]] as const;
+    const child = spawn(command[0], [...command[1]], { env: { ...process.env, OPENTOX_TOKEN: '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
@@ -46,11 +65,16 @@ describe('opentox command-line client', function () {
 
   let hamster: string;
   it('upload: a file large enough to run as a task, with progress bars, prints the dataset URI', async () => {
-    const run = await client(['--progress', 'upload', sharedData('opentox-test', 'hamster_carcinogenicity.sdf')], env);
-    expect(run.code, run.stderr).to.equal(0);
-    hamster = run.stdout.trim();
-    expect(hamster).to.match(new RegExp(`^${app.url}/dataset/\\d+$`));
-    expect(run.stderr).to.contain('upload [').and.contain('task [');
+    // On a terminal, where the bars redraw one line: the result must still be a line of its own.
+    const run = await client(['upload', sharedData('opentox-test', 'hamster_carcinogenicity.sdf')], env, true);
+    expect(run.code, run.stdout).to.equal(0);
+    // What the terminal shows: escape sequences dropped, each line as last redrawn.
+    const out = run.stdout.replace(/\x1b(\[[0-9;?]*[A-Za-z]|[78])/g, '').split(/\r?\n/).map((l) => l.split('\r').filter(Boolean).at(-1) ?? '');
+    hamster = out.find((l) => l.startsWith(app.url)) ?? '';
+    expect(hamster, run.stdout).to.match(new RegExp(`^${app.url}/dataset/\\d+$`));
+    // The bars: bytes of the upload, then the task by its title with its percentage.
+    expect(run.stdout).to.contain('upload [');
+    expect(out.join('\n')).to.match(/^Upload of sdf to .*\[[^\]]*\] 100%$/m);
     // 85 records in the file (grep -c '\$\$\$\$'), one CSV row each under a header.
     const records = readFileSync(sharedData('opentox-test', 'hamster_carcinogenicity.sdf'), 'utf8').split('$$$$').length - 1;
     expect(await lines(hamster, 'text/csv')).to.have.length(records + 1);
@@ -95,6 +119,50 @@ describe('opentox command-line client', function () {
     const waited = await client(['wait', task], env);
     expect(waited.code, waited.stderr).to.equal(0);
     expect(waited.stdout.trim()).to.match(new RegExp(`^${app.url}/(dataset|model)/`));
+  });
+
+  it('algorithms by name: apply knn, validate knn; predict a model by its id', async () => {
+    const target = (await lines(small + '/features'))[0]!;
+    const built = await client(['apply', 'knn', '-d', small, '-f', target, '-p', 'k=3'], env);
+    expect(built.code, built.stderr).to.equal(0);
+    const model = built.stdout.trim();
+    expect(model).to.match(new RegExp(`^${app.url}/model/\\d+$`));
+    const predicted = await client(['predict', model.split('/').pop()!, '-d', small], env);
+    expect(predicted.code, predicted.stderr).to.equal(0);
+    expect(await lines(predicted.stdout.trim(), 'text/csv')).to.have.length(11);
+    const validated = await client(['validate', 'KNN', '-d', small, '-f', target, '--folds', '2', '-p', 'k=3'], env);
+    expect(validated.code, validated.stderr).to.equal(0);
+    const validation = validated.stdout.trim();
+    expect(validation).to.match(new RegExp(`^${app.url}/validation/`));
+    // The validation names the algorithm the name stood for.
+    expect(await (await fetch(validation, { headers: { Accept: 'application/n-triples' } })).text()).to.contain(`<${app.url}/algorithm/knn>`);
+    const unknown = await client(['apply', 'nosuchalgorithm', '-d', small], env);
+    expect(unknown.code).to.equal(1);
+    expect(unknown.stderr).to.contain(`no algorithm named "nosuchalgorithm" in ${app.url}/algorithm`);
+  });
+
+  it('an upload with skipped rows prints its warnings on stderr, the dataset alone on stdout', async () => {
+    const file = path.join(config, 'skips.csv');
+    writeFileSync(file, 'SMILES,y\nCCO,1\n,2\nCCCO,3\n');
+    const run = await client(['upload', file], env);
+    expect(run.code, run.stderr).to.equal(0);
+    const dataset = run.stdout.trim();
+    expect(dataset).to.match(/\/dataset\/\d+$/);
+    const stored = await warnings(dataset);
+    expect(stored).to.have.length(1);
+    expect(run.stderr).to.contain(`${dataset}: 1 warning\n  ${stored[0]}`);
+    const clean = await client(['upload', sharedData('opentox-test', 'hamster_carcinogenicity.mini.csv')], env);
+    expect(clean.stderr).to.equal('');
+  });
+
+  it('an unreachable service: the URL and the cause, not "fetch failed"', async () => {
+    const port = await closedPort();
+    const service = `http://127.0.0.1:${port}`;
+    const run = await client(['tasks'], { ...env, OPENTOX_SERVICE: service });
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.equal(`error: cannot reach ${service}/task: connect ECONNREFUSED 127.0.0.1:${port}\n`);
+    const named = await client(['apply', 'knn', '-d', small], { ...env, OPENTOX_SERVICE: service });
+    expect(named.stderr).to.equal(`error: cannot reach ${service}/algorithm: connect ECONNREFUSED 127.0.0.1:${port}\n`);
   });
 
   const failures: Array<[string, string[], RegExp]> = [
