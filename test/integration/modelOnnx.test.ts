@@ -1,0 +1,135 @@
+// Models out as ONNX: each learner's export, run by onnxruntime on the vectors the service
+// builds for held-out compounds, predicts what POST /model/{id} predicts for them.
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import * as ort from 'onnxruntime-node';
+import { startApp, type TestApp } from '../helpers/app.ts';
+import { followTask, uploadDataset } from '../helpers/datasets.ts';
+import { sharedData } from '../helpers/data.ts';
+import { morganFingerprints } from '../../src/chem/morgan.ts';
+import { computeDescriptors, DESCRIPTORS } from '../../src/chem/descriptors.ts';
+
+const rows = (file: string) => readFileSync(sharedData('opentox-test', file), 'utf8').trim().split(/\r?\n/);
+
+async function post(url: string, form: Record<string, string>): Promise<string> {
+  const res = await fetch(url, { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams(form) });
+  const text = (await res.text()).trim();
+  const done = res.status === 202 ? await followTask(text) : { status: res.status, body: text };
+  if (done.status !== 200) { const r = await fetch(done.body.startsWith("http") ? done.body : url, { headers: { Accept: "text/plain" } }); expect(done.status, `${done.body} ${await r.text()}`).to.equal(200); }
+  return done.body;
+}
+
+async function featureUri(dataset: string, title: string): Promise<string> {
+  const nt = await (await fetch(dataset, { headers: { Accept: 'application/n-triples' } })).text();
+  const line = nt.split('\n').find((l) => l.includes('/feature/') && l.includes('/title> ') && l.includes(`"${title}"`))!;
+  return line.slice(1, line.indexOf('>'));
+}
+
+/** The service's predictions for a dataset: SMILES and predicted value of each row. */
+async function servicePredictions(model: string, dataset: string): Promise<Array<{ smiles: string; value: string }>> {
+  const result = await post(model, { dataset_uri: dataset });
+  const csv = parse(await (await fetch(result, { headers: { Accept: 'text/csv' } })).text(), { columns: true }) as Array<Record<string, string>>;
+  const column = Object.keys(csv[0]!).find((k) => k.includes(' predicted by ') && !k.includes(': '))!;
+  return csv.map((r) => ({ smiles: r.SMILES!, value: r[column]! }));
+}
+
+async function onnx(model: string): Promise<ort.InferenceSession> {
+  const res = await fetch(model, { headers: { Accept: 'application/onnx' } });
+  expect(res.status).to.equal(200);
+  expect(res.headers.get('content-type')).to.equal('application/onnx');
+  return ort.InferenceSession.create(new Uint8Array(await res.arrayBuffer()));
+}
+
+async function run(session: ort.InferenceSession, vectors: number[][]): Promise<ort.InferenceSession.OnnxValueMapType> {
+  const width = vectors[0]!.length;
+  expect(session.inputNames).to.deep.equal(['X']);
+  return session.run({ X: new ort.Tensor('float64', Float64Array.from(vectors.flat()), [vectors.length, width]) });
+}
+
+const morgan = async (smiles: string[], bits: number) => (await morganFingerprints(smiles, { radius: 2, bits })).map((v) => v!);
+const descriptors = async (smiles: string[]) => (await computeDescriptors(smiles, DESCRIPTORS)).map((r) => r as number[]);
+
+describe('GET /model/{id} as application/onnx', function () {
+  this.timeout(600_000);
+  let app: TestApp;
+  let kazius: string;
+  let kaziusTarget: string;
+  let kaziusTest: string;
+  let epa: string;
+  let epaTarget: string;
+  let epaTest: string;
+  before(async () => {
+    app = await startApp();
+    // EPAFHM: 300 training rows, 40 held out.
+    // kazius lists its mutagens first: 150 + 150 training rows, 20 + 20 held out, from both ends.
+    const k = rows('kazius.csv');
+    kazius = (await uploadDataset(app, [k[0], ...k.slice(1, 151), ...k.slice(-150)].join('\n') + '\n', 'text/csv')).body;
+    kaziusTest = (await uploadDataset(app, ['SMILES', ...[...k.slice(151, 171), ...k.slice(-170, -150)].map((l) => l.split(',')[0])].join('\n') + '\n', 'text/csv')).body;
+    kaziusTarget = await featureUri(kazius, 'Mutagenicity');
+    const e = rows('EPAFHM.csv');
+    epa = (await uploadDataset(app, [e[0], ...e.slice(1, 301)].join('\n') + '\n', 'text/csv')).body;
+    epaTest = (await uploadDataset(app, ['SMILES', ...e.slice(301, 341).map((l) => l.split(',')[0])].join('\n') + '\n', 'text/csv')).body;
+    epaTarget = await featureUri(epa, 'LC50_mmol');
+  });
+  after(async () => { await app.close(); });
+
+  const classifiers: Array<[string, string, Record<string, string>, (s: string[]) => Promise<number[][]>]> = [
+    ['random forest (TreeEnsembleClassifier), fingerprints', 'random-forest', { trees: '25', bits: '1024' }, (s) => morgan(s, 1024)],
+    ['logistic regression (Scaler + LinearClassifier), descriptors', 'logistic-regression', { representation: 'descriptors' }, descriptors],
+    ['kNN, Tanimoto on fingerprints (standard operators)', 'knn', { k: '5', bits: '512' }, (s) => morgan(s, 512)],
+  ];
+  for (const [name, algorithm, params, vectorsOf] of classifiers) {
+    it(`kazius, ${name}: the same classes as the service on held-out compounds`, async () => {
+      const model = await post(`${app.url}/algorithm/${algorithm}`, { dataset_uri: kazius, prediction_feature: kaziusTarget, folds: '2', ...params });
+      const expected = await servicePredictions(model, kaziusTest);
+      const out = await run(await onnx(model), await vectorsOf(expected.map((r) => r.smiles)));
+      expect(Array.from(out.label!.data as string[])).to.deep.equal(expected.map((r) => r.value));
+      expect(new Set(expected.map((r) => r.value)).size, 'both classes are predicted').to.equal(2);
+      const p = out.probabilities!.data as Float32Array | Float64Array;
+      for (let i = 0; i < expected.length; i++) expect(p[2 * i]! + p[2 * i + 1]!).to.be.closeTo(1, 1e-5);
+    });
+  }
+
+  const regressions: Array<[string, string, Record<string, string>]> = [
+    ['random forest (TreeEnsembleRegressor)', 'random-forest', { trees: '20', representation: 'descriptors' }],
+    ['MLR (MatMul + Add, double)', 'mlr', {}],
+    ['kNN, Euclidean on standardised descriptors (standard operators)', 'knn', { k: '3', representation: 'descriptors' }],
+  ];
+  for (const [name, algorithm, params] of regressions) {
+    it(`EPAFHM, ${name}: the service's values within 1e-6 relative on held-out compounds`, async () => {
+      const model = await post(`${app.url}/algorithm/${algorithm}`, { dataset_uri: epa, prediction_feature: epaTarget, folds: '2', ...params });
+      const expected = await servicePredictions(model, epaTest);
+      const out = await run(await onnx(model), await descriptors(expected.map((r) => r.smiles)));
+      const got = Array.from(out.value!.data as Float32Array | Float64Array);
+      expect(got).to.have.length(expected.length);
+      expected.forEach((r, i) => {
+        const want = Number(r.value);
+        expect(Number.isFinite(want), r.value).to.equal(true);
+        expect(Math.abs(got[i]! - want), `${r.smiles}: ${got[i]} vs ${want}`).to.be.at.most(1e-6 * Math.abs(want) + 1e-12);
+      });
+    });
+  }
+
+  it('names the inputs in its metadata, in the order of the vector', async () => {
+    const model = await post(`${app.url}/algorithm/mlr`, { dataset_uri: epa, prediction_feature: epaTarget, folds: '2' });
+    const session = await onnx(model);
+    expect(session.inputMetadata?.[0]).to.include({ name: 'X' });
+    const res = await fetch(model, { headers: { Accept: 'application/onnx' } });
+    const bytes = Buffer.from(await res.arrayBuffer()).toString('latin1');
+    expect(bytes).to.contain(model);
+    expect(bytes).to.contain(JSON.stringify(DESCRIPTORS.map((d) => `${d.name} (${d.title}, RDKit)`)).slice(0, 40));
+    // RDF stays the default.
+    const rdf = await fetch(model, { headers: { Accept: '*/*' } });
+    expect(rdf.headers.get('content-type')).to.contain('application/rdf+xml');
+  });
+
+  it('an applicability-domain model answers 406 with a report that says why', async () => {
+    const model = await post(`${app.url}/algorithm/applicability-domain`, { dataset_uri: kazius, bits: '256' });
+    const res = await fetch(model, { headers: { Accept: 'application/onnx' } });
+    expect(res.status).to.equal(406);
+    const report = await (await fetch(model, { headers: { Accept: 'application/onnx, text/plain;q=0.1' } })).text();
+    expect(report).to.contain('NotAcceptable');
+    expect(report).to.contain('applicability-domain model');
+  });
+});
