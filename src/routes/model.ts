@@ -1,4 +1,4 @@
-// /model: list, get (RDF, or the model itself as ONNX), delete; POST /model/{id} predicts as a task.
+// /model: list, get (RDF, or the model itself as ONNX), its QMRF report, delete; POST /model/{id} predicts as a task.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Deps } from '../deps.ts';
@@ -14,6 +14,7 @@ import { NotFound } from '../errors.ts';
 import { OT } from '../rdf/vocab.ts';
 import { readFilter } from '../auth/readAccess.ts';
 import { exportOnnx, ONNX } from '../models/export/onnxExport.ts';
+import { qmrfReply } from '../models/export/qmrfReply.ts';
 
 export function modelRouter(deps: Deps): Router {
   const router = new Router();
@@ -32,6 +33,9 @@ export function modelRouter(deps: Deps): Router {
     reply.variants.push({ type: ONNX, produce: () => exportOnnx(deps, uri) });
     return { ...reply, depends: [uri] };
   }));
+
+  // The model's QMRF report, filled from the store (docs/models-export.md).
+  router.get('/model/:id/qmrf', handle(async (ctx) => qmrfReply(deps, modelUri(ctx), readFilter(deps, ctx))));
 
   // The ot:Parameter nodes a model lists (SPEC §2.1) have URIs of their own; each dereferences.
   router.get('/model/:id/parameter/:n', handle(async (ctx) => {
