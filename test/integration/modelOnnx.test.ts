@@ -27,11 +27,12 @@ async function featureUri(dataset: string, title: string): Promise<string> {
 }
 
 /** The service's predictions for a dataset: SMILES and predicted value of each row. */
-async function servicePredictions(model: string, dataset: string): Promise<Array<{ smiles: string; value: string }>> {
+async function servicePredictions(model: string, dataset: string): Promise<Array<{ smiles: string; value: string; confidence?: string }>> {
   const result = await post(model, { dataset_uri: dataset });
   const csv = parse(await (await fetch(result, { headers: { Accept: 'text/csv' } })).text(), { columns: true }) as Array<Record<string, string>>;
   const column = Object.keys(csv[0]!).find((k) => k.includes(' predicted by ') && !k.includes(': '))!;
-  return csv.map((r) => ({ smiles: r.SMILES!, value: r[column]! }));
+  const confidence = Object.keys(csv[0]!).find((k) => k === `${column}: confidence`);
+  return csv.map((r) => ({ smiles: r.SMILES!, value: r[column]!, confidence: confidence && r[confidence] }));
 }
 
 async function onnx(model: string): Promise<ort.InferenceSession> {
@@ -87,7 +88,11 @@ describe('GET /model/{id} as application/onnx', function () {
       expect(Array.from(out.label!.data as string[])).to.deep.equal(expected.map((r) => r.value));
       expect(new Set(expected.map((r) => r.value)).size, 'both classes are predicted').to.equal(2);
       const p = out.probabilities!.data as Float32Array | Float64Array;
-      for (let i = 0; i < expected.length; i++) expect(p[2 * i]! + p[2 * i + 1]!).to.be.closeTo(1, 1e-5);
+      for (let i = 0; i < expected.length; i++) {
+        expect(p[2 * i]! + p[2 * i + 1]!).to.be.closeTo(1, 1e-5);
+        // A forest's and a logistic model's confidence is the probability of the predicted class.
+        if (algorithm !== 'knn') expect(Math.max(p[2 * i]!, p[2 * i + 1]!), expected[i]!.smiles).to.be.closeTo(Number(expected[i]!.confidence), 1e-5);
+      }
     });
   }
 
@@ -110,6 +115,25 @@ describe('GET /model/{id} as application/onnx', function () {
       });
     });
   }
+
+  // Three classes coded by functional group (Normalizer after LinearClassifier; three-way votes).
+  it('three classes: logistic regression, random forest and kNN give the service\'s classes and probabilities', async () => {
+    const coded = 'SMILES,Group\n' + ['CCO', 'CCCO', 'CCCCO', 'CC(C)O', 'CCCCCO', 'OCCCCCCO'].map((s) => `${s},alcohol`).join('\n') + '\n'
+      + ['CCN', 'CCCN', 'CCCCN', 'CC(C)N', 'CCCCCN', 'NCCCCCCN'].map((s) => `${s},amine`).join('\n') + '\n'
+      + ['CC(=O)O', 'CCC(=O)O', 'CCCC(=O)O', 'CC(C)C(=O)O', 'CCCCC(=O)O', 'OC(=O)CCCCC(=O)O'].map((s) => `${s},acid`).join('\n') + '\n';
+    const dataset = (await uploadDataset(app, coded, 'text/csv')).body;
+    const query = (await uploadDataset(app, 'SMILES\nCCCCCCO\nCCCCCCN\nCCCCCC(=O)O\nOCCN\nNCC(=O)O\n', 'text/csv')).body;
+    const target = await featureUri(dataset, 'Group');
+    for (const [algorithm, params] of [['logistic-regression', { representation: 'morgan', bits: '256' }], ['random-forest', { trees: '15', bits: '256' }], ['knn', { k: '3', bits: '256' }]] as const) {
+      const model = await post(`${app.url}/algorithm/${algorithm}`, { dataset_uri: dataset, prediction_feature: target, folds: '2', ...params });
+      const expected = await servicePredictions(model, query);
+      const out = await run(await onnx(model), await morgan(expected.map((r) => r.smiles), 256));
+      expect(Array.from(out.label!.data as string[]), algorithm).to.deep.equal(expected.map((r) => r.value));
+      expect(out.probabilities!.dims, algorithm).to.deep.equal([expected.length, 3]);
+      const p = Array.from(out.probabilities!.data as Float32Array | Float64Array);
+      for (let i = 0; i < expected.length; i++) expect(p[3 * i]! + p[3 * i + 1]! + p[3 * i + 2]!, algorithm).to.be.closeTo(1, 1e-5);
+    }
+  });
 
   it('names the inputs in its metadata, in the order of the vector', async () => {
     const model = await post(`${app.url}/algorithm/mlr`, { dataset_uri: epa, prediction_feature: epaTarget, folds: '2' });
