@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import * as ort from 'onnxruntime-node';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { followTask, uploadDataset } from '../helpers/datasets.ts';
+import { entries } from '../helpers/datasetEntries.ts';
 import { sharedData } from '../helpers/data.ts';
 import { morganFingerprints } from '../../src/chem/morgan.ts';
 import { computeDescriptors, DESCRIPTORS } from '../../src/chem/descriptors.ts';
@@ -132,6 +133,35 @@ describe('GET /model/{id} as application/onnx', function () {
       expect(out.probabilities!.dims, algorithm).to.deep.equal([expected.length, 3]);
       const p = Array.from(out.probabilities!.data as Float32Array | Float64Array);
       for (let i = 0; i < expected.length; i++) expect(p[3 * i]! + p[3 * i + 1]! + p[3 * i + 2]!, algorithm).to.be.closeTo(1, 1e-5);
+    }
+  });
+
+  it('a model of the dataset\'s own features takes them as input, in the order its metadata lists them', async () => {
+    const e = (parse(rows('EPAFHM.csv').join('\n')) as string[][]).slice(1, 161);
+    const d = await descriptors(e.map((r) => r[0]!));
+    const csv = ['SMILES,TPSA,LogP,MW,LC50', ...e.map((r, i) => `"${r[0]}",${d[i]![4]},${d[i]![2]},${d[i]![0]},${r[1]}`)].join('\n') + '\n';
+    const all = (await uploadDataset(app, csv, 'text/csv')).body;
+    const nt = await (await fetch(all, { headers: { Accept: 'application/n-triples' } })).text();
+    const train = (await uploadDataset(app, entries(nt, (n) => n <= 120), 'application/n-triples')).body;
+    const test = (await uploadDataset(app, entries(nt, (n) => n > 120), 'application/n-triples')).body;
+    const uriOf = async (title: string) => featureUri(all, title);
+    const titles = new Map<string, string>();
+    for (const t of ['TPSA', 'LogP', 'MW']) titles.set(await uriOf(t), t);
+    const testRows = parse(await (await fetch(test, { headers: { Accept: 'text/csv' } })).text(), { columns: true }) as Array<Record<string, string>>;
+    for (const algorithm of ['mlr', 'random-forest']) {
+      const model = await post(`${app.url}/algorithm/${algorithm}`, { dataset_uri: train, prediction_feature: await uriOf('LC50'), representation: 'features', folds: '2', ...(algorithm === 'mlr' ? {} : { trees: '15' }) });
+      const bytes = Buffer.from(await (await fetch(model, { headers: { Accept: 'application/onnx' } })).arrayBuffer()).toString('utf8');
+      const at = bytes.indexOf('[', bytes.indexOf('input_features'));
+      const order = JSON.parse(bytes.slice(at, bytes.indexOf(']', at) + 1)) as string[];
+      // The model's ot:independentVariables, every one and nothing else.
+      const rdf = await (await fetch(model, { headers: { Accept: 'application/n-triples' } })).text();
+      const independent = [...rdf.matchAll(/#independentVariables> <([^>]+)>/g)].map((m) => m[1]);
+      expect([...order].sort()).to.deep.equal([...independent].sort());
+      expect([...order].sort()).to.deep.equal([...titles.keys()].sort());
+      const expected = await servicePredictions(model, test);
+      const X = testRows.map((r) => order.map((u) => Number(r[titles.get(u)!])));
+      const got = Array.from((await run(await onnx(model), X)).value!.data as Float32Array | Float64Array);
+      expected.forEach((r, i) => expect(Math.abs(got[i]! - Number(r.value)), `${algorithm} ${r.smiles}`).to.be.at.most(1e-6 * Math.abs(Number(r.value)) + 1e-12));
     }
   });
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startApp, tempDir, type TestApp } from '../helpers/app.ts';
 import { followTask, uploadDataset } from '../helpers/datasets.ts';
+import { entries } from '../helpers/datasetEntries.ts';
 import { SHARED_DATA, sharedData } from '../helpers/data.ts';
 import { DESCRIPTORS } from '../../src/chem/descriptors.ts';
 
@@ -38,15 +39,6 @@ async function qmrf(model: string): Promise<string> {
   expect(res.status).to.equal(200);
   expect(res.headers.get('content-type')).to.equal('application/xml; charset=utf-8');
   return res.text();
-}
-
-/** The N-Triples of a dataset with only the data entries whose number passes `keep`. */
-function entries(nt: string, keep: (n: number) => boolean): string {
-  const lines = nt.split('\n').filter((l) => l.trim());
-  const entry = (l: string) => /\/entry\/(\d+)>/.exec(l)?.[1];
-  const kept = lines.filter((l) => { const n = entry(l); return n === undefined ? !l.startsWith('_:') : keep(Number(n)); });
-  const values = new Set(kept.flatMap((l) => /#values> (_:\S+) \.$/.exec(l)?.[1] ?? []));
-  return [...kept, ...lines.filter((l) => values.has(l.split(' ')[0]!))].join('\n') + '\n';
 }
 
 const section = (xml: string, name: string) => new RegExp(`<${name}[ >][^]*?</${name}>`).exec(xml)?.[0] ?? '';
