@@ -55,7 +55,7 @@ export function equationOf(m: TrainedModel | undefined, target: string): string 
     }
     case 'randomForest': {
       const f = m.state as Forest;
-      return `${f.trees.length} CART trees, each grown on a bootstrap sample with ${String(m.params.mtry) === '0' ? 'the default number of' : String(m.params.mtry)} descriptors tried per split; the prediction is the mean over the trees of ${f.classes ? 'the class frequencies of the leaf reached (predicted class: the most probable)' : 'the mean value of the leaf reached'}.`;
+      return `${f.trees.length} CART trees, each grown on a bootstrap sample with ${String(m.params.mtry) === '0' ? (m.task === 'classification' ? '√p' : 'p/3') : String(m.params.mtry)} of the p descriptors tried per split; the prediction is the mean over the trees of ${f.classes ? 'the class frequencies of the leaf reached (predicted class: the most probable)' : 'the mean value of the leaf reached'}.`;
     }
     case 'knn': {
       const k = m.state as KnnModel;
