@@ -3,7 +3,7 @@
 // (+ Normalizer), both of the ONNX-ML domain. MLR and kNN use standard operators in double
 // precision: LinearRegressor holds 32-bit coefficients, and least squares on correlated
 // descriptors (MW and exact mass) has large coefficients that cancel, so a float copy of
-// them would not give the service's predictions.
+// them can miss the service's predictions.
 import type { Forest } from '../../algorithms/ml/forest.ts';
 import type { LogisticModel } from '../../algorithms/ml/logistic.ts';
 import { attr, doubles, ELEM, node, strings, valueInfo, type OnnxNode, type Tensor, type ValueInfo } from './onnxProto.ts';
