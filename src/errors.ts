@@ -61,6 +61,10 @@ export class MethodNotAllowed extends HttpError {
     });
   }
 }
+/** RFC 9110 §15.5.7: the resource has no representation of the media types the request accepts. */
+export class NotAcceptable extends HttpError {
+  constructor(message: string, options?: HttpErrorOptions) { super(406, ERR.NotAcceptable, message, options); }
+}
 export class Conflict extends HttpError {
   constructor(message: string, options?: HttpErrorOptions) { super(409, ERR.Conflict, message, options); }
 }

@@ -95,6 +95,7 @@ export async function modelPage(input: PageInput): Promise<string> {
 ${cv ? html`<h2>Cross-validation</h2><table class="statistics"><tbody><tr><th scope="row">Folds</th><td class="num">${g.value(cv, OT.numFolds)}</td></tr><tr><th scope="row">Instances</th><td class="num">${g.value(cv, OT.numInstances)}</td></tr>
 ${statistics ? statisticsRows(g, statistics) : ''}</tbody></table>` : html`<p>No cross-validation statistics are stored with this model.${dependent.length ? ' A model built as a fold of a validation has none: it is judged by that validation\'s held-out predictions (its validations are linked below).' : ''}</p>`}
 <p><a href="${base}/validation?model=${encodeURIComponent(uri)}">Validations of this model</a>${algorithm && training ? html` · <a href="${base}/validation?${String(new URLSearchParams({ algorithm, dataset: training }))}">validations of its algorithm on its training dataset</a>` : ''}</p>
+<p><a href="${uri}/qmrf?media=application%2Fxml" download="qmrf.xml" role="button" id="qmrf-download">Download the QMRF report (XML)</a> · <a href="${uri}/qmrf">read it as a page</a></p>
 <h2>Plot</h2>${plot}
 <form class="box" id="predict-dataset" method="post" action="${uri}" data-job="predict-job"><h2>Predict a dataset</h2>
 <label>Dataset URI: <input name="dataset_uri" type="url" size="60" required></label><button type="submit">Predict</button></form>

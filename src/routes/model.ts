@@ -1,4 +1,4 @@
-// /model: list, get, delete; POST /model/{id} predicts as a task.
+// /model: list, get (RDF, or the model itself as ONNX), its QMRF report, delete; POST /model/{id} predicts as a task.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Deps } from '../deps.ts';
@@ -13,6 +13,8 @@ import { jobCallerOf } from '../auth/namedInputs.ts';
 import { NotFound } from '../errors.ts';
 import { OT } from '../rdf/vocab.ts';
 import { readFilter } from '../auth/readAccess.ts';
+import { exportOnnx, ONNX } from '../models/export/onnxExport.ts';
+import { qmrfReply } from '../models/export/qmrfReply.ts';
 
 export function modelRouter(deps: Deps): Router {
   const router = new Router();
@@ -26,8 +28,14 @@ export function modelRouter(deps: Deps): Router {
 
   router.get('/model/:id', handle(async (ctx) => {
     const uri = modelUri(ctx);
-    return { ...rdfReply(await modelGraph(deps, uri), { uris: [uri] }), depends: [uri] };
+    const reply = rdfReply(await modelGraph(deps, uri), { uris: [uri] });
+    // Offered last, so that no Accept and */* keep RDF/XML; built only when asked for.
+    reply.variants.push({ type: ONNX, produce: () => exportOnnx(deps, uri) });
+    return { ...reply, depends: [uri] };
   }));
+
+  // The model's QMRF report, filled from the store (docs/models-export.md).
+  router.get('/model/:id/qmrf', handle(async (ctx) => qmrfReply(deps, modelUri(ctx), readFilter(deps, ctx))));
 
   // The ot:Parameter nodes a model lists (SPEC §2.1) have URIs of their own; each dereferences.
   router.get('/model/:id/parameter/:n', handle(async (ctx) => {
