@@ -1,7 +1,7 @@
 // Entry of every pool worker thread: imports the job module and calls the named function.
 // Errors cross the thread boundary as plain data, so an HttpError keeps its status and
 // code (structured cloning would keep only the message).
-import type { MessagePort } from 'node:worker_threads';
+import { threadId, type MessagePort } from 'node:worker_threads';
 import { bindCancelFlag, checkCancelled, isCancelled } from './cancellation.ts';
 import { runInBackground } from './threadPriority.ts';
 import { plainError, type PlainError } from '../errors.ts';
@@ -36,7 +36,7 @@ export interface WorkerTools {
 }
 
 export default async function runCall(call: WorkerCall): Promise<WorkerOutcome> {
-  bindCancelFlag(call.cancel);
+  bindCancelFlag(call.cancel, threadId);
   const tools: WorkerTools = {
     progress: (p) => call.port?.postMessage(p),
     get cancelled() {
@@ -54,7 +54,7 @@ export default async function runCall(call: WorkerCall): Promise<WorkerOutcome> 
   } catch (e) {
     return { ok: false, error: plainError(e) };
   } finally {
-    bindCancelFlag(undefined);
+    bindCancelFlag(undefined, threadId);
     call.port?.close();
   }
 }
