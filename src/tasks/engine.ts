@@ -22,7 +22,7 @@ import { LiveJob } from './liveJob.ts';
 import { TaskWriter } from './taskWriter.ts';
 import { JobQuota } from './quota.ts';
 import { completeTask, failTask } from './outcome.ts';
-import { recordOwner, recordOwners } from '../auth/owners.ts';
+import { forgetOwner, recordOwner, recordOwners } from '../auth/owners.ts';
 import type { Logger } from '../logger.ts';
 import type { Delivery, JobQueue, QueuedJob } from './queue.ts';
 import { LocalQueue } from './localQueue.ts';
@@ -157,7 +157,8 @@ export class JobEngine implements TaskEngine {
       await this.queue.enqueue(queuedJob(record, subjectid));
     } catch (e) {
       // Not accepted, so not kept: a task left Queued would wait for a job nobody has.
-      await this.deps.store.dropGraph(record.uri).catch((err: unknown) => this.deps.logger.error({ err, task: record.uri }, 'could not remove a task the queue refused'));
+      await Promise.all([this.deps.store.dropGraph(record.uri), forgetOwner(this.deps, record.uri)])
+        .catch((err: unknown) => this.deps.logger.error({ err, task: record.uri }, 'could not remove a task the queue refused'));
       throw e;
     }
   }
@@ -172,6 +173,9 @@ export class JobEngine implements TaskEngine {
   private async deliver({ job, signal }: Delivery): Promise<void> {
     const { store, logger, config } = this.deps;
     const record = (await readTask(store, job.taskUri))?.record;
+    // Handed out as the process began to stop: the task stays as stored, for the next start
+    // or (a shared queue) another worker once the lock lapses.
+    if (this.stopping) await new Promise<never>(() => {});
     if (!record || isFinal(record.status)) {
       // Cancelled while it waited, but handed out before the queue could drop it.
       if (record?.status === 'Cancelled') await this.discard(record);
