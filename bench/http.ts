@@ -1,6 +1,6 @@
 // Speed where users wait, measured from outside (wrk in its own process) against a bare Koa
 // app in its own process that serves the same bytes: representations a client reads again
-// and again, GET /task/{id} latency while every core runs a job, and new compounds posted.
+// and again, and new compounds posted. Task polls while jobs run: jobStall.ts.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { BenchModule, BenchRow } from './types.ts';
@@ -52,64 +52,9 @@ async function versusBare(bench: string, url: string, accept: string, connection
   }
 }
 
-async function poll(url: string, accept = 'text/uri-list'): Promise<string> {
-  for (;;) {
-    const res = await fetch(url, { headers: { accept } });
-    const text = (await res.text()).trim();
-    if (res.status === 200) return text;
-    if (res.status !== 202) throw new Error(`${url}: ${res.status} ${text}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** POSTs a form or body and follows the task protocol (SPEC §4.3) to the result URI. */
-async function job(url: string, init: RequestInit): Promise<{ task?: string; result: string }> {
-  const res = await fetch(url, { ...init, method: 'POST', headers: { accept: 'text/uri-list', ...init.headers } });
-  const text = (await res.text()).trim();
-  if (res.status === 200) return { result: text };
-  if (res.status !== 202) throw new Error(`${url}: ${res.status} ${text}`);
-  return { task: text, result: await poll(text) };
-}
-
 /**
- * GET /task/{id} p99 while two descriptor jobs run ÷ p99 with the service idle, in rounds:
- * each idle run waits for the machine to go quiet (the search index computes the patterns
- * of the compounds posted before in the background), and a p99 from one run moves by half
- * from run to run, so the round with the median ratio is shown beside every round's ratio.
- */
-async function taskLatency(service: Running): Promise<BenchRow[]> {
-  const kazius = readFileSync(sharedData('opentox-test/kazius.csv'));
-  const { result: dataset, task } = await job(`${service.url}/dataset`, { body: kazius, headers: { 'content-type': 'text/csv' } });
-  const taskUrl = task ?? (await job(`${service.url}/algorithm/physchem`, { body: new URLSearchParams({ dataset_uri: dataset }) })).task!;
-  const options = { connections: 8, seconds: SECONDS, headers: { accept: 'text/uri-list' } };
-  const rounds: Array<{ idle: WrkResult; busy: WrkResult; ratio: number }> = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    await untilIdle();
-    const idle = await wrk(taskUrl, options);
-    // Two descriptor jobs over kazius keep both cores busy while the polls are measured.
-    const started = [1, 2].map(() => fetch(`${service.url}/algorithm/physchem`, { method: 'POST', headers: { accept: 'text/uri-list' }, body: new URLSearchParams({ dataset_uri: dataset }) }).then(async (r) => (await r.text()).trim()));
-    const tasks = await Promise.all(started);
-    try {
-      const busy = await wrk(taskUrl, options);
-      rounds.push({ idle, busy, ratio: busy.p99 / idle.p99 });
-    } finally {
-      await Promise.all(tasks.map((t) => fetch(t, { method: 'DELETE' })));
-    }
-  }
-  const ratios = rounds.map((r) => r.ratio).sort((a, b) => a - b);
-  const { idle, busy, ratio } = medianBy(rounds, (r) => r.ratio);
-  return [{
-    bench: `GET /task/{id} p99 while 2 descriptor jobs run on kazius, wrk -c8, median of ${ROUNDS} rounds`,
-    figure: `${fmt(busy.p99, 2)} ms (p50 ${fmt(busy.p50, 2)} ms)`,
-    baseline: `${fmt(idle.p99, 2)} ms idle (p50 ${fmt(idle.p50, 2)} ms)`,
-    ratio: `${ratio.toFixed(1)} (goal <= 2; rounds ${ratios.map((r) => r.toFixed(1)).join(', ')})`,
-  }];
-}
-
-/**
- * Distinct kazius SMILES posted as new compounds in each round. The row runs before the task
- * rows, which upload kazius: after them every one of these would be a compound the service
- * holds.
+ * Distinct kazius SMILES posted as new compounds in each round. Each is a compound the
+ * service does not hold yet.
  */
 const POSTED = Number(process.env.BENCH_POSTED ?? 2000);
 /** Other distinct kazius SMILES, posted (with the salts below) before the measured rounds. */
@@ -192,7 +137,7 @@ async function postCompounds(service: Running): Promise<BenchRow[]> {
     const before = threadTicks(pid);
     const { responses, seconds } = await post(bodies, salted(spare.slice(0, POST_CONNECTIONS), salt));
     // The parser threads are the service's busiest threads besides its event loop while it takes
-    // posts and runs no job (the task rows come after this one).
+    // posts and runs no job.
     rounds.push({ rate: responses / seconds, raw, cpu: cpuPer(pid, before, threadTicks(pid), responses, PARSER_THREADS) });
   }
   const ratio = (r: { rate: number; raw: number }) => r.rate / r.raw;
@@ -244,7 +189,7 @@ async function postCompounds(service: Running): Promise<BenchRow[]> {
 }
 
 const mod: BenchModule = {
-  title: 'Representations and task polls, from another process (wrk) against bare Koa',
+  title: 'Representations and posts, from another process (wrk) against bare Koa',
   run: async () => {
     const service = await startService();
     try {
@@ -257,7 +202,6 @@ const mod: BenchModule = {
       rows.push(await versusBare('GET /compound/{id} as molfile', compound, 'chemical/x-mdl-molfile', 16));
       rows.push(await versusBare('GET /compound/{id} as SMILES', compound, 'chemical/x-daylight-smiles', 16));
       rows.push(...await postCompounds(service));
-      rows.push(...await taskLatency(service));
       return rows;
     } finally {
       await service.stop();

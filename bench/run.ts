@@ -17,6 +17,7 @@ const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
   ['compounds', () => import('./compounds.ts')],
   ['auth', () => import('./auth.ts')],
   ['http', () => import('./http.ts')],
+  ['jobStall', () => import('./jobStall.ts')],
   ['scale', () => import('./scale.ts')],
 ];
 

@@ -163,6 +163,9 @@ export class EntryWriter {
     this.chunk = [];
     this.inChunk = 0;
     await this.pipeline.add(() => this.deps.store.addToGraph(this.plan.dataset, quads));
+    // The loop gets a turn before the next chunk is built: a commit the pipeline takes at
+    // once resolves without one, and a job's whole result would be built in one go.
+    await new Promise((r) => setImmediate(r));
   }
 }
 

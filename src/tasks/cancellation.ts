@@ -14,18 +14,29 @@ export class WorkerCancelled extends Error {
 /** The flag of the call this thread runs now (piscina runs one call per thread at a time). */
 let current: Int32Array | undefined;
 
-/** A new flag for one call: shared memory, seen by the worker without an event-loop turn. */
+/**
+ * A new flag for one call: shared memory, seen by the worker without an event-loop turn. Its
+ * second slot holds the id of the thread running the call, 0 before and after, so that the
+ * pool knows which thread to terminate.
+ */
 export function newCancelFlag(): Int32Array {
-  return new Int32Array(new SharedArrayBuffer(4));
+  return new Int32Array(new SharedArrayBuffer(8));
 }
 
 export function raiseCancelFlag(flag: Int32Array): void {
   Atomics.store(flag, 0, 1);
 }
 
-/** Makes `flag` the one checkCancelled() reads in this thread (undefined: none). */
-export function bindCancelFlag(flag: Int32Array | undefined): void {
+/** Makes `flag` the one checkCancelled() reads in thread `threadId` (undefined: none, the call is over). */
+export function bindCancelFlag(flag: Int32Array | undefined, threadId: number): void {
+  if (current) Atomics.store(current, 1, 0);
   current = flag;
+  if (flag) Atomics.store(flag, 1, threadId);
+}
+
+/** The id of the thread running the call of `flag`; 0 when it has not started or is over. */
+export function threadOf(flag: Int32Array): number {
+  return Atomics.load(flag, 1);
 }
 
 /** True once the worker call running in this thread was cancelled; false outside calls. */

@@ -1,9 +1,9 @@
-// The job engine: a FIFO queue of tasks run at most `concurrency` at a time,
-// each job with an AbortSignal and throttled progress. The store holds every task
-// (src/tasks/tasks.ts); this holds only the live ones, so a restart loses nothing but
-// the jobs' in-flight work (src/tasks/recovery.ts). With REDIS_URL the FIFO is a shared
-// queue (src/tasks/redis/) instead: any process submits, worker processes run what it
-// hands them (deliver), and every process reads the task from the store.
+// The job engine: tasks queued on a JobQueue and run at most `concurrency` at a time, each
+// job with an AbortSignal and throttled progress. The store holds every task
+// (src/tasks/tasks.ts); this holds only the live ones, so a restart loses nothing but the
+// jobs' in-flight work (src/tasks/recovery.ts). The queue is a FIFO in memory
+// (localQueue.ts), or with REDIS_URL one that every process shares (src/tasks/redis/):
+// either way it carries "run task T" to deliver(), which reads the task from the store.
 import { workerThreads, type Config } from '../config.ts';
 import { uriOf } from '../deps.ts';
 import { NotFound, ServiceUnavailable } from '../errors.ts';
@@ -22,9 +22,10 @@ import { LiveJob } from './liveJob.ts';
 import { TaskWriter } from './taskWriter.ts';
 import { JobQuota } from './quota.ts';
 import { completeTask, failTask } from './outcome.ts';
-import { recordOwner, recordOwners } from '../auth/owners.ts';
+import { forgetOwner, recordOwner, recordOwners } from '../auth/owners.ts';
 import type { Logger } from '../logger.ts';
-import type { Delivery, JobQueue } from './queue.ts';
+import type { Delivery, JobQueue, QueuedJob } from './queue.ts';
+import { LocalQueue } from './localQueue.ts';
 import { RedisQueue } from './redis/redisQueue.ts';
 
 export interface EngineDeps {
@@ -38,43 +39,41 @@ export interface EngineOptions {
   role?: 'api' | 'worker';
 }
 
-/** How often a process without the job polls the store while a client waits for a task. */
+/** How often the store is read while a client waits for a task whose job this process does not run. */
 const POLL_MS = 100;
 
 /** How long the threads of a process that takes no jobs are kept while idle. */
 const NO_JOBS_IDLE_MS = 30_000;
 /** How long close() lets aborted jobs wind down before the store closes. */
 const CLOSE_GRACE_MS = 2000;
-/** Retry-After of a submission refused because the queue is full (SPEC §3 Rejected). */
+/** Retry-After of a submission refused because the service stops (SPEC §3 Rejected). */
 const RETRY_AFTER_S = 10;
 
-/** A job's parameters: as submitted, or read back from the store for a recovered task (throws when unreadable). */
-const paramsOf = (record: TaskRecord, known: unknown): unknown => (known === undefined ? JSON.parse(record.params) : known);
+/** A job's parameters, as stored with its task (throws when unreadable). */
+const paramsOf = (record: TaskRecord): unknown => JSON.parse(record.params);
 
 /**
- * Parameters as stored with the task: tokens are dropped wherever they sit (
- * no subjectid in the store, whose SPARQL endpoint is public). The live job still gets them.
+ * Parameters as stored with the task: tokens are dropped wherever they sit (no subjectid in
+ * the store, whose SPARQL endpoint is public). The job gets the token beside them (LiveJob).
  */
 const storedParams = (params: unknown): string => JSON.stringify(params ?? null, (k, v: unknown) => (/^subjectid$/i.test(k) ? undefined : v));
+
+/** What the queue carries for a stored task (and the caller's token, which is never stored). */
+const queuedJob = (record: TaskRecord, subjectid?: string): QueuedJob => ({ taskUri: record.uri, kind: record.kind, idempotent: record.idempotent, subjectid });
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 export class JobEngine implements TaskEngine {
   readonly pool: WorkerPool;
   readonly concurrency: number;
+  readonly queue: JobQueue;
   private readonly definitions = new Map<string, JobDefinition<unknown>>();
-  /** Jobs Queued or Running in this process, by task URI. */
+  /** Jobs this process runs, by task URI. */
   private readonly jobs = new Map<string, LiveJob>();
-  /** The shared queue of the distributed mode (REDIS_URL); undefined = this process runs every job. */
-  readonly queue: JobQueue | undefined;
   /** False for an API process of the distributed mode given WORKERS=0: it runs no jobs. */
   private readonly consumes: boolean;
-  private readonly waiting: LiveJob[] = [];
   /** Recovered Queued tasks whose job kind no module has defined yet. */
   private readonly parked = new Map<string, TaskRecord>();
-  private running = 0;
-  /** Submissions whose Queued write is in flight: they count against the queue. */
-  private reserved = 0;
   private stopping = false;
   private readonly writer: TaskWriter;
   private purgeTimer: NodeJS.Timeout | undefined;
@@ -83,8 +82,10 @@ export class JobEngine implements TaskEngine {
 
   constructor(private readonly deps: EngineDeps, options: EngineOptions = {}) {
     const { redisUrl, jobLockMs } = deps.config;
-    this.queue = redisUrl ? new RedisQueue({ url: redisUrl, lockDurationMs: jobLockMs, stalledIntervalMs: Math.max(100, Math.round(jobLockMs / 2)) }) : undefined;
-    this.consumes = !this.queue || options.role === 'worker' || deps.config.workers > 0;
+    this.queue = redisUrl
+      ? new RedisQueue({ url: redisUrl, lockDurationMs: jobLockMs, stalledIntervalMs: Math.max(100, Math.round(jobLockMs / 2)) })
+      : new LocalQueue(deps.config.queueLength);
+    this.consumes = !this.queue.distributed || options.role === 'worker' || deps.config.workers > 0;
     // A process that takes no jobs (an API process beside worker processes) needs its threads
     // only to parse a small upload now and then: they are not started ahead and go soon after.
     this.pool = new WorkerPool(workerThreads(deps.config), undefined, this.consumes ? IDLE_THREAD_MS : NO_JOBS_IDLE_MS);
@@ -93,13 +94,13 @@ export class JobEngine implements TaskEngine {
   }
 
   /**
-   * Settles what the last process left (recovery.ts) and starts the retention purge. In the
-   * distributed mode other processes may be running the unfinished tasks, so nothing is
-   * recovered here: the queue hands back the job of a worker that died (deliver).
+   * Settles what the last process left (recovery.ts), starts taking jobs and starts the
+   * retention purge. With a shared queue other processes may be running the unfinished
+   * tasks, so nothing is recovered here: the queue hands back the job of a worker that died.
    */
   async start(): Promise<void> {
-    if (!this.queue) for (const t of await recoverTasks(this.deps.store)) this.enqueue(t);
-    else if (this.consumes) this.queue.consume((d) => this.deliver(d), this.concurrency, (id) => this.abandon(id));
+    if (!this.queue.distributed) for (const t of await recoverTasks(this.deps.store)) await this.queue.enqueue(queuedJob(t));
+    if (this.consumes) this.queue.consume((d) => this.deliver(d), this.concurrency, (id) => this.abandon(id));
     const hours = this.deps.config.taskRetentionHours;
     if (hours > 0) {
       const retentionMs = hours * 3_600_000;
@@ -115,7 +116,7 @@ export class JobEngine implements TaskEngine {
     for (const t of [...this.parked.values()]) {
       if (t.kind !== definition.kind) continue;
       this.parked.delete(t.uri);
-      this.enqueue(t);
+      this.queue.enqueue(queuedJob(t)).catch((err: unknown) => this.deps.logger.error({ err, task: t.uri }, 'could not queue a recovered task'));
     }
   }
 
@@ -123,13 +124,6 @@ export class JobEngine implements TaskEngine {
     const definition = this.definitions.get(kind);
     if (!definition) throw new Error(`no job of kind "${kind}" is defined`);
     if (this.stopping) throw new ServiceUnavailable('the service is stopping', { retryAfterSeconds: RETRY_AFTER_S });
-    if (!this.queue && this.running >= this.concurrency && this.waiting.length + this.reserved >= this.deps.config.queueLength) {
-      throw new ServiceUnavailable(`the server is overloaded: ${this.waiting.length} tasks are waiting to run`, {
-        code: ERR.ServerOverload,
-        retryAfterSeconds: RETRY_AFTER_S,
-        details: `No task was created. Submit again after ${RETRY_AFTER_S} seconds.`,
-      });
-    }
     const record: TaskRecord = {
       uri: uriOf(this.deps.config, `/task/${uuidv7()}`),
       creator: meta.creator,
@@ -145,31 +139,43 @@ export class JobEngine implements TaskEngine {
       idempotent: definition.idempotent,
     };
     if (meta.client !== undefined) this.quota.acquire(meta.client, record.uri, this.deps.config.jobQuota);
-    this.reserved++;
     try {
       await this.deps.store.replaceGraph(record.uri, taskQuads(record));
       // A task is its creator's (SPEC §5.2: access to tasks is restricted).
       await recordOwner(this.deps, record.uri, meta.owner);
+      await this.share(record, meta.subjectid);
     } catch (e) {
       this.quota.release(record.uri);
       throw e;
-    } finally {
-      this.reserved--;
     }
-    if (this.queue) await this.share(record, meta.subjectid);
-    else this.enqueue(record, params, meta.subjectid);
     return infoOf(record);
   }
 
+  /** Hands a stored Queued task to the queue; when the queue refuses it, the task is removed and the 503 stands. */
+  private async share(record: TaskRecord, subjectid: string | undefined): Promise<void> {
+    try {
+      await this.queue.enqueue(queuedJob(record, subjectid));
+    } catch (e) {
+      // Not accepted, so not kept: a task left Queued would wait for a job nobody has.
+      await Promise.all([this.deps.store.dropGraph(record.uri), forgetOwner(this.deps, record.uri)])
+        .catch((err: unknown) => this.deps.logger.error({ err, task: record.uri }, 'could not remove a task the queue refused'));
+      throw e;
+    }
+  }
+
   /**
-   * Runs a job the shared queue hands to this process, as its task in the store says: one
-   * final already (cancelled while it waited) is skipped; one Running was started by a
-   * process that died, so SPEC §3's rule for restarts applies (an idempotent job runs again,
-   * any other ends as Error TaskInterrupted). Never resolves for a job stopped by shutdown.
+   * Runs a job the queue hands to this process, as its task in the store says: one final
+   * already (cancelled while it waited) is skipped; one Running was started by a process
+   * that died (a shared queue hands it back), so SPEC §3's rule for restarts applies (an
+   * idempotent job runs again, any other ends as Error TaskInterrupted). Resolves once the
+   * task's final state is written; never for a job stopped by shutdown.
    */
   private async deliver({ job, signal }: Delivery): Promise<void> {
     const { store, logger, config } = this.deps;
     const record = (await readTask(store, job.taskUri))?.record;
+    // Handed out as the process began to stop: the task stays as stored, for the next start
+    // or (a shared queue) another worker once the lock lapses.
+    if (this.stopping) await new Promise<never>(() => {});
     if (!record || isFinal(record.status)) {
       // Cancelled while it waited, but handed out before the queue could drop it.
       if (record?.status === 'Cancelled') await this.discard(record);
@@ -186,25 +192,35 @@ export class JobEngine implements TaskEngine {
       record.percentageCompleted = 0;
     }
     const definition = this.definitions.get(record.kind);
+    if (!definition && !this.queue.distributed) {
+      // Recovered at start before a module defined its kind: it runs once one does (define).
+      this.parked.set(record.uri, record);
+      return;
+    }
     if (!definition) {
       failTask(record, new Error(`this worker defines no job of kind "${record.kind}"`), config.debug);
       await store.replaceGraph(record.uri, taskQuads(record));
       return;
     }
-    const live = this.live(record, definition, undefined, job.subjectid);
-    // DELETE /task/{id} in another process: it wrote Cancelled; this process stops the job and
-    // writes Cancelled again after its own writes, so a late progress write cannot undo it.
-    signal.addEventListener('abort', () => {
+    const live = new LiveJob(record, definition, job.subjectid, (j) => {
+      if (j.record.status === 'Running') void this.writer.write(j);
+    });
+    // Cancelled where the job was not held (cancelQueued): Cancelled is written; this process
+    // stops the job and writes Cancelled again after its own writes, so a late progress
+    // write cannot undo it.
+    const cancelled = () => {
       if (!advance(live.record, 'cancel')) return;
       live.throttle.stop();
       live.controller.abort(new ServiceUnavailable('the task was cancelled'));
       void this.writer.write(live);
-    }, { once: true });
+    };
+    if (signal.aborted) cancelled();
+    else signal.addEventListener('abort', cancelled, { once: true });
     this.jobs.set(record.uri, live);
     await this.run(live);
     await live.settled;
     // A job stopped by shutdown stays Running in the store; it must not count as done in the
-    // queue either, so this delivery never ends and the queue hands it back once the lock lapses.
+    // queue either, so this delivery never ends and a shared queue hands it back once the lock lapses.
     if (this.stopping && !isFinal(live.record.status)) await new Promise<never>(() => {});
   }
 
@@ -218,17 +234,6 @@ export class JobEngine implements TaskEngine {
     if (!record || isFinal(record.status) || this.jobs.has(uri)) return;
     markInterrupted(record);
     await this.deps.store.replaceGraph(uri, taskQuads(record));
-  }
-
-  /** Hands a stored Queued task to the shared queue; when Redis refuses, the task is removed and the 503 stands. */
-  private async share(record: TaskRecord, subjectid: string | undefined): Promise<void> {
-    try {
-      await this.queue!.enqueue({ taskUri: record.uri, kind: record.kind, idempotent: record.idempotent, subjectid });
-    } catch (e) {
-      // Not accepted, so not kept: a task left Queued would wait for a job nobody has.
-      await this.deps.store.dropGraph(record.uri).catch((err: unknown) => this.deps.logger.error({ err, task: record.uri }, 'could not remove a task the queue refused'));
-      throw e;
-    }
   }
 
   async reply(task: TaskInfo): Promise<Reply> {
@@ -246,7 +251,7 @@ export class JobEngine implements TaskEngine {
     return this.pool.run<T>(module, fn, input, options);
   }
 
-  /** Whether this process holds the task's job (Queued or Running here). */
+  /** Whether this process runs the task's job now. */
   holds(uri: string): boolean {
     return this.jobs.has(uri);
   }
@@ -258,7 +263,6 @@ export class JobEngine implements TaskEngine {
   }
 
   async cancel(uri: string): Promise<TaskInfo | undefined> {
-    if (this.queue && !this.jobs.has(uri)) return this.cancelShared(uri);
     const job = this.jobs.get(uri);
     const parked = this.parked.get(uri);
     if (parked && advance(parked, 'cancel')) {
@@ -266,29 +270,28 @@ export class JobEngine implements TaskEngine {
       await this.deps.store.replaceGraph(uri, taskQuads(parked));
       return infoOf(parked);
     }
-    if (!job) return this.get(uri);
+    if (!job) return this.cancelQueued(uri);
     if (!advance(job.record, 'cancel')) return infoOf(job.record);
-    const i = this.waiting.indexOf(job);
-    if (i >= 0) {
-      this.waiting.splice(i, 1);
-      this.jobs.delete(uri);
-      this.quota.release(uri);
-    }
     job.throttle.stop();
     job.controller.abort(new ServiceUnavailable('the task was cancelled'));
     await this.writer.write(job);
     job.settle();
-    // A running job discards once it has stopped (run), not while it may still read.
-    if (i >= 0) await this.discard(job.record, job.params);
+    // What the job holds goes once it has stopped (run), not while it may still read.
     return infoOf(job.record);
   }
 
-  /** A task that runs (or waits) elsewhere: marked Cancelled in the store, then its process is told. */
-  private async cancelShared(uri: string): Promise<TaskInfo | undefined> {
+  /**
+   * A task whose job this process does not run: waiting in the queue, or running in another
+   * process. Marked Cancelled in the store; then the queue drops it, or tells its process.
+   */
+  private async cancelQueued(uri: string): Promise<TaskInfo | undefined> {
     const t = (await readTask(this.deps.store, uri))?.record;
     if (!t || !advance(t, 'cancel')) return t && infoOf(t);
     await this.deps.store.replaceGraph(uri, taskQuads(t));
-    if (await this.queue!.cancel(uri)) await this.discard(t);
+    if (await this.queue.cancel(uri)) {
+      this.quota.release(uri);
+      await this.discard(t);
+    }
     return infoOf(t);
   }
 
@@ -297,31 +300,29 @@ export class JobEngine implements TaskEngine {
    * thrown: the task is cancelled all the same, and a later start sweeps what is left
    * (datasets/uploadSweep.ts).
    */
-  private async discard(record: TaskRecord, params?: unknown): Promise<void> {
+  private async discard(record: TaskRecord): Promise<void> {
     const definition = this.definitions.get(record.kind);
     if (!definition?.discard) return;
     try {
-      await definition.discard(paramsOf(record, params));
+      await definition.discard(paramsOf(record));
     } catch (e) {
       this.deps.logger.warn({ err: e, task: record.uri }, 'could not remove what a cancelled task held');
     }
   }
 
+  /**
+   * The task once it is final, or as it is after `timeoutMs`: the wait for a job this process
+   * runs ends with its final write, for any other the store is read every POLL_MS. Not the
+   * in-memory status: this resolves once the final state is durable.
+   */
   async settled(uri: string, timeoutMs: number): Promise<TaskInfo | undefined> {
-    const job = this.jobs.get(uri);
-    if (this.queue && !job) return this.poll(uri, timeoutMs);
-    // Not the in-memory status: `settled` resolves once the final state is durable.
-    if (job && timeoutMs > 0) await Promise.race([job.settled, sleep(timeoutMs)]);
-    return this.get(uri);
-  }
-
-  /** Reads the task until it is final or `timeoutMs` has passed: its job runs in another process. */
-  private async poll(uri: string, timeoutMs: number): Promise<TaskInfo | undefined> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const t = await this.get(uri);
-      if (!t || isFinal(t.status) || Date.now() >= deadline) return t;
-      await sleep(Math.min(POLL_MS, deadline - Date.now()));
+      const left = deadline - Date.now();
+      if (!t || isFinal(t.status) || left <= 0) return t;
+      const job = this.jobs.get(uri);
+      await (job ? Promise.race([job.settled, sleep(left)]) : sleep(Math.min(POLL_MS, left)));
     }
   }
 
@@ -329,7 +330,7 @@ export class JobEngine implements TaskEngine {
   async close(): Promise<void> {
     this.stopping = true;
     clearInterval(this.purgeTimer);
-    await this.queue?.close();
+    await this.queue.close();
     const running = [...this.jobs.values()].filter((j) => j.record.status === 'Running');
     for (const job of this.jobs.values()) job.throttle.stop();
     for (const job of running) job.controller.abort(new ServiceUnavailable('the service is stopping'));
@@ -339,36 +340,7 @@ export class JobEngine implements TaskEngine {
     await this.pool.close();
   }
 
-  private enqueue(record: TaskRecord, params?: unknown, subjectid?: string): void {
-    const definition = this.definitions.get(record.kind);
-    if (!definition) {
-      this.parked.set(record.uri, record);
-      return;
-    }
-    const job = this.live(record, definition, params, subjectid);
-    this.jobs.set(record.uri, job);
-    this.waiting.push(job);
-    this.pump();
-  }
-
-  /** A job held by this process; its progress is written while it runs. */
-  private live(record: TaskRecord, definition: JobDefinition<unknown>, params?: unknown, subjectid?: string): LiveJob {
-    return new LiveJob(record, definition, params, subjectid, (j) => {
-      if (j.record.status === 'Running') void this.writer.write(j);
-    });
-  }
-
-  private pump(): void {
-    while (!this.stopping && this.running < this.concurrency && this.waiting.length > 0) {
-      const job = this.waiting.shift()!;
-      this.running++;
-      void this.run(job).finally(() => {
-        this.running--;
-        this.pump();
-      });
-    }
-  }
-
+  /** Runs the job and writes its outcome; resolves once that is written. */
   private async run(job: LiveJob): Promise<void> {
     if (!advance(job.record, 'start')) return;
     void this.writer.write(job);
@@ -382,7 +354,7 @@ export class JobEngine implements TaskEngine {
     try {
       // Unreadable parameters of a recovered task fail the task, not start-up.
       // Each job has its own allowance of requests to other services (REMOTE_MAX_FETCHES).
-      result = await withFetchBudget(this.deps.config.remoteMaxFetches, () => job.definition.run(paramsOf(job.record, job.params), job.context(this.pool)));
+      result = await withFetchBudget(this.deps.config.remoteMaxFetches, () => job.definition.run(paramsOf(job.record), job.context(this.pool)));
       // A job acts with its creator's rights (SPEC §5), so what it created is the creator's.
       await recordOwners(this.deps, result, job.record.owner);
     } catch (e) {
@@ -400,16 +372,13 @@ export class JobEngine implements TaskEngine {
     if (job.record.status === 'Error' && changed) this.deps.logger.warn({ ...ended, error: job.record.error?.message }, 'task ended');
     else this.deps.logger.info(ended, 'task ended');
     job.finish();
-    // The slot frees now; the final write lands in the background (writes stay in order).
     let last = changed ? this.writer.write(job) : job.writes;
     // A cancelled job's holdings go once it has stopped, as one of its writes: close() waits
     // for those, so the store is still open.
-    if (job.record.status === 'Cancelled') last = job.writes = last.then(() => this.discard(job.record, job.params));
-    void last.then(() => {
-      this.jobs.delete(job.record.uri);
-      this.quota.release(job.record.uri);
-      job.settle();
-    });
+    if (job.record.status === 'Cancelled') last = job.writes = last.then(() => this.discard(job.record));
+    await last;
+    this.jobs.delete(job.record.uri);
+    this.quota.release(job.record.uri);
+    job.settle();
   }
-
 }

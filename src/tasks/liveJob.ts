@@ -1,5 +1,5 @@
-// A task while this process holds it (Queued or Running): its job, its parameters and
-// token (the token is never stored: SPEC §5), and what waits on it.
+// A task while this process runs its job: the job, the caller's token (never stored:
+// SPEC §5), and what waits on it.
 import type { TaskRecord } from './tasks.ts';
 import type { JobContext, JobDefinition } from './api.ts';
 import type { WorkerPool } from './workerPool.ts';
@@ -23,8 +23,6 @@ export class LiveJob {
   constructor(
     readonly record: TaskRecord,
     readonly definition: JobDefinition<unknown>,
-    /** As submitted; undefined for a task recovered from the store (parsed when it runs). */
-    readonly params: unknown,
     readonly subjectid: string | undefined,
     flushProgress: (job: LiveJob) => void,
   ) {

@@ -23,6 +23,11 @@ export interface Delivery {
 }
 
 export interface JobQueue {
+  /**
+   * True when other processes take jobs from it too (Redis): a start recovers nothing, since
+   * a job the last process left may run elsewhere, and the queue hands back a dead worker's.
+   */
+  readonly distributed: boolean;
   /** Hands a job to the queue; throws ServiceUnavailable (503, Retry-After) when it cannot. */
   enqueue(job: QueuedJob): Promise<void>;
   /**

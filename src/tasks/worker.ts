@@ -1,10 +1,11 @@
 // Entry of every pool worker thread: imports the job module and calls the named function.
 // Errors cross the thread boundary as plain data, so an HttpError keeps its status and
 // code (structured cloning would keep only the message).
-import type { MessagePort } from 'node:worker_threads';
+import { threadId, type MessagePort } from 'node:worker_threads';
 import { bindCancelFlag, checkCancelled, isCancelled } from './cancellation.ts';
 import { runInBackground } from './threadPriority.ts';
 import { plainError, type PlainError } from '../errors.ts';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 
 // Jobs yield the CPU to the thread serving requests (threadPriority.ts).
 runInBackground();
@@ -33,16 +34,27 @@ export interface WorkerTools {
    * thread stops by itself before the pool terminates it (cancellation.ts).
    */
   checkCancelled: () => void;
+  /**
+   * Moves `buffers`, part of the value the function returns, to the caller instead of
+   * copying them: a large result then costs the caller's event loop nothing to receive.
+   * The function must not touch them after it returns.
+   */
+  transfer: (buffers: readonly ArrayBuffer[]) => void;
 }
 
+/** The outcome with `buffers` moved along (Piscina's Transferable protocol). */
+const moved = (outcome: WorkerOutcome, buffers: ArrayBuffer[]) => move({ [transferableSymbol]: buffers, [valueSymbol]: outcome } as never) as unknown as WorkerOutcome;
+
 export default async function runCall(call: WorkerCall): Promise<WorkerOutcome> {
-  bindCancelFlag(call.cancel);
+  bindCancelFlag(call.cancel, threadId);
+  const buffers: ArrayBuffer[] = [];
   const tools: WorkerTools = {
     progress: (p) => call.port?.postMessage(p),
     get cancelled() {
       return isCancelled();
     },
     checkCancelled,
+    transfer: (b) => void buffers.push(...b),
   };
   try {
     // A call cancelled while it waited in the pool's queue does not start.
@@ -50,11 +62,12 @@ export default async function runCall(call: WorkerCall): Promise<WorkerOutcome> 
     const mod = (await import(call.module)) as Record<string, unknown>;
     const fn = mod[call.fn];
     if (typeof fn !== 'function') throw new Error(`${call.module} exports no function ${call.fn}`);
-    return { ok: true, value: await (fn as (i: unknown, t: WorkerTools) => unknown)(call.input, tools) };
+    const outcome: WorkerOutcome = { ok: true, value: await (fn as (i: unknown, t: WorkerTools) => unknown)(call.input, tools) };
+    return buffers.length > 0 ? moved(outcome, buffers) : outcome;
   } catch (e) {
     return { ok: false, error: plainError(e) };
   } finally {
-    bindCancelFlag(undefined);
+    bindCancelFlag(undefined, threadId);
     call.port?.close();
   }
 }

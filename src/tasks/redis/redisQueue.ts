@@ -31,6 +31,7 @@ export interface RedisQueueOptions {
 const jobIdOf = (taskUri: string) => taskUri.slice(taskUri.lastIndexOf('/') + 1);
 
 export class RedisQueue implements JobQueue {
+  readonly distributed = true;
   private readonly queue: Queue;
   private readonly client: Redis;
   private subscriber: Redis | undefined;
