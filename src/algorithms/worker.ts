@@ -5,7 +5,7 @@ import type { WorkerTools } from '../tasks/worker.ts';
 import { algorithmById } from './catalogue.ts';
 import type { RunInput, RunResult } from './types.ts';
 import type { Table } from './table.ts';
-import type { Prediction, TrainedModel } from './learning/model.ts';
+import type { PredictOptions, Prediction, TrainedModel } from './learning/model.ts';
 import { predictModel } from './learning/predict.ts';
 import { withComputedFeatures } from './learning/chain.ts';
 
@@ -22,6 +22,6 @@ export async function runAlgorithm(input: WorkerRunInput, tools?: WorkerTools): 
  * Predictions of a trained model (POST /model/{id}), computed off the event loop, after
  * the model's feature calculation chain has computed the features the dataset lacks.
  */
-export async function predictInWorker(input: { model: TrainedModel; table: Table }): Promise<Prediction[]> {
-  return predictModel(input.model, await withComputedFeatures(input.model, input.table, algorithmById));
+export async function predictInWorker(input: { model: TrainedModel; table: Table } & PredictOptions): Promise<Prediction[]> {
+  return predictModel(input.model, await withComputedFeatures(input.model, input.table, algorithmById), input);
 }
