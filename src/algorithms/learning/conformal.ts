@@ -9,7 +9,6 @@
 // (Papadopoulos, Vovk & Gammerman 2011, "Regression conformal prediction with nearest
 // neighbours"), so intervals are wide far from the training compounds and narrow near them.
 import type { ParamDef } from '../params.ts';
-import type { RawPrediction } from './learners.ts';
 
 /** The conformal method, as the model's RDF states it (ot:conformalMethod, docs/models.md). */
 export const CONFORMAL_METHOD = 'cross-conformal';
@@ -28,6 +27,17 @@ const DIGITS = 1e9;
 
 /** Added to a difficulty before dividing by it: the interval never shrinks to nothing. */
 export const DIFFICULTY_OFFSET = 0.2;
+
+/** What conformal scoring reads of a learner's raw prediction (learners.ts RawPrediction). */
+export interface RawPrediction {
+  /** Class index or value. */
+  value: number;
+  /** Probability of the positive (last) class. */
+  score?: number;
+  probabilities?: number[];
+  /** Regression: how hard the compound is (0-1), when the learner knows. */
+  difficulty?: number;
+}
 
 export interface Calibration {
   method: typeof CONFORMAL_METHOD;
