@@ -91,6 +91,9 @@ describe('conformal prediction', function () {
       const median = w.length % 2 ? w[w.length >> 1]! : (w[w.length / 2 - 1]! + w[w.length / 2]!) / 2;
       expect(await claimed(v, OT.medianIntervalWidth)).to.be.closeTo(median, 1e-9);
       widths.push(median);
+      const page = await fetch(v, { headers: { Accept: 'text/html' } });
+      expect(page.headers.get('content-type')).to.match(/^text\/html/);
+      expect(await page.text()).to.contain(`At confidence level ${100 * level} %, ${(100 * covered).toFixed(2)} % of the held-out compounds' measured values lie in their conformal prediction interval`);
     }
     expect(widths[0]).to.be.below(widths[1]!);
     expect(widths[1]).to.be.below(widths[2]!);
