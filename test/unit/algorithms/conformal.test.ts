@@ -4,6 +4,10 @@
 import { expect } from 'chai';
 import { calibrate, halfWidth, pValue, region, setLabels, setText } from '../../../src/algorithms/learning/conformal.ts';
 import { seededRng } from '../../../src/algorithms/ml/rng.ts';
+import { algorithmById } from '../../../src/algorithms/catalogue.ts';
+import { withDefaults } from '../../../src/algorithms/params.ts';
+import { predictWith, trainModel } from '../../../src/algorithms/learning/trainer.ts';
+import type { Table } from '../../../src/algorithms/table.ts';
 
 describe('conformal', () => {
   const tenths = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
@@ -71,4 +75,40 @@ describe('conformal', () => {
     expect(setLabels('{0; 1}')).to.deep.equal(['0', '1']);
     expect(setLabels('{}')).to.deep.equal([]);
   });
+
+  // y = 2x + noise on one numeric feature; classes by the sign of x + noise.
+  const rng = seededRng(3);
+  const xs = Array.from({ length: 60 }, () => 4 * rng() - 2);
+  const table = (y: Array<number | string>): Table => ({
+    datasetUri: 'http://example.org/dataset/c', compounds: xs.map((_, i) => `http://example.org/compound/${i + 1}`), smiles: xs.map(() => ''),
+    columns: [{ uri: 'http://example.org/feature/y', title: 'y', numeric: typeof y[0] === 'number' }, { uri: 'http://example.org/feature/x', title: 'x', numeric: true }],
+    values: xs.map((x, i) => [y[i]!, x]),
+  });
+  const regression = table(xs.map((x) => 2 * x + rng() - 0.5));
+  const classes = table(xs.map((x) => (x + 0.6 * (rng() - 0.5) > 0 ? 'active' : 'inactive')));
+  for (const [id, learner, data] of [['knn', 'knn', regression], ['random-forest', 'randomForest', regression], ['mlr', 'linearRegression', regression],
+    ['knn', 'knn', classes], ['random-forest', 'randomForest', classes], ['logistic-regression', 'logisticRegression', classes]] as const) {
+    const kind = data === regression ? 'regression' : 'classification';
+    it(`wraps ${learner} (${kind}): calibrated on every training compound, a region per prediction`, async () => {
+      const params = withDefaults(algorithmById(id)!.params, { folds: 5, trees: 20, representation: 'features' });
+      const model = await trainModel({ learner, table: data, target: 0, params, algorithmUri: `http://example.org/algorithm/${id}`, fallback: 'descriptors' });
+      const cal = model.calibration!;
+      expect(cal.method).to.equal('cross-conformal');
+      const [p] = await predictWith(model, { ...data, compounds: ['q'], values: [[null, 1]] }, { confidenceLevel: 0.8 });
+      if (kind === 'regression') {
+        expect(cal.residuals).to.have.length(60);
+        expect(cal.normalised !== undefined).to.equal(learner === 'knn');
+        expect(p!.lower).to.be.below(p!.value as number);
+        expect(p!.upper).to.be.above(p!.value as number);
+        // The truth at x = 1 is 2 +- 0.5; the interval is for a new measurement, so it holds it.
+        expect(p!.lower).to.be.below(2);
+        expect(p!.upper).to.be.above(2);
+      } else {
+        expect(cal.byClass!.map((v) => v.length).reduce((a, b) => a + b)).to.equal(60);
+        expect(p!.pValues).to.have.length(2);
+        // x = 1 is clearly active: active is in the set, inactive is not.
+        expect(p!.predictionSet).to.deep.equal(['active']);
+      }
+    });
+  }
 });
