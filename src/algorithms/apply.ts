@@ -13,6 +13,7 @@ import { columnIndex, entryAt, type Cell, type Table } from './table.ts';
 import type { AlgorithmDef, FeaturesResult, ModelResult, RunInput, RunResult, TableResult } from './types.ts';
 import type { TrainedModel } from './learning/model.ts';
 import type { FeatureCalculation } from './learning/representation.ts';
+import { conformalFeatures, conformalQuads, type ConformalOutputs } from './learning/conformalOutputs.ts';
 
 export interface ApplyParams {
   algorithmUri: string;
@@ -38,7 +39,7 @@ export const MODEL_KIND = 'opentox-algorithms';
 /** What a model file holds: the trained model and the features its predictions fill. */
 export interface ModelData {
   model: TrainedModel;
-  predicted: { value: string; confidence?: string; inDomain?: string; neighbours?: string };
+  predicted: { value: string; confidence?: string; inDomain?: string; neighbours?: string; conformal?: ConformalOutputs };
 }
 
 export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, ctx: ApplyContext = {}): Promise<string[]> {
@@ -166,6 +167,8 @@ export async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
   if (withConfidence) predicted.confidence = entryAt(uris, 1, 'feature URI');
   if (withDomain) predicted.inDomain = entryAt(uris, withNeighbours ? uris.length - 2 : uris.length - 1, 'feature URI');
   if (withNeighbours) predicted.neighbours = entryAt(uris, uris.length - 1, 'feature URI');
+  // The interval or p-values are outputs of their own kind, not predicted variables (conformalOutputs.ts).
+  predicted.conformal = await conformalFeatures(io, model, modelUri, title);
   const rep = model.representation;
   const uri = await io.model({
     uri: modelUri,
@@ -178,7 +181,7 @@ export async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
     parameters: Object.entries(p.values).map(([name, v]) => ({ name, value: Array.isArray(v) ? formatParam(v) : v })),
     data: { model, predicted } satisfies ModelData,
   });
-  await io.annotateModel(uri, validationQuads(uri, model));
+  await io.annotateModel(uri, [...validationQuads(uri, model), ...conformalQuads(uri, model, predicted.conformal)]);
   return uri;
 }
 

@@ -8,6 +8,7 @@ import type { ModelData } from './apply.ts';
 import { tableOf } from './datasetIO.ts';
 import { checkComputable } from './learning/chain.ts';
 import type { Neighbour, Prediction } from './learning/model.ts';
+import { conformalCells, conformalUris } from './learning/conformalOutputs.ts';
 import { threadModule } from '../threads/threadModule.ts';
 
 const WORKER = threadModule('./worker.ts', import.meta.url);
@@ -25,19 +26,19 @@ export function modelPredictor(deps: Deps): Predictor {
     const { model, predicted } = input.data as ModelData;
     const table = await tableOf(deps, input.dataset, input.subjectid);
     checkComputable(model, table, input.model.uri);
-    const predictions = await deps.tasks.runInWorker<Prediction[]>(WORKER, 'predictInWorker', { model, table }, { signal: input.signal });
+    const predictions = await deps.tasks.runInWorker<Prediction[]>(WORKER, 'predictInWorker', { model, table, confidenceLevel: input.confidenceLevel }, { signal: input.signal });
     const order = input.model.predictedVariables;
     const warnings: string[] = [];
     const values = predictions.map((p, i) => {
       if (p.value === null) warnings.push(`no prediction for ${input.dataset.compounds[i]}: ${p.reason ?? `no structure or values to build its ${model.representation.kind} vector`}`);
-      return order.map((f) => {
+      return [...order.map((f) => {
         if (f === predicted.value) return p.value;
         if (f === predicted.confidence) return p.confidence ?? null;
         if (f === predicted.inDomain) return p.inDomain === undefined ? null : String(p.inDomain);
         if (f === predicted.neighbours) return p.neighbours ? neighboursText(p.neighbours) : null;
         return null;
-      });
+      }), ...conformalCells(predicted.conformal, p)];
     });
-    return { values, warnings };
+    return { values, warnings, features: [...order, ...conformalUris(predicted.conformal)] };
   };
 }

@@ -7,7 +7,7 @@ import { buffersOf, packRows, type NumberRows } from '../threads/numberRows.ts';
 import { algorithmById } from './catalogue.ts';
 import type { FeaturesResult, RunInput, RunResult } from './types.ts';
 import type { Table } from './table.ts';
-import type { Prediction, TrainedModel } from './learning/model.ts';
+import type { PredictOptions, Prediction, TrainedModel } from './learning/model.ts';
 import { predictModel } from './learning/predict.ts';
 import { withComputedFeatures } from './learning/chain.ts';
 
@@ -31,6 +31,6 @@ export async function runAlgorithm(input: WorkerRunInput, tools?: WorkerTools): 
  * Predictions of a trained model (POST /model/{id}), computed off the event loop, after
  * the model's feature calculation chain has computed the features the dataset lacks.
  */
-export async function predictInWorker(input: { model: TrainedModel; table: Table }): Promise<Prediction[]> {
-  return predictModel(input.model, await withComputedFeatures(input.model, input.table, algorithmById));
+export async function predictInWorker(input: { model: TrainedModel; table: Table } & PredictOptions): Promise<Prediction[]> {
+  return predictModel(input.model, await withComputedFeatures(input.model, input.table, algorithmById), input);
 }

@@ -19,6 +19,8 @@ import type { Form } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
 import { checkReadable, formValues, type JobCaller } from '../auth/namedInputs.ts';
 import { directReply } from '../tasks/taskReply.ts';
+import { CONFIDENCE_LEVEL_PARAM } from '../algorithms/learning/conformal.ts';
+import { readParams } from '../algorithms/params.ts';
 
 export const PREDICT_JOB = 'model-predict';
 
@@ -28,6 +30,8 @@ export interface PredictParams {
   compoundUri?: string;
   datasetService?: string;
   subjectid?: string;
+  /** Level of the conformal interval or set (conformal.ts); the default when absent. */
+  confidenceLevel?: number;
 }
 
 /**
@@ -77,6 +81,8 @@ export async function startPredict(deps: Deps, model: string, form: Form, caller
     datasetUri: form.get('dataset_uri'),
     compoundUri: form.get('compound_uri'),
     datasetService: form.get('dataset_service'),
+    // A level outside (0,1) answers 400 naming the range (STYLE §12).
+    confidenceLevel: readParams([CONFIDENCE_LEVEL_PARAM], (name) => form.all(name)).confidence_level as number | undefined,
   });
   await checkPredictInput(deps, params);
   const { access: _access, ...who } = caller;
@@ -93,13 +99,16 @@ export async function predict(deps: Deps, p: PredictParams, signal?: AbortSignal
   const dataset: LoadedDataset = p.datasetUri
     ? await loadDataset(deps, p.datasetUri, { subjectid: p.subjectid })
     : { uri: p.compoundUri!, compounds: [p.compoundUri!], features: [], values: [[]] };
-  const out = await predictor({ model: info, data, dataset, signal, subjectid: p.subjectid });
+  const out = await predictor({ model: info, data, dataset, signal, subjectid: p.subjectid, confidenceLevel: p.confidenceLevel });
   signal?.throwIfAborted();
+  const features = out.features ?? info.predictedVariables;
+  // Beyond the predicted variables come the conformal outputs, whose level the title states.
+  const level = features.length > info.predictedVariables.length ? ` at confidence level ${p.confidenceLevel ?? CONFIDENCE_LEVEL_PARAM.default}` : '';
   const result = await createDataset(deps, {
-    title: `Predictions of ${info.title} for ${redact(dataset.uri)}`,
+    title: `Predictions of ${info.title} for ${redact(dataset.uri)}${level}`,
     source: info.uri,
     compounds: dataset.compounds,
-    features: info.predictedVariables,
+    features,
     values: out.values,
     warnings: out.warnings,
   });

@@ -12,6 +12,8 @@ export interface PredictionInput {
   dataset: LoadedDataset;
   signal?: AbortSignal;
   subjectid?: string;
+  /** confidence_level of POST /model/{id}: the level of conformal intervals and sets. */
+  confidenceLevel?: number;
 }
 
 export interface PredictionOutput {
@@ -20,6 +22,11 @@ export interface PredictionOutput {
    * (a confidence feature is one of the predicted variables). null where none.
    */
   values: Array<Array<number | string | null>>;
+  /**
+   * The features of values' columns when they are more than model.predictedVariables
+   * (these first, then e.g. the conformal outputs, ot:conformalVariables).
+   */
+  features?: readonly string[];
   /** Rows the model could not predict, with why (become ot:warning on the result). */
   warnings?: string[];
 }

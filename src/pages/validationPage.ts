@@ -73,6 +73,18 @@ function domainSection(g: Graph, uri: string): Html {
 <table class="domain"><tbody><tr>${column(inside, 'Inside the domain')}${column(outside, 'Outside the domain')}</tr></tbody></table>`;
 }
 
+/** Conformal regions: how often the held-out value or class lay in them, against the level asked (docs/models.md). */
+function conformalSection(g: Graph, statistics: string | undefined): Html {
+  const level = statistics === undefined ? undefined : g.value(statistics, OT.confidenceLevel);
+  const coverage = statistics === undefined ? undefined : g.value(statistics, OT.empiricalCoverage);
+  if (level === undefined || coverage === undefined) return html``;
+  const width = g.value(statistics!, OT.medianIntervalWidth);
+  const size = g.value(statistics!, OT.meanPredictionSetSize);
+  const what = width !== undefined ? 'measured values lie in their conformal prediction interval' : 'classes are in their conformal prediction set';
+  const spread = width !== undefined ? html`; the median interval is ${fmt(Number(width))} wide` : size !== undefined ? html`; a set holds ${fmt(Number(size))} classes on average` : '';
+  return html`<h2>Conformal prediction</h2><p>At confidence level ${fmt(100 * Number(level))} %, ${fmt(100 * Number(coverage))} % of the held-out compounds' ${what} (empirical coverage)${spread}.</p>`;
+}
+
 export async function validationPage(input: PageInput): Promise<string> {
   const g = await input.graph();
   const { uri, base } = input;
@@ -90,7 +102,7 @@ ${row('Prediction feature', linked(OT.predictionFeature))}${row('Folds', g.value
 ${row('Models', html`${g.values(uri, OT.model).map((m, i) => html`${i ? ', ' : ''}${link(m, base)}`)}`)}</dl>
 <h2>Statistics (all held-out predictions)</h2>${statistics ? html`<table class="statistics"><tbody>${statisticsRows(g, statistics)}</tbody></table>` : html`<p>None.</p>`}
 <h2>Plot</h2>${statistics && classification ? classificationPlots(g, statistics, held) : regressionPlot(held, feature ? (g.value(feature, DC.title) ?? 'value') : 'value', true)}
-${domainSection(g, uri)}
+${conformalSection(g, statistics)}${domainSection(g, uri)}
 ${folds.length > 1 ? html`<h2>Per fold</h2>${statistics ? foldSpreadPlots(g, statistics, folds.map(foldStats), classification ? 'classification' : 'regression') : ''}<table class="folds"><tbody>${folds.map((f) => html`<tr><th scope="row">Fold ${g.value(f, OT.crossvalidationFold)}</th><td><table><tbody>${foldStats(f) ? statisticsRows(g, foldStats(f)!) : ''}</tbody></table></td></tr>`)}</tbody></table>` : ''}`;
   return layout({ title: g.value(uri, DC.title) ?? uri, base, body, formats: formatLinks(uri, input.reply.variants.map((v) => v.type)) });
 }

@@ -36,6 +36,11 @@ export const OT = vocabulary(OT_NS, [
   'matthewsCorrelationCoefficient', 'qSquare', 'prediction', 'actualValue', 'predictedValue',
   'positiveClassScore', 'confidence', 'inApplicabilityDomain', 'shareInsideDomain',
   'insideDomainStatistics', 'outsideDomainStatistics',
+  // Conformal prediction (this service's terms, ontology/opentox.ttl, docs/models.md).
+  'conformalVariables', 'conformalPredictor', 'conformalMethod', 'nonconformityMeasure', 'mondrian',
+  'calibrationSize', 'lowerBoundVariable', 'upperBoundVariable', 'pValueVariable', 'predictionSetVariable',
+  'pValueClass', 'pValue', 'classPValue', 'lowerBound', 'upperBound', 'predictionSetMember',
+  'confidenceLevel', 'empiricalCoverage', 'medianIntervalWidth', 'meanPredictionSetSize',
 ] as const);
 
 export const DC = vocabulary('http://purl.org/dc/elements/1.1/', [

@@ -21,6 +21,8 @@ export interface FoldInput {
   train: Table;
   /** Held-out rows, their prediction_feature values blanked so nothing can leak. */
   test: Table;
+  /** Level of the held-out conformal regions (conformal.ts default when absent). */
+  confidenceLevel?: number;
 }
 
 export interface ScoredPrediction extends Prediction {
@@ -38,9 +40,9 @@ export interface FoldOutput {
  * ROC curve needs that score, and a Prediction's confidence is not one (kNN weighs it by
  * similarity). Vectors and missing values are built as the trainer builds them.
  */
-export async function predictScored(input: { model: TrainedModel; table: Table }): Promise<ScoredPrediction[]> {
+export async function predictScored(input: { model: TrainedModel; table: Table; confidenceLevel?: number }): Promise<ScoredPrediction[]> {
   const { model, table } = input;
-  const out: ScoredPrediction[] = await predictModel(model, table);
+  const out: ScoredPrediction[] = await predictModel(model, table, { confidenceLevel: input.confidenceLevel });
   const learner = LEARNERS[model.learner];
   if (model.task !== 'classification' || !learner) return out;
   const vecs = await vectors(table, model.representation);
@@ -61,5 +63,5 @@ export async function trainAndPredict(input: FoldInput, tools?: WorkerTools): Pr
   const result = await def.run({ table: input.train, params: input.params, target: input.target, algorithmUri: input.algorithmUri, crossvalidate: false });
   if (result.kind !== 'model') throw new Error(`${input.algorithmId} built no model`);
   tools?.checkCancelled();
-  return { model: result.model, predictions: await predictScored({ model: result.model, table: input.test }) };
+  return { model: result.model, predictions: await predictScored({ model: result.model, table: input.test, confidenceLevel: input.confidenceLevel }) };
 }

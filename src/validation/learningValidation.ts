@@ -35,6 +35,8 @@ export interface LearningValidationParams {
   seed: number;
   /** Undefined: stratified for classification, not for regression. */
   stratified?: boolean;
+  /** Level of each held-out compound's conformal interval or set (absent in jobs queued before it: the default). */
+  confidenceLevel?: number;
 }
 
 /** What the algorithm can learn: both when it declares both, then decided by the target. */
@@ -86,7 +88,7 @@ export async function runLearningValidation(io: AlgorithmIO, p: LearningValidati
     const train = rows.filter((_, n) => partition[n] !== f);
     const test = rows.filter((_, n) => partition[n] === f);
     const input: FoldInput = {
-      algorithmId: def.id, algorithmUri: p.algorithmUri, params: p.values, target,
+      algorithmId: def.id, algorithmUri: p.algorithmUri, params: p.values, target, confidenceLevel: p.confidenceLevel,
       train: selectRows(table, train), test: blankTarget(selectRows(table, test), target),
     };
     let out: FoldOutput;
@@ -128,6 +130,7 @@ export async function runLearningValidation(io: AlgorithmIO, p: LearningValidati
     predictions,
     figures: figuresOfHeldOut(predictions, task, classes),
     withoutClass: table.compounds.length - rows.length,
+    confidenceLevel: p.confidenceLevel,
   };
 }
 

@@ -19,6 +19,12 @@ export interface HeldOut {
   score?: number;
   confidence?: number;
   inDomain?: boolean;
+  /** Conformal interval at the validation's confidence level (regression). */
+  lower?: number;
+  upper?: number;
+  /** Conformal p-value by class label, and the prediction set at the level (classification). */
+  pValues?: Record<string, number>;
+  predictionSet?: string[];
 }
 
 export interface FoldResult {
@@ -50,6 +56,8 @@ export interface ValidationResult {
   /** Compounds of the dataset without a measured value: never tested. */
   withoutClass: number;
   domain?: { share: number; inside: Figures; outside: Figures };
+  /** Level of the held-out conformal regions (conformalFigures.ts); the default when absent. */
+  confidenceLevel?: number;
 }
 
 /**
@@ -62,6 +70,11 @@ export function heldOut(row: number, compound: string, fold: number, actual: str
   if (classes.length > 0 && p.value !== null && p.score !== undefined && same) out.score = p.score;
   if (p.confidence !== undefined) out.confidence = p.confidence;
   if (p.inDomain !== undefined) out.inDomain = p.inDomain;
+  if (p.value !== null && p.lower !== undefined && p.upper !== undefined) Object.assign(out, { lower: p.lower, upper: p.upper });
+  if (p.value !== null && p.pValues && p.predictionSet) {
+    out.pValues = Object.fromEntries(modelClasses.map((c, i) => [c, p.pValues![i]!])); // one p-value per model class
+    out.predictionSet = p.predictionSet;
+  }
   return out;
 }
 

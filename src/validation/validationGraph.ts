@@ -8,6 +8,8 @@ import { entryAt } from '../algorithms/table.ts';
 import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 import type { Figures } from './statistics.ts';
 import type { HeldOut, ValidationResult } from './validation.ts';
+import { conformalFigures, conformalFiguresQuads, conformalPredictionQuads } from './conformalFigures.ts';
+import { DEFAULT_CONFIDENCE_LEVEL } from '../algorithms/learning/conformal.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
@@ -55,7 +57,7 @@ function statistics(subject: RDF.NamedNode, node: RDF.NamedNode, figures: Figure
 
 function predictionQuads(v: RDF.NamedNode, h: HeldOut): RDF.Quad[] {
   const p = namedNode(`${v.value}#prediction-${h.row + 1}`);
-  const out = [
+  const out: RDF.Quad[] = [
     quad(v, OT.prediction, p),
     quad(p, DC.identifier, int(h.row + 1)),
     quad(p, OT.compound, namedNode(h.compound)),
@@ -66,6 +68,7 @@ function predictionQuads(v: RDF.NamedNode, h: HeldOut): RDF.Quad[] {
   if (h.score !== undefined) out.push(quad(p, OT.positiveClassScore, num(h.score)));
   if (h.confidence !== undefined) out.push(quad(p, OT.confidence, num(h.confidence)));
   if (h.inDomain !== undefined) out.push(quad(p, OT.inApplicabilityDomain, literal(String(h.inDomain), XSD.boolean)));
+  out.push(...conformalPredictionQuads(p, h));
   return out;
 }
 
@@ -109,5 +112,10 @@ export function validationQuads(uri: string, r: ValidationResult, date: string):
     );
   }
   for (const h of r.predictions) out.push(...predictionQuads(v, h));
+  // Coverage of the held-out conformal regions, pooled and per fold (conformalFigures.ts).
+  const level = r.confidenceLevel ?? DEFAULT_CONFIDENCE_LEVEL;
+  const pooled = conformalFigures(r.predictions, level);
+  if (pooled) out.push(quad(v, OT.confidenceLevel, num(level)), ...conformalFiguresQuads(namedNode(`${uri}#statistics`), pooled));
+  for (const f of pooled ? r.folds : []) out.push(...conformalFiguresQuads(namedNode(`${uri}#fold-${f.fold + 1}-statistics`), conformalFigures(r.predictions.filter((h) => h.fold === f.fold), level)));
   return out;
 }

@@ -59,6 +59,7 @@ export async function readLearningRequest(deps: Deps, form: Form, type: Learning
     datasetUri,
     predictionFeature,
     seed: withDefault.random_seed as number,
+    confidenceLevel: withDefault.confidence_level as number,
     stratified: values.stratified as boolean | undefined,
     ...(type === 'crossvalidation' ? { numFolds: withDefault.num_folds as number, numFoldsSent: sent.includes('num_folds') } : { splitRatio: withDefault.split_ratio as number }),
   };

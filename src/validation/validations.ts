@@ -13,6 +13,7 @@ import { checkIri } from '../store/binder.ts';
 import type { ValidationResult } from './validation.ts';
 import { validationQuads } from './validationGraph.ts';
 import { readablePage } from '../auth/readAccess.ts';
+import { setText } from '../algorithms/learning/conformal.ts';
 
 const { namedNode } = DataFactory;
 
@@ -61,6 +62,12 @@ export interface PredictionRow {
   score?: number;
   confidence?: number;
   inDomain?: boolean;
+  /** Conformal interval (regression) at the validation's confidence level. */
+  lower?: number;
+  upper?: number;
+  /** Conformal p-value by class, and the prediction set (classification). */
+  pValues?: Record<string, number>;
+  predictionSet?: string[];
 }
 
 /** The graphs of the validations `uris`, in order: the RDF of a validation list. */
@@ -68,10 +75,13 @@ export async function validationGraphs(deps: Deps, uris: readonly string[]): Pro
   return (await Promise.all(uris.map((u) => deps.store.graph(u)))).flat();
 }
 
+/** An xsd:double's value, INF and -INF (an unbounded interval) included. */
+const double = (v: string) => (v === 'INF' ? Infinity : v === '-INF' ? -Infinity : Number(v));
+
 /** The held-out predictions of a validation, in dataset row order. */
 export async function predictionRows(deps: Deps, uri: string): Promise<PredictionRow[]> {
   await validationGraph(deps, uri);
-  return (await deps.store.select('validation-predictions', { validation: namedNode(uri) })).map((r) => ({
+  const rows = (await deps.store.select('validation-predictions', { validation: namedNode(uri) })).map((r): PredictionRow => ({
     row: Number(bound(r, 'row')),
     compound: bound(r, 'compound'),
     fold: Number(bound(r, 'fold')),
@@ -81,12 +91,34 @@ export async function predictionRows(deps: Deps, uri: string): Promise<Predictio
     confidence: r.confidence ? Number(r.confidence.value) : undefined,
     inDomain: r.inDomain ? r.inDomain.value === 'true' : undefined,
   }));
+  const byRow = new Map(rows.map((r) => [r.row, r]));
+  for (const c of await deps.store.select('validation-conformal', { validation: namedNode(uri) })) {
+    const r = byRow.get(Number(bound(c, 'row')));
+    if (!r) continue;
+    if (c.lower && c.upper) Object.assign(r, { lower: double(c.lower.value), upper: double(c.upper.value) });
+    if (c.class && c.pValue) (r.pValues ??= {})[c.class.value] = Number(c.pValue.value);
+    if (c.member) (r.predictionSet ??= []).push(c.member.value);
+  }
+  // A prediction with p-values and no member has the empty set.
+  for (const r of rows) if (r.pValues) r.predictionSet = (r.predictionSet ?? []).sort();
+  return rows;
 }
 
 const cell = (v: string | number | boolean | undefined): string => (v === undefined ? '' : csvField(String(v)));
 
-/** RFC 4180 CSV: compound, fold (1-based), measured, predicted, score, confidence, in domain. */
+/**
+ * RFC 4180 CSV: compound, fold (1-based), measured, predicted, score, confidence, in domain;
+ * then the conformal region: lower and upper (regression), or p_value_<class> per class and
+ * prediction_set written as {class; class} (classification, conformal.ts setText).
+ */
 export function predictionsCsv(rows: readonly PredictionRow[]): string {
-  const head = 'compound,fold,actual,predicted,positive_class_score,confidence,in_applicability_domain\r\n';
-  return head + rows.map((r) => [r.compound, r.fold, r.actual, r.predicted, r.score, r.confidence, r.inDomain].map(cell).join(',') + '\r\n').join('');
+  const intervals = rows.some((r) => r.lower !== undefined);
+  const classes = [...new Set(rows.flatMap((r) => Object.keys(r.pValues ?? {})))].sort();
+  const head = ['compound', 'fold', 'actual', 'predicted', 'positive_class_score', 'confidence', 'in_applicability_domain',
+    ...(intervals ? ['lower', 'upper'] : []), ...classes.map((c) => `p_value_${c}`), ...(classes.length ? ['prediction_set'] : [])];
+  const line = (r: PredictionRow) => [
+    r.compound, r.fold, r.actual, r.predicted, r.score, r.confidence, r.inDomain,
+    ...(intervals ? [r.lower, r.upper] : []), ...classes.map((c) => r.pValues?.[c]), ...(classes.length ? [r.predictionSet && setText(r.predictionSet)] : []),
+  ].map(cell).join(',');
+  return [head.map(csvField).join(','), ...rows.map(line)].map((l) => l + '\r\n').join('');
 }

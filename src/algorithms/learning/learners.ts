@@ -14,6 +14,10 @@ export interface RawPrediction {
   value: number;
   /** Probability of the positive (last) class, the score for AUC. */
   score?: number;
+  /** Probability of each class (classification), the conformal scores' source. */
+  probabilities?: number[];
+  /** How hard the compound is to predict (regression, 0-1): normalises its conformal residual. */
+  difficulty?: number;
   confidence?: number;
   inDomain?: boolean;
   /** Read-across: the training rows (in fit order) the prediction came from. */
@@ -32,7 +36,7 @@ export interface Learner {
 
 function fromProbabilities(p: number[]): RawPrediction {
   const value = p.indexOf(Math.max(...p));
-  return { value, score: p[p.length - 1], confidence: p[value] };
+  return { value, score: p[p.length - 1], confidence: p[value], probabilities: p };
 }
 
 const knn: Learner = {
@@ -40,7 +44,9 @@ const knn: Learner = {
   fit: (X, y, classes, params) => fitKnn(X, y, { k: params.k as number, classes, minSimilarity: params.min_similarity as number }),
   predict: (state, X) => X.map((x) => {
     const p = predictKnn(state as KnnModel, x);
-    return { value: p.value, score: p.probabilities?.[p.probabilities.length - 1], confidence: p.confidence, inDomain: p.inDomain, neighbours: p.neighbours };
+    return { value: p.value, score: p.probabilities?.[p.probabilities.length - 1], probabilities: p.probabilities, confidence: p.confidence, inDomain: p.inDomain, neighbours: p.neighbours,
+      // A regression's confidence is the neighbours' mean similarity: far neighbours, wide interval.
+      difficulty: (state as KnnModel).classes === 0 ? 1 - p.confidence : undefined };
   }),
 };
 

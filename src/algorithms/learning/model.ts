@@ -4,6 +4,7 @@
 import type { ParamValues } from '../params.ts';
 import type { ClassificationStats, RegressionStats } from '../ml/metrics.ts';
 import type { Representation } from './representation.ts';
+import type { Calibration } from './conformal.ts';
 
 export type LearningTask = 'classification' | 'regression';
 
@@ -40,6 +41,8 @@ export interface TrainedModel {
    * fold model, whose figures are that validation's held-out predictions.
    */
   validation?: Validation;
+  /** Out-of-fold nonconformity scores (conformal.ts); absent in models trained before them. */
+  calibration?: Calibration;
   trainingSize: number;
 }
 
@@ -53,6 +56,19 @@ export interface Prediction {
   reason?: string;
   /** Read-across: the training compounds the prediction came from, most similar first. */
   neighbours?: Neighbour[];
+  /** Conformal interval at the requested level (regression; infinite when too few calibrate it). */
+  lower?: number;
+  upper?: number;
+  /** Conformal p-value of each class, in the model's class order (classification). */
+  pValues?: number[];
+  /** Classes whose p-value exceeds 1 - the requested level. */
+  predictionSet?: string[];
+}
+
+/** Options of a prediction run. */
+export interface PredictOptions {
+  /** Level of the conformal interval or set, in (0, 1); conformal.ts DEFAULT_CONFIDENCE_LEVEL when absent. */
+  confidenceLevel?: number;
 }
 
 export interface Neighbour {

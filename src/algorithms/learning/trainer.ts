@@ -1,6 +1,7 @@
 // Trains a model on a table: builds vectors, cross-validates with seeded folds (
 // statistics on the training set travel with the model; not for a validation's fold model,
-// TrainInput.crossvalidate), then fits on every row.
+// TrainInput.crossvalidate; the out-of-fold predictions calibrate the conformal scores,
+// conformal.ts), then fits on every row.
 import { BadRequest } from '../../errors.ts';
 import { ERR } from '../../rdf/vocab.ts';
 import { assignFolds } from '../ml/folds.ts';
@@ -8,8 +9,9 @@ import { classificationStats, regressionStats } from '../ml/metrics.ts';
 import type { ParamValues } from '../params.ts';
 import { entryAt, numberOf, type Cell, type Table } from '../table.ts';
 import { learnerById, type RawPrediction } from './learners.ts';
-import type { LearningTask, Prediction, TrainedModel, Validation } from './model.ts';
+import type { LearningTask, PredictOptions, Prediction, TrainedModel, Validation } from './model.ts';
 import { chooseRepresentation, vectors } from './representation.ts';
+import { calibrate, DEFAULT_CONFIDENCE_LEVEL, region } from './conformal.ts';
 
 /** Most distinct integer values a numeric target may hold to be read as classes. */
 export const MAX_INTEGER_CLASSES = 10;
@@ -74,7 +76,7 @@ export interface TrainInput {
   fallback: 'morgan' | 'descriptors';
   /** Percent done (0-100): after the vectors, then per fold and per tree of each fit. */
   progress?: (percent: number) => void;
-  /** False: no cross-validation with the model (RunInput.crossvalidate, a validation's fold). */
+  /** False: no cross-validated statistics with the model (RunInput.crossvalidate, a validation's fold); the folds still calibrate it. */
   crossvalidate?: boolean;
 }
 
@@ -106,10 +108,12 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   });
   const X = impute(raw, means);
   const classCount = classes.length;
-  // k fold fits and the final fit share the rest of the bar equally.
-  const k = input.crossvalidate === false ? 0 : Math.min(params.folds as number, y.length);
+  // k fold fits and the final fit share the rest of the bar equally. The folds run for a
+  // validation's fold model too: their out-of-fold predictions calibrate the conformal scores.
+  const k = Math.min(params.folds as number, y.length);
   const step = (fit: number) => input.progress && ((fraction: number) => input.progress!(VECTORS_PERCENT + ((100 - VECTORS_PERCENT) * (fit + fraction)) / (k + 1)));
-  const validation = k === 0 ? undefined : await crossValidate(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k)));
+  const oof = await outOfFold(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k)));
+  const validation = input.crossvalidate === false ? undefined : statisticsOf(oof, y, classCount, params);
   const state = await learner.fit(X, y, classCount, params, step(k));
   return {
     learner: input.learner,
@@ -123,6 +127,7 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
     means,
     state,
     validation,
+    calibration: calibrate(y, oof.predicted, classCount, oof.folds),
     trainingSize: rows.length,
         // y holds indices of classes when classifying: every present label has its class.
     training: input.learner === 'knn' ? { compounds: rows.map((i) => entryAt(table.compounds, i, 'compound')), measured: y.map((v) => (task === 'classification' ? classes[v]! : v)) } : undefined,
@@ -132,13 +137,18 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
 /** Share of a training run's progress taken by building the vectors. */
 const VECTORS_PERCENT = 5;
 
+interface OutOfFold {
+  folds: number;
+  /** Each row's prediction by the model of the folds that did not hold it (undefined: its fold was skipped). */
+  predicted: Array<RawPrediction | undefined>;
+}
+
 /** `progress` receives the fraction of the cross-validation done, per fold and within each fit. */
-export async function crossValidate(learnerId: string, X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void): Promise<Validation> {
+async function outOfFold(learnerId: string, X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void): Promise<OutOfFold> {
   const learner = learnerById(learnerId);
   const k = Math.min(params.folds as number, y.length);
-  const seed = params.seed as number;
-  const fold = assignFolds(y, k, seed, classes > 0);
-  const predicted: RawPrediction[] = new Array(y.length);
+  const fold = assignFolds(y, k, params.seed as number, classes > 0);
+  const predicted: Array<RawPrediction | undefined> = new Array(y.length);
   for (let f = 0; f < k; f++) {
     const train = y.map((_, i) => i).filter((i) => fold[i] !== f);
     const test = y.map((_, i) => i).filter((i) => fold[i] === f);
@@ -148,20 +158,24 @@ export async function crossValidate(learnerId: string, X: number[][], y: number[
     learner.predict(state, test.map((i) => X[i]!)).forEach((p, t) => { predicted[test[t]!] = p; });
     progress?.((f + 1) / k);
   }
+  return { folds: k, predicted };
+}
+
+function statisticsOf(oof: OutOfFold, y: number[], classes: number, params: ParamValues): Validation {
   // Rows of a fold skipped above have no prediction and stay out of the statistics.
   const done = y.flatMap((v, i) => {
-    const p = predicted[i];
+    const p = oof.predicted[i];
     return p ? [{ actual: v, p }] : [];
   });
   const actual = done.map((d) => d.actual);
   const stats = classes > 0
     ? classificationStats(actual, done.map((d) => d.p.value), done.map((d) => d.p.score ?? d.p.value), classes)
     : regressionStats(actual, done.map((d) => d.p.value));
-  return { folds: k, seed, stats };
+  return { folds: oof.folds, seed: params.seed as number, stats };
 }
 
 /** Predictions of `model` for every row of `table` (null where no vector can be built). */
-export async function predictWith(model: TrainedModel, table: Table): Promise<Prediction[]> {
+export async function predictWith(model: TrainedModel, table: Table, options: PredictOptions = {}): Promise<Prediction[]> {
   const rep = model.representation;
   const vecs = await vectors(table, rep);
   const out: Prediction[] = table.values.map(() => ({ value: null }));
@@ -188,6 +202,10 @@ export async function predictWith(model: TrainedModel, table: Table): Promise<Pr
       inDomain: p.inDomain,
       neighbours: training && p.neighbours?.map((n) => ({ compound: entryAt(training.compounds, n.row, 'training compound'), similarity: n.similarity, measured: entryAt(training.measured, n.row, 'training value') })),
     };
+    if (model.calibration) {
+      const r = region(model.calibration, p, model.classes.length, options.confidenceLevel ?? DEFAULT_CONFIDENCE_LEVEL);
+      Object.assign(out[i]!, r.pValues ? { pValues: r.pValues, predictionSet: r.set!.map((c) => entryAt(model.classes, c, 'class')) } : { lower: r.lower, upper: r.upper });
+    }
   });
   return out;
 }
