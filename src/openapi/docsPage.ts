@@ -1,0 +1,59 @@
+// /docs: the OpenAPI document rendered by swagger-ui, every file served by the service
+// itself (no CDN). The page has no inline script: the bundle and a small init file load
+// from 'self', so its policy differs from the other pages' hash-based one
+// (src/pages/pagePolicy.ts) in script-src and style-src only.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const dist = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+/** Started from the page's own URL, so a base path in front of the service is kept. */
+const INIT = `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({ url: new URL('openapi.json', document.baseURI).href, dom_id: '#swagger-ui', deepLinking: true, defaultModelsExpandDepth: 0 });
+});
+`;
+
+export const DOCS_HTML = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>OpenTox REST service: API</title>
+<link rel="stylesheet" href="docs/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="docs/swagger-ui-bundle.js"></script>
+<script src="docs/init.js"></script>
+</body>
+</html>
+`;
+
+export interface DocsFile {
+  type: string;
+  body: () => Buffer | string;
+}
+
+let bundle: Buffer | undefined;
+let css: Buffer | undefined;
+
+/** The files the page loads, by name; read from swagger-ui-dist at the first request. */
+export const DOCS_FILES: Readonly<Record<string, DocsFile>> = {
+  'swagger-ui-bundle.js': { type: 'text/javascript', body: () => (bundle ??= readFileSync(path.join(dist, 'swagger-ui-bundle.js'))) },
+  'swagger-ui.css': { type: 'text/css', body: () => (css ??= readFileSync(path.join(dist, 'swagger-ui.css'))) },
+  'init.js': { type: 'text/javascript', body: () => INIT },
+};
+
+/** The page's policy (W3C CSP Level 3): script and style from the service only. */
+export function docsHeaders(baseUrl: string): Record<string, string> {
+  const own = `'self' ${new URL(baseUrl).origin}`;
+  return {
+    'Content-Security-Policy': [
+      "default-src 'none'", `script-src ${own}`, `style-src ${own}`,
+      // swagger-ui draws its icons as data: SVG.
+      "img-src 'self' data:", `connect-src ${own}`, `form-action ${own}`, "base-uri 'none'", "frame-ancestors 'none'",
+    ].join('; '),
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+  };
+}
