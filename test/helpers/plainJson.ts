@@ -41,7 +41,9 @@ export async function sameTriples(json: object, ntriples: string, base: string):
 
 /** A validator of `name` in the document's components.schemas (JSON Schema 2020-12). */
 export function schemaValidator(openapi: { components: { schemas: Record<string, unknown> } }) {
-  const ajv = new Ajv2020.default({ strict: true, allErrors: true, validateFormats: false });
+  // ajv is CommonJS: under Node's ESM interop its class is the default export's default.
+  const Ajv = (Ajv2020 as unknown as { default?: typeof Ajv2020 }).default ?? Ajv2020;
+  const ajv = new Ajv({ strict: true, allErrors: true, validateFormats: false });
   ajv.addSchema({ $id: 'https://openapi.invalid/schemas', $defs: JSON.parse(JSON.stringify(openapi.components.schemas).replaceAll('#/components/schemas/', 'https://openapi.invalid/schemas#/$defs/')) as object });
   return (name: string, value: unknown): string | undefined => {
     const validate = ajv.getSchema(`https://openapi.invalid/schemas#/$defs/${name}`);
