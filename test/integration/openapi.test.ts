@@ -93,7 +93,7 @@ describe('OpenAPI document', function () {
     expect(knn.k).to.include({ type: 'integer', minimum: 1, maximum: 1000, default: 5 });
     const description = await (await fetch(app.url + '/algorithm/knn', { headers: { Accept: 'application/n-triples' } })).text();
     expect(description).to.contain('an integer in [1,1000]');
-    const refused = await fetch(app.url + '/algorithm/knn', { method: 'POST', headers: { Accept: 'text/plain' }, body: new URLSearchParams({ dataset_uri: app.url + '/dataset/1', prediction_feature: app.url + '/feature/1', k: String(Number(knn.k.maximum) + 1) }) });
+    const refused = await fetch(app.url + '/algorithm/knn', { method: 'POST', headers: { Accept: 'text/plain' }, body: new URLSearchParams({ dataset_uri: app.url + '/dataset/1', prediction_feature: app.url + '/feature/1', k: String(Number(knn.k!.maximum) + 1) }) });
     expect(refused.status).to.equal(400);
     expect(await refused.text()).to.contain('k=');
   });
