@@ -54,7 +54,7 @@ export const SCHEMAS: Record<string, Schema> = {
     type: typed('Task'), hasStatus: { enum: ['Queued', 'Running', 'Completed', 'Cancelled', 'Error'] },
     percentageCompleted: { type: 'number', minimum: 0, maximum: 100 }, resultURI: oneOrMany({ type: 'string', format: 'uri' }), error: ref('ErrorNode'),
   }, 'A task of an asynchronous job (SPEC §4.3)'),
-  Validation: documentOf(['id', 'type'], { type: typed('Validation', 'Crossvalidation'), model: ref('Ref'), dataset: ref('Ref') }, 'A validation with its statistics'),
+  Validation: documentOf(['id', 'type'], { type: typed('Validation', 'Crossvalidation'), model: oneOrMany(ref('Ref')), dataset: oneOrMany(ref('Ref')) }, 'A validation with its statistics (a cross-validation names each fold\'s model)'),
   ErrorNode: {
     type: 'object', required: ['type', 'errorCode', 'statusCode', 'message'],
     properties: {

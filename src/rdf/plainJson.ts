@@ -2,8 +2,8 @@
 // Keys are plain terms, references are {"id": IRI}, nodes referenced once are nested in
 // the node that references them, and the resource asked for is the top object; what else
 // the triples describe goes under "included" (JSON-LD 1.1 §4.7). Numbers are JSON numbers:
-// a JSON-LD reader gets the same triples, numbers with the same values (JSON-LD 1.1
-// §8.6 writes them back as xsd:integer or canonical xsd:double).
+// a JSON-LD reader gets the same triples, numbers as xsd:integer or as xsd:double to 16
+// significant digits (JSON-LD 1.1 §8.6's canonical form).
 import type * as RDF from '@rdfjs/types';
 import { groupBySubject } from './rdfxml.ts';
 import { compactIri, TERM_BY_IRI, typeName } from './jsonContext.ts';

@@ -11,13 +11,14 @@ const NUMERIC = ['double', 'float', 'decimal', 'integer', 'int', 'long'].map((t)
 
 /**
  * Numbers by value: JSON has one number type, so JSON-LD writes 5 back as xsd:integer and
- * 0.5 as xsd:double "5.0E-1" (JSON-LD 1.1 §8.6); the value is what must survive.
+ * 0.5 as xsd:double "5.0E-1", in the canonical form of 16 significant digits ("%1.15E",
+ * JSON-LD 1.1 §8.6): the value to 16 digits is what must survive.
  */
 export function numbersByValue(quads: readonly RDF.Quad[]): RDF.Quad[] {
   return quads.map((q) => {
     const o = q.object;
     if (o.termType !== 'Literal' || !NUMERIC.includes(o.datatype.value) || !Number.isFinite(Number(o.value))) return q;
-    return DataFactory.quad(q.subject as never, q.predicate as never, DataFactory.literal(String(Number(o.value)), DataFactory.namedNode('urn:number')) as never);
+    return DataFactory.quad(q.subject as never, q.predicate as never, DataFactory.literal(String(Number(Number(o.value).toPrecision(16))), DataFactory.namedNode('urn:number')) as never);
   });
 }
 

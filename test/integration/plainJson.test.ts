@@ -96,6 +96,17 @@ describe('application/json: compact JSON-LD under /context.jsonld', function () 
     });
   }
 
+  it('validation: a cross-validation reads as a Validation, with the same triples', async () => {
+    const res = await fetch(app.url + '/validation/crossvalidation', { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams({ algorithm_uri: app.url + '/algorithm/knn', dataset_uri: dataset, prediction_feature: feature, num_folds: '2' }) });
+    const done = res.status === 202 ? await followTask((await res.text()).trim()) : { status: res.status, body: (await res.text()).trim() };
+    expect(done.status, done.body).to.equal(200);
+    const json = await getJson(done.body);
+    expect(validate('Validation', json)).to.equal(undefined);
+    expect(json.type).to.include('Crossvalidation');
+    const { json: fromJson, rdf } = await sameTriples(json, await nTriples(done.body), done.body);
+    expect(fromJson).to.equal(rdf);
+  });
+
   it('a task answers as a Task, and a schema tells a wrong answer from a right one', async () => {
     const res = await fetch(app.url + '/algorithm/knn', { method: 'POST', headers: { Accept: 'application/json' }, body: new URLSearchParams({ dataset_uri: dataset, prediction_feature: feature, k: '4' }) });
     expect([200, 202]).to.include(res.status);
