@@ -19,6 +19,7 @@ export const DOCS_HTML = `<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <title>OpenTox REST service: API</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="docs/swagger-ui.css">
 </head>
 <body>
