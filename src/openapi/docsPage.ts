@@ -8,24 +8,24 @@ import path from 'node:path';
 
 const dist = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-/** Started from the page's own URL, so a base path in front of the service is kept. */
-const INIT = `window.addEventListener('load', function () {
-  window.ui = SwaggerUIBundle({ url: new URL('openapi.json', document.baseURI).href, dom_id: '#swagger-ui', deepLinking: true, defaultModelsExpandDepth: 0 });
+/** Every URL from the service's base, so /docs/ (trailing slash) and a base path both work. */
+const init = (baseUrl: string): string => `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({ url: ${JSON.stringify(baseUrl + '/openapi.json')}, dom_id: '#swagger-ui', deepLinking: true, defaultModelsExpandDepth: 0 });
 });
 `;
 
-export const DOCS_HTML = `<!DOCTYPE html>
+export const docsHtml = (baseUrl: string): string => `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>OpenTox REST service: API</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="docs/swagger-ui.css">
+<link rel="stylesheet" href="${baseUrl}/docs/swagger-ui.css">
 </head>
 <body>
 <div id="swagger-ui"></div>
-<script src="docs/swagger-ui-bundle.js"></script>
-<script src="docs/init.js"></script>
+<script src="${baseUrl}/docs/swagger-ui-bundle.js"></script>
+<script src="${baseUrl}/docs/init.js"></script>
 </body>
 </html>
 `;
@@ -38,12 +38,15 @@ export interface DocsFile {
 let bundle: Buffer | undefined;
 let css: Buffer | undefined;
 
-/** The files the page loads, by name; read from swagger-ui-dist at the first request. */
-export const DOCS_FILES: Readonly<Record<string, DocsFile>> = {
-  'swagger-ui-bundle.js': { type: 'text/javascript', body: () => (bundle ??= readFileSync(path.join(dist, 'swagger-ui-bundle.js'))) },
-  'swagger-ui.css': { type: 'text/css', body: () => (css ??= readFileSync(path.join(dist, 'swagger-ui.css'))) },
-  'init.js': { type: 'text/javascript', body: () => INIT },
-};
+/** The files the page loads, by name; swagger-ui-dist's are read at the first request. */
+export function docsFiles(baseUrl: string): Readonly<Record<string, DocsFile>> {
+  const start = init(baseUrl);
+  return {
+    'swagger-ui-bundle.js': { type: 'text/javascript', body: () => (bundle ??= readFileSync(path.join(dist, 'swagger-ui-bundle.js'))) },
+    'swagger-ui.css': { type: 'text/css', body: () => (css ??= readFileSync(path.join(dist, 'swagger-ui.css'))) },
+    'init.js': { type: 'text/javascript', body: () => start },
+  };
+}
 
 /** The page's policy (W3C CSP Level 3): script and style from the service only. */
 export function docsHeaders(baseUrl: string): Record<string, string> {

@@ -39,7 +39,9 @@ function answer(kind: AnswerKind, schema: string | undefined): Record<string, Sc
     case 'empty': return undefined;
     case 'sparql': return {
       'application/sparql-results+json': { schema: { type: 'object' } }, 'application/sparql-results+xml': { schema: text },
-      'text/csv': { schema: text }, 'text/tab-separated-values': { schema: text }, ...rdf('List'),
+      'text/csv': { schema: text }, 'text/tab-separated-values': { schema: text },
+      // CONSTRUCT and DESCRIBE: RDF only (a query's triples have no resource to be plain JSON about).
+      ...Object.fromEntries(RDF_MEDIA_TYPES.map((t) => [t, { schema: text }])),
     };
     case 'comparison': return { [JSON_PLAIN]: { schema: { type: 'object' } }, 'text/csv': { schema: text }, 'text/html': { schema: text } };
     case 'openapi': return undefined; // set per path below

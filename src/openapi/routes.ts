@@ -8,7 +8,7 @@ import { NotFound } from '../errors.ts';
 import { JSON_LD, JSON_PLAIN } from '../rdf/formats.ts';
 import { CONTEXT_PATH, JSON_CONTEXT } from '../rdf/jsonContext.ts';
 import { openApiDocument } from './document.ts';
-import { DOCS_FILES, DOCS_HTML, docsHeaders } from './docsPage.ts';
+import { docsFiles, docsHtml, docsHeaders } from './docsPage.ts';
 
 export function apiDocsRouter(deps: Deps): Router {
   const router = new Router();
@@ -20,10 +20,12 @@ export function apiDocsRouter(deps: Deps): Router {
   const context = JSON.stringify(JSON_CONTEXT, null, 2) + '\n';
   router.get(CONTEXT_PATH, handle(() => bodyReply(JSON_LD, context)));
   const headers = docsHeaders(deps.config.baseUrl);
-  router.get('/docs', handle(() => bodyReply('text/html', DOCS_HTML, { headers })));
+  const html = docsHtml(deps.config.baseUrl);
+  const files = docsFiles(deps.config.baseUrl);
+  router.get('/docs', handle(() => bodyReply('text/html', html, { headers })));
   router.get('/docs/:file', handle((ctx) => {
     const name = String(ctx.params.file);
-    const file = Object.hasOwn(DOCS_FILES, name) ? DOCS_FILES[name] : undefined;
+    const file = Object.hasOwn(files, name) ? files[name] : undefined;
     if (!file) throw new NotFound(`no file ${name.slice(0, 100)} in /docs`);
     return bodyReply(file.type, file.body);
   }));

@@ -107,9 +107,9 @@ describe('OpenAPI document', function () {
     const html = await res.text();
     expect(html).to.not.match(/<script>|<script[^>]*>[^<]+<\/script>/);
     const files = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((f) => !f.startsWith('data:'));
-    expect(files).to.include.members(['docs/swagger-ui-bundle.js', 'docs/init.js', 'docs/swagger-ui.css']);
+    expect(files).to.include.members(['swagger-ui-bundle.js', 'init.js', 'swagger-ui.css'].map((f) => `${app.url}/docs/${f}`));
     for (const file of files) {
-      const f = await fetch(`${app.url}/${file}`);
+      const f = await fetch(file);
       expect(f.status, file).to.equal(200);
       expect(f.headers.get('content-type'), file).to.match(file.endsWith('.css') ? /^text\/css/ : /^text\/javascript/);
       const body = await f.text();
@@ -117,5 +117,7 @@ describe('OpenAPI document', function () {
       if (file.endsWith('init.js')) expect(body).to.contain('openapi.json');
     }
     expect((await fetch(`${app.url}/docs/constructor`)).status).to.equal(404);
+    // With a trailing slash the page is the same, its files named from the base.
+    expect(await (await fetch(`${app.url}/docs/`)).text()).to.equal(html);
   });
 });
