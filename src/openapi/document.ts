@@ -18,10 +18,11 @@ const binary: Schema = { type: 'string', contentMediaType: 'application/octet-st
 const FORM = 'application/x-www-form-urlencoded';
 const MULTIPART = 'multipart/form-data';
 
-/** RDF in every syntax of the table, and plain JSON under `schema`. */
+/** RDF in every syntax of the table, plain JSON under `schema`, and a page for browsers (docs/pages.md). */
 const rdf = (schema: string): Record<string, Schema> => ({
   ...Object.fromEntries(RDF_MEDIA_TYPES.map((t) => [t, { schema: text }])),
   [JSON_PLAIN]: { schema: ref(schema) },
+  'text/html': { schema: text },
 });
 const uriList = { [URI_LIST]: { schema: ref('UriList') } };
 const CHEM_OUT = [MEDIA.smiles, MEDIA.inchi, MEDIA.inchikey, MEDIA.molfile, MEDIA.sdf, MEDIA.mol2, MEDIA.cml, MEDIA.cdxml, MEDIA.xyz];

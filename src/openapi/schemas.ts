@@ -64,7 +64,12 @@ export const SCHEMAS: Record<string, Schema> = {
       errorCause: arrayOf(ref('ErrorNode')),
     },
   },
-  ErrorReport: { allOf: [ref('ErrorNode'), { type: 'object', required: ['@context'], properties: { '@context': ref('Context') } }], description: 'ot:ErrorReport (SPEC §7.2); errorCode is a class of the error ontology' },
+  // The report's own code is one of ours; a cause may carry a remote service's (SPEC §7.2).
+  ErrorReport: {
+    allOf: [ref('ErrorNode'), { type: 'object', required: ['@context'], properties: { '@context': ref('Context'), errorCode: { type: 'object', properties: { id: ref('ErrorCode') } } } }],
+    description: 'ot:ErrorReport (SPEC §7.2): the HTTP status, an error code of the error ontology, a message, the actor, details and causes',
+  },
+  ErrorCode: { enum: Object.keys(ERR).filter((k) => /^[A-Z]/.test(k) && k !== 'ErrorCode').map((k) => ERR.ns + k), description: 'The error codes of the error ontology (/ontology, errors.owl)' },
   Service: documentOf(['id', 'type'], { type: typed('Service'), seeAlso: arrayOf(ref('Ref')) }, 'The service and its collections'),
   List: {
     type: 'object', required: ['@context', '@graph'], description: 'Several resources: the triples of a list',

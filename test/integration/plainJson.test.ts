@@ -121,6 +121,17 @@ describe('application/json: compact JSON-LD under /context.jsonld', function () 
     expect(validate('Dataset', ended)).to.match(/type/);
   });
 
+  it('a 400 report names its parameter and an error code of the ontology', async () => {
+    const res = await fetch(app.url + '/algorithm/knn', { method: 'POST', headers: { Accept: 'application/json' }, body: new URLSearchParams({ dataset_uri: dataset, prediction_feature: feature, k: '0' }) });
+    expect(res.status).to.equal(400);
+    const report = await res.json() as Json;
+    expect(validate('ErrorReport', report)).to.equal(undefined);
+    expect(report.errorCode).to.deep.equal({ id: 'http://www.opentox.org/errors.owl#InvalidParameter' });
+    expect(report.statusCode).to.equal(400);
+    expect(report.message).to.contain('k=');
+    expect(validate('ErrorReport', { ...report, errorCode: { id: 'http://www.opentox.org/errors.owl#Nonesuch' } })).to.match(/errorCode/);
+  });
+
   it('application/ld+json still answers JSON-LD under the prefix context', async () => {
     const res = await fetch(dataset, { headers: { Accept: 'application/ld+json' } });
     expect(res.headers.get('content-type')).to.match(/^application\/ld\+json/);
