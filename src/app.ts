@@ -18,6 +18,7 @@ import { algorithmRouter } from './routes/algorithm.ts';
 import { authRouter } from './routes/auth.ts';
 import { validationRouter } from './routes/validation.ts';
 import { staticRouter } from './pages/staticAssets.ts';
+import { apiDocsRouter } from './openapi/routes.ts';
 import { authMiddleware } from './auth/middleware.ts';
 import { corsMiddleware } from './http/cors.ts';
 import { accessLog } from './http/accessLog.ts';
@@ -34,7 +35,7 @@ import { preferredReply } from './tasks/taskReply.ts';
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
 // parameters and passes every other request on.
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter, validationRouter, authRouter, staticRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, apiDocsRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter, validationRouter, authRouter, staticRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();
@@ -43,6 +44,11 @@ export function createApp(deps: Deps): Koa {
   app.proxy = deps.config.trustProxy;
   // Errors are answered as reports by errorMiddleware; Koa's own logging would repeat them.
   app.silent = true;
+  // The base plain JSON bodies name their context under (src/http/jsonEdge.ts), error reports' too.
+  app.use((ctx, next) => {
+    (ctx.state as { serviceBase?: string }).serviceBase = deps.config.baseUrl;
+    return next();
+  });
   // Outermost, before the access log: every answer carries these (pages add their policy, src/pages/pages.ts).
   app.use(securityHeaders());
   // The access log is outermost, so it sees every answer as sent (errors and preflights too).

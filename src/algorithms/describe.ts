@@ -75,27 +75,3 @@ function dedupe(quads: RDF.Quad[]): RDF.Quad[] {
     return true;
   });
 }
-
-/** application/json form of an algorithm (SPEC §4.1 optional MIME types). */
-export function algorithmJson(def: AlgorithmDef, uri: string, options: DescribeOptions = {}): object {
-  return {
-    uri,
-    identifier: uri,
-    title: options.parent ? `${def.title} (parameterised)` : def.title,
-    description: def.description,
-    creator: CREATOR,
-    contributor: CONTRIBUTORS,
-    date: options.date ?? CATALOGUE_DATE,
-    sameAs: def.sameAs ?? [],
-    isA: [...def.types.map((t) => t.value), ...(def.supervised ? [ATYPE.Supervised.value] : [])].filter((v, i, all) => all.indexOf(v) === i),
-    source: options.parent,
-    parameters: def.params.map((p) => ({
-      name: p.name,
-      type: p.type,
-      scope: p.mandatory ? 'mandatory' : 'optional',
-      value: (options.values ? options.values[p.name] : p.default) ?? '',
-      allowed: allowedRange(p),
-      description: p.description,
-    })),
-  };
-}

@@ -11,6 +11,7 @@ import type { Body, Reply, Variant } from './reply.ts';
 import { chooseCoding, compressible, encode, MIN_BYTES, type Coding, type CodingDecided } from './compress.ts';
 import { lastModifiedOf, notModified } from './conditional.ts';
 import { SizedLru } from '../util/sizedLru.ts';
+import { edgeOf } from './jsonEdge.ts';
 
 export interface Entry {
   key: string;
@@ -189,7 +190,7 @@ export async function sendCached(ctx: Koa.Context, reply: Reply, variant: Varian
   const key = `${ctx.url}\n${variant.type}`;
   let entry = current.seq <= since ? cache.get(key, tag) : undefined;
   if (!entry) {
-    const body: Body = await variant.produce();
+    const body: Body = await variant.produce(edgeOf(ctx));
     // Changed while this request read it: served as read, but neither cached nor tagged.
     if (versions.of(reply.depends).seq > since || !(typeof body === 'string' || Buffer.isBuffer(body))) {
       setBody(ctx, contentType, body, reply.status);

@@ -2,15 +2,21 @@
 // the representations a resource can take; `send` negotiates one of them.
 import type { Readable } from 'node:stream';
 import type * as RDF from '@rdfjs/types';
-import { RDF_TYPES, URI_LIST } from '../rdf/formats.ts';
+import { JSON_PLAIN, RDF_TYPES, URI_LIST } from '../rdf/formats.ts';
 import { serialize } from '../rdf/serialize.ts';
+import { jsonText, type JsonEdge } from '../rdf/plainJson.ts';
+import { CONTEXT_PATH } from '../rdf/jsonContext.ts';
 
 export type Body = string | Buffer | Readable | null;
 
 export interface Variant {
   type: string;
-  produce: () => Body | Promise<Body>;
+  /** `edge`: what the request adds (the JSON context's URL, the resource asked for), for application/json. */
+  produce: (edge?: JsonEdge) => Body | Promise<Body>;
 }
+
+/** Without a request (pages reading a variant), the context is named by its path. */
+const NO_EDGE: JsonEdge = { contextUrl: CONTEXT_PATH };
 
 export interface Reply {
   status: number;
@@ -45,10 +51,13 @@ type QuadSource = readonly RDF.Quad[] | (() => readonly RDF.Quad[] | Promise<rea
 
 const uriListBody = (uris: readonly string[]): string => uris.map((u) => u + '\r\n').join('');
 
-/** Variants of `quads` in every RDF syntax of the table, RDF/XML first. */
-export function rdfVariants(quads: QuadSource): Variant[] {
+/** Variants of `quads` in every RDF syntax of the table, RDF/XML first, then plain JSON. */
+export function rdfVariants(quads: QuadSource, options: { list?: boolean } = {}): Variant[] {
   const get = async () => (typeof quads === 'function' ? await quads() : quads);
-  return RDF_TYPES.map(({ type, syntax }) => ({ type, produce: async () => serialize(await get(), syntax) }));
+  return [
+    ...RDF_TYPES.map(({ type, syntax }) => ({ type, produce: async () => serialize(await get(), syntax) })),
+    { type: JSON_PLAIN, produce: async (edge?: JsonEdge) => jsonText(await get(), { ...(edge ?? NO_EDGE), list: options.list }) },
+  ];
 }
 
 /** An RDF resource; with `uris`, text/uri-list is offered too. */
@@ -68,7 +77,7 @@ export function uriListVariant(uris: readonly string[]): Variant {
  */
 export function uriListReply(uris: readonly string[], options: ReplyOptions & { quads?: QuadSource; uriListFirst?: boolean } = {}): Reply {
   const list = uriListVariant(uris);
-  const variants = options.quads ? rdfVariants(options.quads) : [];
+  const variants = options.quads ? rdfVariants(options.quads, { list: true }) : [];
   if (options.uriListFirst) variants.unshift(list);
   else variants.push(list);
   return { status: options.status ?? 200, headers: options.headers ?? {}, variants };

@@ -5,6 +5,7 @@ import { N_TRIPLES, negotiate } from '../rdf/formats.ts';
 import type { Reply } from './reply.ts';
 import { contentTypeOf, sendCached } from './cache.ts';
 import { preferred } from './prefer.ts';
+import { edgeOf } from './jsonEdge.ts';
 
 /** Text/html is one more representation (src/pages): a renderer set per request in ctx.state. */
 export type PageRenderer = (ctx: Koa.Context, reply: Reply) => Promise<string>;
@@ -52,7 +53,7 @@ export async function send(ctx: Koa.Context, answer: Reply): Promise<void> {
   const variant = reply.variants.find((v) => v.type === chosen) ?? reply.variants[0]!;
   const type = contentTypeOf(variant.type);
   if (await sendCached(ctx, reply, variant, type)) return;
-  const body = await variant.produce();
+  const body = await variant.produce(edgeOf(ctx));
   ctx.type = type;
   ctx.body = body;
   ctx.status = reply.status;

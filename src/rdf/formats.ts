@@ -9,6 +9,8 @@ export const TEXT_PLAIN = 'text/plain';
 export const N3 = 'text/n3';
 export const JSON_LD = 'application/ld+json';
 export const URI_LIST = 'text/uri-list';
+/** Plain JSON: compact JSON-LD under the published context (src/rdf/plainJson.ts); written, never parsed as such. */
+export const JSON_PLAIN = 'application/json';
 
 export type RdfSyntax = 'rdfxml' | 'turtle' | 'ntriples' | 'n3' | 'jsonld';
 

@@ -1,5 +1,5 @@
 // /algorithm (SPEC §4.1): the catalogue listed (?sameas=, ?type= with subclasses, paging),
-// each algorithm described in every RDF syntax and JSON, and applied by POST as a task.
+// each algorithm described in every RDF syntax and plain JSON, and applied by POST as a task.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Deps } from '../deps.ts';
@@ -9,8 +9,7 @@ import { readForm } from '../http/body.ts';
 import { BadRequest } from '../errors.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { checkIri } from '../store/binder.ts';
-import { algorithmJson } from '../algorithms/describe.ts';
-import { algorithmGraph, algorithmGraphs, describeOptions, listAlgorithms, resolveAlgorithm } from '../algorithms/listing.ts';
+import { algorithmGraph, algorithmGraphs, listAlgorithms, resolveAlgorithm } from '../algorithms/listing.ts';
 import { selectFeatures, startApply } from '../algorithms/startApply.ts';
 import { ERR, PREFIXES } from '../rdf/vocab.ts';
 import { jobCallerOf } from '../auth/namedInputs.ts';
@@ -46,14 +45,8 @@ async function list(deps: Deps, ctx: Koa.Context): Promise<Reply> {
 }
 
 async function describe(deps: Deps, id: string, hash?: string): Promise<Reply> {
-  const { def, uri } = await resolveAlgorithm(deps, id, hash);
-  const json = algorithmJson(def, uri, await describeOptions(deps, def, uri));
-  return {
-    status: 200,
-    headers: {},
-    variants: [...rdfVariants(() => algorithmGraph(deps, uri)), { type: 'application/json', produce: () => JSON.stringify(json, null, 2) + '\n' }],
-    depends: [uri],
-  };
+  const { uri } = await resolveAlgorithm(deps, id, hash);
+  return { status: 200, headers: {}, variants: rdfVariants(() => algorithmGraph(deps, uri)), depends: [uri] };
 }
 
 export function algorithmRouter(deps: Deps): Router {

@@ -8,7 +8,9 @@ import { uriOf } from '../deps.ts';
 import { handle } from '../http/send.ts';
 import { emptyReply, rdfReply, uriListReply, type Reply, type Variant } from '../http/reply.ts';
 import { readRdf, readUpload } from '../http/body.ts';
-import { RDF_TYPES } from '../rdf/formats.ts';
+import { JSON_PLAIN, RDF_TYPES } from '../rdf/formats.ts';
+import { jsonTextStream } from '../rdf/plainJsonStream.ts';
+import { CONTEXT_PATH } from '../rdf/jsonContext.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { DataFactory } from 'n3';
 import { rdfTextStream } from '../rdf/stream.ts';
@@ -55,6 +57,7 @@ export function datasetRouter(deps: Deps): Router {
     const page: Paging | undefined = wantsPage(ctx.query) ? parsePaging(ctx.query, deps.config) : undefined;
     const view = await viewOf(deps, datasetUri(ctx), { compoundUris: listParam(ctx.query, 'compound_uris'), featureUris: listParam(ctx.query, 'feature_uris'), page });
     const variants: Variant[] = RDF_TYPES.map(({ type, syntax }) => ({ type, produce: () => Readable.from(rdfTextStream(datasetQuadChunks(deps, view), syntax)) }));
+    variants.push({ type: JSON_PLAIN, produce: (edge) => Readable.from(jsonTextStream(datasetQuadChunks(deps, view), { contextUrl: edge?.contextUrl ?? CONTEXT_PATH, resource: view.dataset })) });
     variants.push({ type: 'text/csv', produce: () => Readable.from(datasetCsv(deps, view, [smilesColumn(deps)])) });
     variants.push({ type: 'chemical/x-mdl-sdfile', produce: () => Readable.from(datasetSdf(deps, view)) });
     variants.push({ type: 'text/uri-list', produce: () => datasetUriList(deps, view) });

@@ -81,7 +81,7 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
     ['text/turtle', /^text\/turtle/, 'ot:Algorithm'],
     ['application/n-triples', /^application\/n-triples/, '#Algorithm>'],
     ['application/ld+json', /^application\/ld\+json/, 'ot:Algorithm'],
-    ['application/json', /^application\/json/, '"parameters"'],
+    ['application/json', /^application\/json/, '"parameters": ['],
   ];
   for (const [accept, type, marker] of formats) {
     it(`GET /algorithm/knn as ${accept}`, async () => {
