@@ -31,6 +31,8 @@ const IMAGES = { [MEDIA.png]: { schema: binary }, [MEDIA.svg]: { schema: text } 
 function answer(kind: AnswerKind, schema: string | undefined): Record<string, Schema> | undefined {
   switch (kind) {
     case 'resource': return rdf(schema ?? 'Node');
+    case 'model': return { ...rdf(schema ?? 'Model'), 'application/onnx': { schema: binary } };
+    case 'qmrf': return { 'application/xml': { schema: text }, 'text/html': { schema: text } };
     case 'list': return { ...rdf(schema ?? 'List'), ...uriList };
     case 'dataset': return { ...rdf(schema ?? 'Dataset'), 'text/csv': { schema: text }, [MEDIA.sdf]: { schema: text }, ...uriList };
     case 'structure': return { ...Object.fromEntries(CHEM_OUT.map((t) => [t, { schema: text }])), ...IMAGES, ...rdf(schema ?? 'Compound') };
@@ -101,7 +103,7 @@ function operation(o: Operation, operationId: string): Schema {
   const out: Schema = {
     operationId, tags: [o.tag], summary: o.summary,
     ...(o.authOnly ? { description: 'With AUTH_MODE=local or opensso; 404 when auth is off.' } : {}),
-    parameters: [...pathParams, ...query], responses,
+    parameters: [...pathParams, ...query, ...(o.async ? [{ $ref: '#/components/parameters/Prefer' }] : [])], responses,
   };
   if (o.request) out.requestBody = requestBody(o.request, o.fields);
   return out;
@@ -115,6 +117,7 @@ function algorithmPaths(): Record<string, Schema> {
     post: {
       operationId: `apply_${def.id.replace(/\W/g, '_')}`, tags: ['algorithm parameters'], summary: `Apply ${def.title}`, description: def.description,
       'x-route': '/algorithm/{id}',
+      parameters: [{ $ref: '#/components/parameters/Prefer' }],
       requestBody: { required: true, content: { [FORM]: { schema: algorithmForm(def) }, [MULTIPART]: { schema: algorithmForm(def) } } },
       responses: {
         '200': { description: 'Done at once', content: answer('task', undefined) },

@@ -8,7 +8,7 @@ export type RequestKind = 'form' | 'rdf' | 'upload' | 'structure' | 'sparql' | '
 /** What a success answers. */
 export type AnswerKind =
   | 'resource' | 'list' | 'dataset' | 'structure' | 'image' | 'task' | 'uriList' | 'empty' | 'sparql'
-  | 'comparison' | 'openapi' | 'context' | 'html' | 'script' | 'css' | 'auth';
+  | 'comparison' | 'openapi' | 'context' | 'html' | 'script' | 'css' | 'auth' | 'model' | 'qmrf';
 
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'delete';
@@ -53,6 +53,7 @@ export const OPERATIONS: readonly Operation[] = [
   op('get', '/openapi.yaml', 'service', 'This OpenAPI document (YAML)', 'openapi'),
   op('get', '/context.jsonld', 'service', 'The JSON-LD context of every application/json answer', 'context'),
   op('get', '/docs', 'service', 'This document, rendered (swagger-ui, served here)', 'html'),
+  op('get', '/static/{file}', 'service', 'Script files of the pages (the structure editor)', 'script', { errors: [404] }),
   op('get', '/docs/{file}', 'service', 'Script and style files of the rendered document', 'script', { errors: [404] }),
 
   op('get', '/algorithm', 'algorithm', 'List algorithms (?sameas=, ?type= with subclasses)', 'list', { query: ['sameas', 'type', ...PAGED] }),
@@ -95,8 +96,9 @@ export const OPERATIONS: readonly Operation[] = [
   op('delete', '/feature/{id}', 'feature', 'Delete a feature', 'empty', { query: FORCE, errors: [404, 409] }),
 
   op('get', '/model', 'model', 'List models', 'list', { query: PAGED }),
-  op('get', '/model/{id}', 'model', 'A model: algorithm, training dataset, variables, parameters, cross-validation', 'resource', { schema: 'Model', errors: [404] }),
-  op('post', '/model/{id}', 'model', 'Predict a dataset or one compound', 'task', { request: 'form', fields: { dataset_uri: 'the dataset to predict', compound_uri: 'one compound to predict', dataset_service: 'a dataset service to post the predictions to' }, async: true, errors: [400, 404, 429] }),
+  op('get', '/model/{id}', 'model', 'A model: algorithm, training dataset, variables, parameters, cross-validation; or the model itself as ONNX', 'model', { schema: 'Model', errors: [404] }),
+  op('get', '/model/{id}/qmrf', 'model', 'The model\'s QMRF 1.3 report (OECD principles), XML or a page', 'qmrf', { errors: [404] }),
+  op('post', '/model/{id}', 'model', 'Predict a dataset or one compound', 'task', { request: 'form', fields: { dataset_uri: 'the dataset to predict', compound_uri: 'one compound to predict', dataset_service: 'a dataset service to post the predictions to', confidence_level: 'confidence level of the conformal interval or prediction set, in (0,1), default 0.9' }, async: true, errors: [400, 404, 429] }),
   op('delete', '/model/{id}', 'model', 'Delete a model', 'empty', { errors: [404] }),
   op('get', '/model/{id}/parameter/{n}', 'model', 'One parameter of a model', 'resource', { errors: [404] }),
 

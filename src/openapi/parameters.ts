@@ -35,6 +35,7 @@ export function parameters(config: Pick<Config, 'pageSize' | 'maxPageSize'>): Re
     generate: query('generate', 'number of conformers to generate', { type: 'integer', minimum: 1, maximum: 20 }),
     title: query('title', 'title of the ontology (dc:title)', { type: 'string' }),
     query: query('query', 'a SPARQL 1.1 query (SELECT, ASK, CONSTRUCT or DESCRIBE)', { type: 'string' }, { required: true }),
+    Prefer: { name: 'Prefer', in: 'header', description: 'RFC 7240: wait=N (seconds, at most 60) answers the result if the job ends within N, else 202; respond-async always answers 202', schema: { type: 'string', examples: ['wait=10', 'respond-async'] } },
     media: query('media', 'a media type that stands for Accept (browsers cannot set Accept)', { type: 'string' }),
   };
 }
