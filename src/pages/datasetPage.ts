@@ -8,7 +8,9 @@ import { isSearch } from '../search/params.ts';
 import { parsePaging } from '../http/paging.ts';
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
-import { viewOf, rowsOf } from '../datasets/datasetView.ts';
+import { viewOf, rowsOf, type EntryRow } from '../datasets/datasetView.ts';
+import { datasetNeighbourOutput, neighboursOfRows } from '../models/neighbours.ts';
+import { neighbourCells } from './neighbourCells.ts';
 import { metadataOf } from '../datasets/datasetOutput.ts';
 import { readFeatures } from '../features/features.ts';
 import type { FeatureInfo } from '../features/featureModel.ts';
@@ -27,7 +29,11 @@ const MOST_NOMINAL_BARS = 12;
 interface Row {
   compound: string;
   values: Array<string | undefined>;
+  entry: EntryRow;
 }
+
+/** A value as read (numbers rounded; the data formats keep full precision). */
+const readable = (v: string | undefined, numeric: boolean): string => (v === undefined ? '' : numeric && Number.isFinite(Number(v)) ? fmt(Number(v)) : v);
 
 function sortRows(rows: Row[], column: number, numeric: boolean, descending: boolean): Row[] {
   const sign = descending ? -1 : 1;
@@ -76,7 +82,7 @@ export async function datasetPage(input: PageInput): Promise<string> {
   });
   const all: Row[] = [];
   // A row has one value per feature of the view, in order.
-  for await (const r of rowsOf(deps, view)) all.push({ compound: r.compound, values: r.values.map((v) => v?.value) });
+  for await (const r of rowsOf(deps, view)) all.push({ compound: r.compound, values: r.values.map((v) => v?.value), entry: r });
   const sortRaw = queryText(ctx, 'sort');
   const sort = sortRaw === '' ? -1 : Number(sortRaw);
   if (sortRaw !== '' && !(Number.isInteger(sort) && sort >= 0 && sort < features.length)) {
@@ -93,13 +99,16 @@ export async function datasetPage(input: PageInput): Promise<string> {
     return u.href;
   };
   const pictures = await compoundDepictions(deps, shown.map((r) => r.compound), 110);
+  // A read-across prediction shows the neighbours it came from beside it.
+  const output = await datasetNeighbourOutput(deps, uri);
+  const neighbours = output ? await neighbourCells(deps, base, await neighboursOfRows(deps, uri, shown.map((r) => r.entry))) : [];
   const title = (await metadataOf(deps, uri)).find((q) => q.predicate.equals(DC.title))?.object.value ?? uri;
   const arrow = (i: number) => (i === sort ? (desc ? ' ▼' : ' ▲') : '');
   const body = html`<p>${all.length} entries, ${features.length} features.</p>
 <div class="plots">${features.map((f, i) => plotOf(f, all.map((r) => r.values[i])))}</div>
 <h2>Entries ${shown.length ? `${paging.offset + 1}-${paging.offset + shown.length}` : ''}</h2>
-<table class="entries"><thead><tr><th>Structure</th><th>Compound</th>${features.map((f, i) => html`<th${raw(i === sort ? ` aria-sort="${desc ? 'descending' : 'ascending'}"` : '')}><a class="sort" href="${sortLink(ctx, base, i, { sort, desc })}" title="sort by ${f.title}">${f.title}${arrow(i)}</a></th>`)}</tr></thead>
-<tbody>${shown.map((r, k) => html`<tr><td>${pictures[k]}</td><td>${link(r.compound, base)}</td>${r.values.map((v, i) => html`<td${raw(features[i]!.type === 'numeric' ? ' class="num"' : '')}>${v ?? ''}</td>`)}</tr>`)}</tbody></table>
+<table class="entries"><thead><tr><th>Structure</th><th>Compound</th>${features.map((f, i) => html`<th${raw(i === sort ? ` aria-sort="${desc ? 'descending' : 'ascending'}"` : '')}><a class="sort" href="${sortLink(ctx, base, i, { sort, desc })}" title="sort by ${f.title}">${f.title}${arrow(i)}</a></th>`)}${output ? html`<th title="${output.measure}">Neighbours (similarity, measured value)</th>` : ''}</tr></thead>
+<tbody>${shown.map((r, k) => html`<tr><td>${pictures[k]}</td><td>${link(r.compound, base)}</td>${r.values.map((v, i) => html`<td${raw(features[i]!.type === 'numeric' ? ' class="num"' : '')}>${readable(v, features[i]!.type === 'numeric')}</td>`)}${neighbours[k] ?? ''}</tr>`)}</tbody></table>
 <nav class="paging" aria-label="pages">${paging.page > 0 ? html`<a rel="prev" href="${at(paging.page - 1)}">← previous page</a>` : ''}${paging.offset + paging.limit < rows.length ? html`<a rel="next" href="${at(paging.page + 1)}">next page →</a>` : ''}</nav>
 <h2>Features</h2><ul>${features.map((f) => html`<li>${link(f.uri, base, f.title)} (${f.type}${f.units ? `, ${f.units}` : ''})</li>`)}</ul>`;
   return layout({ title, base, body, formats: formatLinks(uri, input.reply.variants.map((v) => v.type)) });
