@@ -5,7 +5,9 @@
 // predicted features have the model as their source.
 import { checkAgainstData } from './sizeLimits.ts';
 import { BadRequest, HttpError, InternalError } from '../errors.ts';
-import { ERR } from '../rdf/vocab.ts';
+import type { Quad } from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import { ERR, type OwnTerms } from '../rdf/vocab.ts';
 import { neighbourOutputQuads, neighbourOutputUri, type NeighbourOutputInfo } from '../models/neighbours.ts';
 import type { AlgorithmIO, DatasetRef, FeatureRequest } from './io.ts';
 import { validationQuads } from './learning/validationQuads.ts';
@@ -185,8 +187,15 @@ export async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
     data: { model, predicted, neighbours } satisfies ModelData,
   });
   const outputs = neighbours ? neighbourOutputQuads(io.ownTerms, uri, neighbours, `${title}: neighbours (training compound, similarity, measured value, rank)`) : [];
-  await io.annotateModel(uri, [...validationQuads(uri, model), ...outputs]);
+  await io.annotateModel(uri, [...validationQuads(uri, model), ...outputs, ...taskQuads(io.ownTerms, uri, model)]);
   return uri;
+}
+
+/** Which task the model learns and why (taskChoice.ts), as literals a client and the model page read. */
+function taskQuads(own: OwnTerms, uri: string, model: TrainedModel): Quad[] {
+  if (model.task === 'domain' || !model.taskReason) return [];
+  const m = DataFactory.namedNode(uri);
+  return [DataFactory.quad(m, own.task, DataFactory.literal(model.task)), DataFactory.quad(m, own.taskReason, DataFactory.literal(model.taskReason))];
 }
 
 /** A read-across model's neighbour output: k neighbours at most (fewer for a smaller training set). */

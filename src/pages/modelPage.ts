@@ -5,7 +5,7 @@
 // classification shows the model's own cross-validated confusion matrix and operating point
 // (a model keeps counts, not per-compound scores), and regression the training set as the
 // model predicts it.
-import { DC, OT } from '../rdf/vocab.ts';
+import { DC, OT, ownTerms } from '../rdf/vocab.ts';
 import { readModel } from '../models/models.ts';
 import { loadDataset } from '../datasets/datasetLoad.ts';
 import { readFeature } from '../features/features.ts';
@@ -86,9 +86,11 @@ export async function modelPage(input: PageInput): Promise<string> {
     plot = await regressionPlot(input, target ? ((await titled(target)) ?? 'value') : 'value').catch((e: Error) => html`<p>No plot: ${e.message}</p>`);
   }
   const params = g.values(uri, OT.parameters);
+  const own = ownTerms(input.deps.config.baseUrl);
+  const task = g.value(uri, own.task);
   const body = html`<dl><dt>Algorithm</dt><dd>${link(g.value(uri, OT.algorithm) ?? '', base)}</dd>
 <dt>Training dataset</dt><dd>${link(g.value(uri, OT.trainingDataset) ?? '', base)}</dd>
-<dt>Predicts</dt><dd>${dependent}</dd><dt>Predicted features</dt><dd>${predicted.map((l, i) => html`${i ? ', ' : ''}${l}`)}</dd>
+<dt>Predicts</dt><dd>${dependent}</dd>${task ? html`<dt>Task</dt><dd>${task}, because ${g.value(uri, own.taskReason) ?? ''}</dd>` : ''}<dt>Predicted features</dt><dd>${predicted.map((l, i) => html`${i ? ', ' : ''}${l}`)}</dd>
 <dt>Independent variables</dt><dd>${g.values(uri, OT.independentVariables).length} features</dd>
 <dt>Parameters</dt><dd>${params.map((p) => html`${g.value(p, DC.title)}=${g.value(p, OT.paramValue)} `)}</dd></dl>
 ${cv ? html`<h2>Cross-validation</h2><table class="statistics"><tbody><tr><th scope="row">Folds</th><td class="num">${g.value(cv, OT.numFolds)}</td></tr><tr><th scope="row">Instances</th><td class="num">${g.value(cv, OT.numInstances)}</td></tr>

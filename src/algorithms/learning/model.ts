@@ -22,6 +22,8 @@ export interface TrainedModel {
   algorithmUri: string;
   params: ParamValues;
   task: ModelTask;
+  /** Why the model learns its task (taskChoice.ts); absent for models stored before it was said. */
+  taskReason?: string;
   trainingDataset: string;
   target: { uri: string; title: string };
   /** Class labels, in the order of class indices (classification). */

@@ -10,41 +10,13 @@ import { entryAt, numberOf, type Cell, type Table } from '../table.ts';
 import { learnerById, type RawPrediction } from './learners.ts';
 import type { LearningTask, Prediction, TrainedModel, Validation } from './model.ts';
 import { chooseRepresentation, vectors } from './representation.ts';
+import { chooseTask } from './taskChoice.ts';
 
-/** Most distinct integer values a numeric target may hold to be read as classes. */
-export const MAX_INTEGER_CLASSES = 10;
+export { MAX_INTEGER_CLASSES } from './taskChoice.ts';
 
-/**
- * What the model learns, from the target feature's kind (SPEC §2.2): classes for an
- * ot:NominalFeature or text, and for a numeric target with at most two values (1/0);
- * regression otherwise. `asked` (the task parameter) overrides auto. A classification-only
- * learner reads a numeric target of a few integers (0/1/2) as classes; a target it cannot
- * learn answers 400 saying why.
- */
+/** What the model learns (taskChoice.ts); a target the learner cannot learn answers 400 saying why. */
 export function taskOf(table: Table, target: number, supported: readonly LearningTask[], asked = 'auto'): LearningTask {
-  const column = entryAt(table.columns, target, 'column');
-  const present = table.values.map((r) => entryAt(r, target, 'cell')).filter((v) => v !== null && v !== '');
-  const numeric = !column.nominal && present.every((v) => Number.isFinite(numberOf(v)));
-  const distinct = new Set(present.map((v) => String(v).trim().toLowerCase()));
-  const integers = numeric && present.every((v) => Number.isInteger(numberOf(v)));
-  const only = supported.length === 1 ? supported[0] : undefined;
-  const auto: LearningTask = !numeric ? 'classification'
-    : only === 'regression' ? 'regression'
-      : only === 'classification' ? (integers && distinct.size <= MAX_INTEGER_CLASSES ? 'classification' : 'regression')
-        : distinct.size > 2 ? 'regression' : 'classification';
-  const task = asked === 'classification' || asked === 'regression' ? asked : auto;
-  if (task === 'regression' && !numeric) {
-    const why = column.nominal ? 'is a nominal feature (ot:NominalFeature): its values are classes' : 'holds values that are not numbers';
-    throw new BadRequest(`prediction_feature ${column.uri} ${why}; regression needs a numeric feature`, { code: ERR.InvalidParameter });
-  }
-  if (task === 'classification' && numeric && distinct.size > 2 && !(integers && distinct.size <= MAX_INTEGER_CLASSES)) {
-    throw new BadRequest(`prediction_feature ${column.uri} is numeric with ${distinct.size} distinct values: classification needs classes (a nominal feature, or at most ${MAX_INTEGER_CLASSES} integer codes)`, { code: ERR.InvalidParameter });
-  }
-  if (!supported.includes(task)) {
-    const why = asked === task ? 'task asks' : column.nominal ? 'is a nominal feature (ot:NominalFeature), so it asks' : !numeric ? 'holds text, so it asks' : task === 'classification' ? 'holds two values, so it asks' : 'is numeric, so it asks';
-    throw new BadRequest(`prediction_feature ${column.uri} ${why} for ${task}, but this algorithm does ${supported.join(' and ')} only`, { code: ERR.InvalidParameter });
-  }
-  return task;
+  return chooseTask(table, target, supported, asked).task;
 }
 
 /** Class labels in a stable order: the feature's accept values when declared, else sorted. */
@@ -81,7 +53,7 @@ export interface TrainInput {
 export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   const { table, target, params } = input;
   const learner = learnerById(input.learner);
-  const task = taskOf(table, target, learner.tasks, (params.task as string | undefined) ?? 'auto');
+  const { task, reason: taskReason } = chooseTask(table, target, learner.tasks, (params.task as string | undefined) ?? 'auto');
   const column = entryAt(table.columns, target, 'column');
   const rep = chooseRepresentation(table, target, params.representation as string, input.fallback, { radius: params.radius as number, bits: params.bits as number });
   if (rep.kind === 'features' && rep.uris.length === 0) throw new BadRequest('representation=features but the dataset has no numeric feature besides prediction_feature', { code: ERR.InvalidParameter });
@@ -116,6 +88,7 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
     algorithmUri: input.algorithmUri,
     params,
     task,
+    taskReason,
     trainingDataset: table.datasetUri,
     target: { uri: column.uri, title: column.title },
     classes,
