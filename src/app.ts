@@ -8,6 +8,7 @@ import { errorMiddleware } from './http/errorMiddleware.ts';
 import { rootRouter } from './routes/root.ts';
 import { featureRouter } from './routes/feature.ts';
 import { datasetRouter } from './routes/dataset.ts';
+import { datasetWarningsRouter } from './routes/datasetWarnings.ts';
 import { modelRouter } from './routes/model.ts';
 import { sparqlRouter } from './routes/sparql.ts';
 import { ontologyRouter } from './routes/ontology.ts';
@@ -31,7 +32,7 @@ import { securityHeaders } from './http/securityHeaders.ts';
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
 // parameters and passes every other request on.
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter, validationRouter, authRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, datasetWarningsRouter, modelRouter, algorithmRouter, validationRouter, authRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();

@@ -4,7 +4,8 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
-import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
+import { OT, RDF as RDFNS, ownTerms } from '../rdf/vocab.ts';
+import { warningsIn, warningSummaryQuads } from './datasetWarnings.ts';
 import { compoundsOf, rowsOf, type DatasetView, type EntryRow } from './datasetView.ts';
 import { readFeature, readFeatures } from '../features/features.ts';
 import { csvField } from '../rdf/csvCell.ts';
@@ -13,13 +14,17 @@ const { quad, namedNode, blankNode } = DataFactory;
 
 const ROWS_PER_CHUNK = 500;
 
-/** The dataset's own statements (metadata, warnings), without its entry links. */
-export async function metadataOf(deps: Pick<Deps, 'store'>, dataset: string): Promise<RDF.Quad[]> {
-  return (await deps.store.match(namedNode(dataset), null, null, dataset)).filter((q) => !q.predicate.equals(OT.dataEntry));
+/**
+ * The dataset's own statements (metadata, warnings), without its entry links; with
+ * warnings, how many rows were dropped and cells emptied and the link to them (datasetWarnings.ts).
+ */
+export async function metadataOf(deps: Pick<Deps, 'store' | 'config'>, dataset: string): Promise<RDF.Quad[]> {
+  const own = (await deps.store.match(namedNode(dataset), null, null, dataset)).filter((q) => !q.predicate.equals(OT.dataEntry));
+  return [...own, ...warningSummaryQuads(ownTerms(deps.config.baseUrl), dataset, warningsIn(dataset, own))];
 }
 
 /** The metadata of each of `datasets`, in order: the RDF of a dataset list. */
-export async function datasetsMetadata(deps: Pick<Deps, 'store'>, datasets: readonly string[]): Promise<RDF.Quad[]> {
+export async function datasetsMetadata(deps: Pick<Deps, 'store' | 'config'>, datasets: readonly string[]): Promise<RDF.Quad[]> {
   const out: RDF.Quad[] = [];
   for (const d of datasets) out.push(...(await metadataOf(deps, d)));
   return out;
@@ -36,7 +41,7 @@ export async function featureDefinitions(deps: Pick<Deps, 'store'>, dataset: str
 }
 
 /** Quad chunks of a view: metadata and features first, then ROWS_PER_CHUNK entries at a time. */
-export async function* datasetQuadChunks(deps: Pick<Deps, 'store'>, view: DatasetView): AsyncGenerator<RDF.Quad[]> {
+export async function* datasetQuadChunks(deps: Pick<Deps, 'store' | 'config'>, view: DatasetView): AsyncGenerator<RDF.Quad[]> {
   const d = namedNode(view.dataset);
   yield [...(await metadataOf(deps, view.dataset)), ...(await featureDefinitions(deps, view.dataset, view.features))];
   const predicates = view.features.map((f) => namedNode(f));

@@ -12,6 +12,7 @@ import { viewOf, rowsOf, type EntryRow } from '../datasets/datasetView.ts';
 import { datasetNeighbourOutput, neighboursOfRows } from '../models/neighbours.ts';
 import { neighbourCells } from './neighbourCells.ts';
 import { metadataOf } from '../datasets/datasetOutput.ts';
+import { warningCounts, warningsIn, warningsUri } from '../datasets/datasetWarnings.ts';
 import { readFeatures } from '../features/features.ts';
 import type { FeatureInfo } from '../features/featureModel.ts';
 import { html, link, raw, type Html } from './html.ts';
@@ -60,6 +61,18 @@ function plotOf(feature: FeatureInfo, column: Array<string | undefined>): Html {
   return html`<figure>${barCounts(bars, feature.title)}<figcaption>${feature.title}: ${bars.map(([k, c]) => `${k} ${c}`).join(', ')}</figcaption></figure>`;
 }
 
+const WARNINGS_SHOWN = 10;
+
+/** What the upload did not keep, at the top of the page: the counts, the first warnings, a link to all. */
+function warningsBox(dataset: string, texts: readonly string[]): Html {
+  if (texts.length === 0) return html``;
+  const { droppedRows, emptiedCells } = warningCounts(texts);
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  return html`<section class="box warnings" role="status"><h2>${plural(texts.length, 'warning', 'warnings')}</h2>
+<p>${plural(droppedRows, 'row', 'rows')} dropped, ${plural(emptiedCells, 'cell', 'cells')} left empty. <a href="${warningsUri(dataset)}">All warnings</a> (also as <a href="${warningsUri(dataset)}?media=text/csv">CSV</a>).</p>
+<ul>${texts.slice(0, WARNINGS_SHOWN).map((t) => html`<li>${t}</li>`)}</ul>${texts.length > WARNINGS_SHOWN ? html`<p>… and ${texts.length - WARNINGS_SHOWN} more.</p>` : ''}</section>`;
+}
+
 function sortLink(ctx: Koa.Context, base: string, i: number, current: { sort: number; desc: boolean }): string {
   const u = linkUrl({ ctx, base });
   u.searchParams.set('sort', String(i));
@@ -102,9 +115,10 @@ export async function datasetPage(input: PageInput): Promise<string> {
   // A read-across prediction shows the neighbours it came from beside it.
   const output = await datasetNeighbourOutput(deps, uri);
   const neighbours = output ? await neighbourCells(deps, base, await neighboursOfRows(deps, uri, shown.map((r) => r.entry))) : [];
-  const title = (await metadataOf(deps, uri)).find((q) => q.predicate.equals(DC.title))?.object.value ?? uri;
+  const meta = await metadataOf(deps, uri);
+  const title = meta.find((q) => q.predicate.equals(DC.title))?.object.value ?? uri;
   const arrow = (i: number) => (i === sort ? (desc ? ' ▼' : ' ▲') : '');
-  const body = html`<p>${all.length} entries, ${features.length} features.</p>
+  const body = html`${warningsBox(uri, warningsIn(uri, meta))}<p>${all.length} entries, ${features.length} features.</p>
 <div class="plots">${features.map((f, i) => plotOf(f, all.map((r) => r.values[i])))}</div>
 <h2>Entries ${shown.length ? `${paging.offset + 1}-${paging.offset + shown.length}` : ''}</h2>
 <table class="entries"><thead><tr><th>Structure</th><th>Compound</th>${features.map((f, i) => html`<th${raw(i === sort ? ` aria-sort="${desc ? 'descending' : 'ascending'}"` : '')}><a class="sort" href="${sortLink(ctx, base, i, { sort, desc })}" title="sort by ${f.title}">${f.title}${arrow(i)}</a></th>`)}${output ? html`<th title="${output.measure}">Neighbours (similarity, measured value)</th>` : ''}</tr></thead>
