@@ -16,6 +16,7 @@ import { columnIndex, entryAt, type Cell, type Table } from './table.ts';
 import type { AlgorithmDef, FeaturesResult, ModelResult, RunInput, RunResult, TableResult } from './types.ts';
 import type { TrainedModel } from './learning/model.ts';
 import type { FeatureCalculation } from './learning/representation.ts';
+import { inputFeatureRequests, inputListQuads } from './learning/inputFeatures.ts';
 
 export interface ApplyParams {
   algorithmUri: string;
@@ -175,19 +176,21 @@ export async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
   // measured value, as nodes of an output of its own rather than a predicted variable.
   const neighbours = model.training && neighbourOutput(modelUri, model);
   const rep = model.representation;
+  const inputs = rep.kind === 'features' ? rep.uris : await io.features(inputFeatureRequests(rep, io.algorithmUri('physchem'), io.algorithmUri(def.id)));
   const uri = await io.model({
     uri: modelUri,
     title: model.task === 'domain' ? `${def.title} of ${p.dataset.uri}` : `${def.title} model of ${model.target.title}`,
     algorithm: p.algorithmUri,
     trainingDataset: model.trainingDataset,
-    independentVariables: rep.kind === 'features' ? rep.uris : [],
+    // Every feature the model reads, computed ones included; own:inputs gives their order.
+    independentVariables: inputs,
     dependentVariables: model.task === 'domain' ? [] : [model.target.uri],
     predictedVariables: uris,
     parameters: Object.entries(p.values).map(([name, v]) => ({ name, value: Array.isArray(v) ? formatParam(v) : v })),
     data: { model, predicted, neighbours } satisfies ModelData,
   });
   const outputs = neighbours ? neighbourOutputQuads(io.ownTerms, uri, neighbours, `${title}: neighbours (training compound, similarity, measured value, rank)`) : [];
-  await io.annotateModel(uri, [...validationQuads(uri, model), ...outputs, ...taskQuads(io.ownTerms, uri, model)]);
+  await io.annotateModel(uri, [...validationQuads(uri, model), ...outputs, ...taskQuads(io.ownTerms, uri, model), ...inputListQuads(io.ownTerms, uri, inputs)]);
   return uri;
 }
 

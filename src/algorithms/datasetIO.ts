@@ -95,6 +95,7 @@ async function featureCalculation(deps: Deps, source: string): Promise<FeatureCa
 export function algorithmIO(deps: Deps): AlgorithmIO {
   return {
     ownTerms: ownTerms(deps.config.baseUrl),
+    algorithmUri: (id) => uriOf(deps.config, `/algorithm/${id}`),
     ref: (uri) => datasetRef(deps.config, uri),
     load: async (dataset, { subjectid, predictionFeature }) => {
       const featureUris = dataset.featureUris && predictionFeature ? [predictionFeature] : undefined;

@@ -52,6 +52,8 @@ export interface DatasetRef {
 export interface AlgorithmIO {
   /** The service's own vocabulary (ontology/service.ttl), under its base URI. */
   ownTerms: OwnTerms;
+  /** URI of the algorithm `id` of this service (unparameterised). */
+  algorithmUri: (id: string) => string;
   /** The reference a dataset URI stands for (datasetRef.ts), for runs that start from a stored URI. */
   ref: (datasetUri: string) => DatasetRef;
   /**

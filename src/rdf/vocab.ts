@@ -114,7 +114,7 @@ export const OWN_ONTOLOGY_PATH = '/ontology/service';
 const OWN_TERMS = [
   'NeighbourOutput', 'Neighbour', 'neighbourOutput', 'neighbourCount', 'similarityMeasure', 'neighbour',
   'neighbourOf', 'rank', 'trainingCompound', 'similarity', 'measuredValue',
-  'task', 'taskReason', 'targetMatch', 'warnings', 'droppedRows', 'emptiedCells',
+  'task', 'taskReason', 'targetMatch', 'warnings', 'droppedRows', 'emptiedCells', 'inputs',
 ] as const;
 
 const ownByBase = new Map<string, ReturnType<typeof vocabulary<typeof OWN_TERMS>>>();

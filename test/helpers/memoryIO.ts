@@ -19,6 +19,7 @@ export function memoryIO(tables: Table[]): MemoryIO {
     tables: byUri,
     created,
     ownTerms: ownTerms('http://example.org'),
+    algorithmUri: (id) => `http://example.org/algorithm/${id}`,
     ref: (uri) => ({ uri, base: uri.split('?')[0]!, local: false }),
     load: async ({ uri }) => {
       const t = byUri.get(uri);
