@@ -14,6 +14,18 @@ export interface Validation {
   folds: number;
   seed: number;
   stats: ClassificationStats | RegressionStats;
+  /**
+   * Each compound's held-out prediction (class indices when classifying, with the positive
+   * class score), for the model page's plots; absent in models stored before.
+   */
+  heldOut?: HeldOutPrediction[];
+}
+
+export interface HeldOutPrediction {
+  compound: string;
+  actual: number;
+  predicted: number;
+  score?: number;
 }
 
 export interface TrainedModel {

@@ -81,7 +81,9 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   // k fold fits and the final fit share the rest of the bar equally.
   const k = input.crossvalidate === false ? 0 : Math.min(params.folds as number, y.length);
   const step = (fit: number) => input.progress && ((fraction: number) => input.progress!(VECTORS_PERCENT + ((100 - VECTORS_PERCENT) * (fit + fraction)) / (k + 1)));
-  const validation = k === 0 ? undefined : await crossValidate(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k)));
+  // rows maps positions of y to rows of the table.
+  const compounds = rows.map((i) => entryAt(table.compounds, i, 'compound'));
+  const validation = k === 0 ? undefined : await crossValidate(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k)), compounds);
   const state = await learner.fit(X, y, classCount, params, step(k));
   return {
     learner: input.learner,
@@ -105,8 +107,11 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
 /** Share of a training run's progress taken by building the vectors. */
 const VECTORS_PERCENT = 5;
 
-/** `progress` receives the fraction of the cross-validation done, per fold and within each fit. */
-export async function crossValidate(learnerId: string, X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void): Promise<Validation> {
+/**
+ * `progress` receives the fraction of the cross-validation done, per fold and within each
+ * fit; with `compounds` (one per row of y) the held-out predictions are kept, by compound.
+ */
+export async function crossValidate(learnerId: string, X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void, compounds?: readonly string[]): Promise<Validation> {
   const learner = learnerById(learnerId);
   const k = Math.min(params.folds as number, y.length);
   const seed = params.seed as number;
@@ -124,13 +129,14 @@ export async function crossValidate(learnerId: string, X: number[][], y: number[
   // Rows of a fold skipped above have no prediction and stay out of the statistics.
   const done = y.flatMap((v, i) => {
     const p = predicted[i];
-    return p ? [{ actual: v, p }] : [];
+    return p ? [{ actual: v, p, i }] : [];
   });
   const actual = done.map((d) => d.actual);
   const stats = classes > 0
     ? classificationStats(actual, done.map((d) => d.p.value), done.map((d) => d.p.score ?? d.p.value), classes)
     : regressionStats(actual, done.map((d) => d.p.value));
-  return { folds: k, seed, stats };
+  const heldOut = compounds && done.map((d) => ({ compound: entryAt(compounds, d.i, 'compound'), actual: d.actual, predicted: d.p.value, score: d.p.score }));
+  return { folds: k, seed, stats, heldOut };
 }
 
 /** Predictions of `model` for every row of `table` (null where no vector can be built). */
