@@ -19,8 +19,11 @@ const ROWS_PER_CHUNK = 500;
  * warnings, how many rows were dropped and cells emptied and the link to them (datasetWarnings.ts).
  */
 export async function metadataOf(deps: Pick<Deps, 'store' | 'config'>, dataset: string): Promise<RDF.Quad[]> {
-  const own = (await deps.store.match(namedNode(dataset), null, null, dataset)).filter((q) => !q.predicate.equals(OT.dataEntry));
-  return [...own, ...warningSummaryQuads(ownTerms(deps.config.baseUrl), dataset, warningsIn(dataset, own))];
+  const terms = ownTerms(deps.config.baseUrl);
+  // The summary is computed, never stored: one a client PUT back is not doubled.
+  const computed = [terms.warnings, terms.droppedRows, terms.emptiedCells];
+  const own = (await deps.store.match(namedNode(dataset), null, null, dataset)).filter((q) => !q.predicate.equals(OT.dataEntry) && !computed.some((p) => p.equals(q.predicate)));
+  return [...own, ...warningSummaryQuads(terms, dataset, warningsIn(dataset, own))];
 }
 
 /** The metadata of each of `datasets`, in order: the RDF of a dataset list. */
