@@ -8,6 +8,7 @@ import { errorMiddleware } from './http/errorMiddleware.ts';
 import { rootRouter } from './routes/root.ts';
 import { featureRouter } from './routes/feature.ts';
 import { datasetRouter } from './routes/dataset.ts';
+import { datasetWarningsRouter } from './routes/datasetWarnings.ts';
 import { modelRouter } from './routes/model.ts';
 import { sparqlRouter } from './routes/sparql.ts';
 import { ontologyRouter } from './routes/ontology.ts';
@@ -35,7 +36,7 @@ import { preferredReply } from './tasks/taskReply.ts';
 /** Router factories, mounted in this order. Each resource adds its own here. */
 // searchRouter comes before the compound and dataset routers: it answers GETs with search
 // parameters and passes every other request on.
-const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, apiDocsRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, modelRouter, algorithmRouter, validationRouter, authRouter, staticRouter];
+const ROUTERS: Array<(deps: Deps) => Router> = [rootRouter, apiDocsRouter, sparqlRouter, ontologyRouter, taskRouter, searchRouter, compoundRouter, featureRouter, datasetRouter, datasetWarningsRouter, modelRouter, algorithmRouter, validationRouter, authRouter, staticRouter];
 
 export function createApp(deps: Deps): Koa {
   const app = new Koa();

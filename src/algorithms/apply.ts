@@ -5,7 +5,10 @@
 // predicted features have the model as their source.
 import { checkAgainstData } from './sizeLimits.ts';
 import { BadRequest, HttpError, InternalError } from '../errors.ts';
-import { ERR } from '../rdf/vocab.ts';
+import type { Quad } from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import { ERR, type OwnTerms } from '../rdf/vocab.ts';
+import { neighbourOutputQuads, neighbourOutputUri, type NeighbourOutputInfo } from '../models/neighbours.ts';
 import type { AlgorithmIO, DatasetRef, FeatureRequest } from './io.ts';
 import { validationQuads } from './learning/validationQuads.ts';
 import { formatParam, type ParamValues } from './params.ts';
@@ -14,6 +17,7 @@ import type { AlgorithmDef, FeaturesResult, ModelResult, RunInput, RunResult, Ta
 import type { TrainedModel } from './learning/model.ts';
 import type { FeatureCalculation } from './learning/representation.ts';
 import { conformalFeatures, conformalQuads, type ConformalOutputs } from './learning/conformalOutputs.ts';
+import { inputFeatureRequests, inputListQuads } from './learning/inputFeatures.ts';
 
 export interface ApplyParams {
   algorithmUri: string;
@@ -36,10 +40,16 @@ export interface ApplyContext {
 /** Kind under which model predictions are registered. */
 export const MODEL_KIND = 'opentox-algorithms';
 
-/** What a model file holds: the trained model and the features its predictions fill. */
+/**
+ * What a model file holds: the trained model, the features its predictions fill and, for
+ * read-across, its neighbour output (models/neighbours.ts). Models stored before the
+ * neighbours were nodes list a string feature of them among their predicted variables;
+ * it is left empty.
+ */
 export interface ModelData {
   model: TrainedModel;
-  predicted: { value: string; confidence?: string; inDomain?: string; neighbours?: string; conformal?: ConformalOutputs };
+  predicted: { value: string; confidence?: string; inDomain?: string; conformal?: ConformalOutputs };
+  neighbours?: NeighbourOutputInfo;
 }
 
 export async function applyAlgorithm(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParams, ctx: ApplyContext = {}): Promise<string[]> {
@@ -158,31 +168,48 @@ export async function storeModel(io: AlgorithmIO, def: AlgorithmDef, p: ApplyPar
   const withDomain = model.learner === 'knn' || model.task === 'domain';
   if (withConfidence) specs.push({ title: `${title}: confidence`, type: 'numeric', source: modelUri });
   if (withDomain) specs.push({ title: `${title}: in applicability domain`, type: 'nominal', source: modelUri, acceptValues: ['false', 'true'] });
-  // Read-across shows its argument, as lazar did: the neighbours, their similarity and measured value.
-  const withNeighbours = model.training !== undefined;
-  if (withNeighbours) specs.push({ title: `${title}: neighbours (compound, similarity, measured value)`, type: 'string', source: modelUri });
   const uris = await io.features(specs);
   // io.features answers one URI per request, in order.
   const predicted: ModelData['predicted'] = { value: entryAt(uris, 0, 'feature URI') };
   if (withConfidence) predicted.confidence = entryAt(uris, 1, 'feature URI');
-  if (withDomain) predicted.inDomain = entryAt(uris, withNeighbours ? uris.length - 2 : uris.length - 1, 'feature URI');
-  if (withNeighbours) predicted.neighbours = entryAt(uris, uris.length - 1, 'feature URI');
+  if (withDomain) predicted.inDomain = entryAt(uris, uris.length - 1, 'feature URI');
   // The interval or p-values are outputs of their own kind, not predicted variables (conformalOutputs.ts).
   predicted.conformal = await conformalFeatures(io, model, modelUri, title);
+  // Read-across shows its argument, as lazar did: the neighbours, their similarity and
+  // measured value, as nodes of an output of its own rather than a predicted variable.
+  const neighbours = model.training && neighbourOutput(modelUri, model);
   const rep = model.representation;
+  const inputs = rep.kind === 'features' ? rep.uris : await io.features(inputFeatureRequests(rep, io.algorithmUri('physchem'), io.algorithmUri(def.id)));
   const uri = await io.model({
     uri: modelUri,
     title: model.task === 'domain' ? `${def.title} of ${p.dataset.uri}` : `${def.title} model of ${model.target.title}`,
     algorithm: p.algorithmUri,
     trainingDataset: model.trainingDataset,
-    independentVariables: rep.kind === 'features' ? rep.uris : [],
+    // Every feature the model reads, computed ones included; own:inputs gives their order.
+    independentVariables: inputs,
     dependentVariables: model.task === 'domain' ? [] : [model.target.uri],
     predictedVariables: uris,
     parameters: Object.entries(p.values).map(([name, v]) => ({ name, value: Array.isArray(v) ? formatParam(v) : v })),
-    data: { model, predicted } satisfies ModelData,
+    data: { model, predicted, neighbours } satisfies ModelData,
   });
-  await io.annotateModel(uri, [...validationQuads(uri, model), ...conformalQuads(uri, model, predicted.conformal)]);
+  const outputs = neighbours ? neighbourOutputQuads(io.ownTerms, uri, neighbours, `${title}: neighbours (training compound, similarity, measured value, rank)`) : [];
+  await io.annotateModel(uri, [...validationQuads(uri, model), ...conformalQuads(uri, model, predicted.conformal), ...outputs, ...taskQuads(io.ownTerms, uri, model), ...inputListQuads(io.ownTerms, uri, inputs)]);
   return uri;
+}
+
+/** Which task the model learns and why (taskChoice.ts), as literals a client and the model page read. */
+function taskQuads(own: OwnTerms, uri: string, model: TrainedModel): Quad[] {
+  if (model.task === 'domain' || !model.taskReason) return [];
+  const m = DataFactory.namedNode(uri);
+  return [DataFactory.quad(m, own.task, DataFactory.literal(model.task)), DataFactory.quad(m, own.taskReason, DataFactory.literal(model.taskReason))];
+}
+
+/** A read-across model's neighbour output: k neighbours at most (fewer for a smaller training set). */
+function neighbourOutput(modelUri: string, model: TrainedModel): NeighbourOutputInfo {
+  const measure = model.representation.kind === 'morgan'
+    ? `Tanimoto similarity of Morgan fingerprints (radius ${model.representation.radius}, ${model.representation.bits} bits)`
+    : `1 / (1 + Euclidean distance) on the standardised ${model.representation.kind === 'descriptors' ? 'RDKit descriptors' : 'numeric features'}`;
+  return { uri: neighbourOutputUri(modelUri), count: Math.min(Number(model.params.k), model.training?.compounds.length ?? 0), measure };
 }
 
 /** The model with the feature calculation chain of its independent features (chain.ts). */

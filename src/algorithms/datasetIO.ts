@@ -18,6 +18,7 @@ import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts
 import type { AlgorithmIO } from './io.ts';
 import { datasetRef } from './datasetRef.ts';
 import { redact } from '../util/redact.ts';
+import { ownTerms } from '../rdf/vocab.ts';
 import type { Table } from './table.ts';
 import { MODEL_KIND } from './apply.ts';
 import type { FeatureCalculation } from './learning/representation.ts';
@@ -93,6 +94,8 @@ async function featureCalculation(deps: Deps, source: string): Promise<FeatureCa
 
 export function algorithmIO(deps: Deps): AlgorithmIO {
   return {
+    ownTerms: ownTerms(deps.config.baseUrl),
+    algorithmUri: (id) => uriOf(deps.config, `/algorithm/${id}`),
     ref: (uri) => datasetRef(deps.config, uri),
     load: async (dataset, { subjectid, predictionFeature }) => {
       const featureUris = dataset.featureUris && predictionFeature ? [predictionFeature] : undefined;

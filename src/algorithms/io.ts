@@ -3,6 +3,7 @@
 // and tests can drive it with in-memory tables).
 import type { Table } from './table.ts';
 import type { FeatureCalculation } from './learning/representation.ts';
+import type { OwnTerms } from '../rdf/vocab.ts';
 
 export interface FeatureRequest {
   title: string;
@@ -49,6 +50,10 @@ export interface DatasetRef {
 }
 
 export interface AlgorithmIO {
+  /** The service's own vocabulary (ontology/service.ttl), under its base URI. */
+  ownTerms: OwnTerms;
+  /** URI of the algorithm `id` of this service (unparameterised). */
+  algorithmUri: (id: string) => string;
   /** The reference a dataset URI stands for (datasetRef.ts), for runs that start from a stored URI. */
   ref: (datasetUri: string) => DatasetRef;
   /**

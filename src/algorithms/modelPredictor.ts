@@ -7,23 +7,15 @@ import type { Predictor } from '../models/predictors.ts';
 import type { ModelData } from './apply.ts';
 import { tableOf } from './datasetIO.ts';
 import { checkComputable } from './learning/chain.ts';
-import type { Neighbour, Prediction } from './learning/model.ts';
+import type { Prediction } from './learning/model.ts';
 import { conformalCells, conformalUris } from './learning/conformalOutputs.ts';
 import { threadModule } from '../threads/threadModule.ts';
 
 const WORKER = threadModule('./worker.ts', import.meta.url);
 
-/**
- * Neighbours separated by "; ", each as compound URI, Tanimoto or feature similarity and
- * measured value separated by spaces (no line breaks: CSV stays one line per compound).
- */
-function neighboursText(neighbours: readonly Neighbour[]): string {
-  return neighbours.map((n) => `${n.compound} ${Number(n.similarity.toFixed(4))} ${n.measured}`).join('; ');
-}
-
 export function modelPredictor(deps: Deps): Predictor {
   return async (input) => {
-    const { model, predicted } = input.data as ModelData;
+    const { model, predicted, neighbours } = input.data as ModelData;
     const table = await tableOf(deps, input.dataset, input.subjectid);
     checkComputable(model, table, input.model.uri);
     const predictions = await deps.tasks.runInWorker<Prediction[]>(WORKER, 'predictInWorker', { model, table, confidenceLevel: input.confidenceLevel }, { signal: input.signal });
@@ -35,10 +27,9 @@ export function modelPredictor(deps: Deps): Predictor {
         if (f === predicted.value) return p.value;
         if (f === predicted.confidence) return p.confidence ?? null;
         if (f === predicted.inDomain) return p.inDomain === undefined ? null : String(p.inDomain);
-        if (f === predicted.neighbours) return p.neighbours ? neighboursText(p.neighbours) : null;
         return null;
       }), ...conformalCells(predicted.conformal, p)];
     });
-    return { values, warnings, features: [...order, ...conformalUris(predicted.conformal)] };
+    return { values, warnings, features: [...order, ...conformalUris(predicted.conformal)], neighbours: neighbours && { output: neighbours, rows: predictions.map((p) => p.neighbours) } };
   };
 }

@@ -23,8 +23,11 @@ export async function entryQuads(deps: Deps, dataset: string, n: string): Promis
   const out: RDF.Quad[] = [quad(namedNode(dataset), OT.dataEntry, entry), quad(entry, RDFNS.type, OT.DataEntry)];
   if (compound) out.push(quad(entry, OT.compound, compound as RDF.NamedNode), quad(compound as RDF.NamedNode, RDFNS.type, OT.Compound));
   const features: string[] = [];
+  // The entry's own nodes (fragments of its URI, e.g. a prediction's neighbours) come whole.
+  const nodes = stored.filter((q) => q.object.termType === 'NamedNode' && q.object.value.startsWith(`${uri}#`));
+  for (const q of nodes) out.push(q, ...(await deps.store.match(q.object as RDF.NamedNode, null, null, dataset)));
   for (const q of stored) {
-    if (q.predicate.equals(OT.compound) || q.predicate.equals(RDFNS.type)) continue;
+    if (q.predicate.equals(OT.compound) || q.predicate.equals(RDFNS.type) || nodes.includes(q)) continue;
     const fv = blankNode();
     features.push(q.predicate.value);
     out.push(quad(entry, OT.values, fv), quad(fv, RDFNS.type, OT.FeatureValue), quad(fv, OT.feature, q.predicate as RDF.NamedNode), quad(fv, OT.value, q.object as RDF.Literal));

@@ -63,6 +63,8 @@ export interface EntryRow {
   compound: string;
   /** One value per feature of the view. */
   values: Array<RDF.Literal | undefined>;
+  /** The entry's links to nodes of its own (fragments of its URI: a prediction's neighbours, models/neighbours.ts). */
+  nodes: RDF.Quad[];
 }
 
 /**
@@ -103,6 +105,8 @@ export async function* rowsOf(deps: Pick<Deps, 'store'>, view: DatasetView): Asy
     // Filled by a loop, not fill(): see datasetCsv in datasetOutput.ts.
     const values: Array<RDF.Literal | undefined> = [];
     for (let i = 0; i < view.features.length; i++) values.push(undefined);
+    const nodes: RDF.Quad[] = [];
+    const own = entry.value + '#';
     // Each term property is read once (cheap on the plain terms both stores now answer).
     for (const q of quads) {
       const p = q.predicate.value;
@@ -111,11 +115,14 @@ export async function* rowsOf(deps: Pick<Deps, 'store'>, view: DatasetView): Asy
         continue;
       }
       const i = column.get(p);
-      if (i === undefined) continue;
       const o = q.object;
+      if (i === undefined) {
+        if (o.termType === 'NamedNode' && o.value.startsWith(own)) nodes.push(q);
+        continue;
+      }
       if (o.termType === 'Literal') values[i] = literal(o.value, o.datatype.value === XSD_DOUBLE ? XSD.double : undefined);
     }
-    yield { entry, compound, values };
+    yield { entry, compound, values, nodes };
   }
 }
 

@@ -32,9 +32,10 @@ export async function ensureFeatures(deps: Deps, specs: readonly FeatureSpec[]):
   const uris: string[] = [];
   const ops: Array<{ op: 'replace'; graph: string; quads: RDF.Quad[] }> = [];
   const minted = new Map<string, string>();
+  const made = await madeBySources(deps, specs);
   for (const spec of specs) {
     const key = JSON.stringify([spec.source, spec.title, spec.type]);
-    const existing = minted.get(key) ?? (spec.source && isValidIri(spec.source) ? await findBySource(deps, spec) : undefined);
+    const existing = minted.get(key) ?? made.found.get(key) ?? (spec.source && isValidIri(spec.source) && !made.read.has(spec.source) ? await findBySource(deps, spec) : undefined);
     if (existing) {
       uris.push(existing);
       continue;
@@ -46,6 +47,28 @@ export async function ensureFeatures(deps: Deps, specs: readonly FeatureSpec[]):
   }
   if (ops.length > 0) await deps.store.commit(ops);
   return uris;
+}
+
+/** Specs of one source at least this many: what it made already is read in one query, not one per spec. */
+const MANY_OF_ONE_SOURCE = 50;
+
+/** The features the sources of many specs made, by the key ensureFeatures uses; `read`: the sources so read. */
+async function madeBySources(deps: Deps, specs: readonly FeatureSpec[]): Promise<{ read: Set<string>; found: Map<string, string> }> {
+  const counts = new Map<string, number>();
+  for (const s of specs) if (s.source && isValidIri(s.source)) counts.set(s.source, (counts.get(s.source) ?? 0) + 1);
+  const read = new Set<string>();
+  const found = new Map<string, string>();
+  for (const [source, n] of counts) {
+    if (n < MANY_OF_ONE_SOURCE) continue;
+    read.add(source);
+    // Shortest URI first, as feature-by-source.rq chooses.
+    for (const r of await deps.store.select('features-by-source', { source: namedNode(source) })) {
+      const type = typeOfClasses([bound(r, 'type')]);
+      const key = JSON.stringify([source, bound(r, 'title'), type]);
+      if (type && !found.has(key)) found.set(key, bound(r, 'f'));
+    }
+  }
+  return { read, found };
 }
 
 async function findBySource(deps: Deps, spec: FeatureSpec): Promise<string | undefined> {

@@ -15,6 +15,7 @@ import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
 import { publishResult } from '../datasets/datasetRemote.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { modelGraph, readModel } from './models.ts';
+import { writeNeighbours } from './neighbours.ts';
 import type { Form } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
 import { checkReadable, formValues, type JobCaller } from '../auth/namedInputs.ts';
@@ -112,6 +113,7 @@ export async function predict(deps: Deps, p: PredictParams, signal?: AbortSignal
     values: out.values,
     warnings: out.warnings,
   });
+  if (out.neighbours) await writeNeighbours(deps, result, out.neighbours.output, out.neighbours.rows);
   return p.datasetService ? publishResult(deps, result, p.datasetService, p.subjectid) : result;
 }
 

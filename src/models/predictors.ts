@@ -29,6 +29,22 @@ export interface PredictionOutput {
   features?: readonly string[];
   /** Rows the model could not predict, with why (become ot:warning on the result). */
   warnings?: string[];
+  /** Read-across: the model's neighbour output and each row's neighbours, most similar first (models/neighbours.ts). */
+  neighbours?: { output: NeighbourOutputInfo; rows: ReadonlyArray<readonly NeighbourValue[] | undefined> };
+}
+
+/** One neighbour of a prediction, most similar first in its list. */
+export interface NeighbourValue {
+  compound: string;
+  similarity: number;
+  measured: number | string;
+}
+
+/** What a model's neighbour output is: its node, its most neighbours per prediction, its measure. */
+export interface NeighbourOutputInfo {
+  uri: string;
+  count: number;
+  measure: string;
 }
 
 export type Predictor = (input: PredictionInput) => Promise<PredictionOutput>;

@@ -24,6 +24,7 @@ export const BUILT_IN_ONTOLOGIES: ReadonlyArray<{ id: string; file: string; titl
   { id: 'opentox', file: 'opentox.ttl', title: 'OpenTox API terms' },
   { id: 'algorithmTypes', file: 'algorithmTypes.ttl', title: 'OpenTox algorithm types' },
   { id: 'errors', file: 'errors.ttl', title: 'OpenTox error codes' },
+  { id: 'service', file: 'service.ttl', title: 'Terms of this service' },
 ];
 
 const BUILT_IN = 'built-in';

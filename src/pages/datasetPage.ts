@@ -8,8 +8,11 @@ import { isSearch } from '../search/params.ts';
 import { parsePaging } from '../http/paging.ts';
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
-import { viewOf, rowsOf } from '../datasets/datasetView.ts';
+import { viewOf, rowsOf, type EntryRow } from '../datasets/datasetView.ts';
+import { datasetNeighbourOutput, neighboursOfRows } from '../models/neighbours.ts';
+import { neighbourCells } from './neighbourCells.ts';
 import { metadataOf } from '../datasets/datasetOutput.ts';
+import { warningCounts, warningsIn, warningsUri } from '../datasets/datasetWarnings.ts';
 import { readFeatures } from '../features/features.ts';
 import type { FeatureInfo } from '../features/featureModel.ts';
 import { html, link, raw, type Html } from './html.ts';
@@ -27,7 +30,11 @@ const MOST_NOMINAL_BARS = 12;
 interface Row {
   compound: string;
   values: Array<string | undefined>;
+  entry: EntryRow;
 }
+
+/** A value as read (numbers rounded; the data formats keep full precision). */
+const readable = (v: string | undefined, numeric: boolean): string => (v === undefined ? '' : numeric && Number.isFinite(Number(v)) ? fmt(Number(v)) : v);
 
 function sortRows(rows: Row[], column: number, numeric: boolean, descending: boolean): Row[] {
   const sign = descending ? -1 : 1;
@@ -67,6 +74,18 @@ function pageNumbers(current: number, pages: number, at: (page: number) => strin
   return html`<span class="pages">Page ${String(current + 1)} of ${String(pages)}: ${items}</span>`;
 }
 
+const WARNINGS_SHOWN = 10;
+
+/** What the upload did not keep, at the top of the page: the counts, the first warnings, a link to all. */
+function warningsBox(dataset: string, texts: readonly string[]): Html {
+  if (texts.length === 0) return html``;
+  const { droppedRows, emptiedCells } = warningCounts(texts);
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  return html`<section class="box warnings" role="status"><h2>${plural(texts.length, 'warning', 'warnings')}</h2>
+<p>${plural(droppedRows, 'row', 'rows')} dropped, ${plural(emptiedCells, 'cell', 'cells')} left empty. <a href="${warningsUri(dataset)}">All warnings</a> (also as <a href="${warningsUri(dataset)}?media=text/csv">CSV</a>).</p>
+<ul>${texts.slice(0, WARNINGS_SHOWN).map((t) => html`<li>${t}</li>`)}</ul>${texts.length > WARNINGS_SHOWN ? html`<p>… and ${texts.length - WARNINGS_SHOWN} more.</p>` : ''}</section>`;
+}
+
 function sortLink(ctx: Koa.Context, base: string, i: number, current: { sort: number; desc: boolean }): string {
   const u = linkUrl({ ctx, base });
   u.searchParams.set('sort', String(i));
@@ -89,7 +108,7 @@ export async function datasetPage(input: PageInput): Promise<string> {
   });
   const all: Row[] = [];
   // A row has one value per feature of the view, in order.
-  for await (const r of rowsOf(deps, view)) all.push({ compound: r.compound, values: r.values.map((v) => v?.value) });
+  for await (const r of rowsOf(deps, view)) all.push({ compound: r.compound, values: r.values.map((v) => v?.value), entry: r });
   const sortRaw = queryText(ctx, 'sort');
   const sort = sortRaw === '' ? -1 : Number(sortRaw);
   if (sortRaw !== '' && !(Number.isInteger(sort) && sort >= 0 && sort < features.length)) {
@@ -106,17 +125,20 @@ export async function datasetPage(input: PageInput): Promise<string> {
     return u.href;
   };
   const pictures = await compoundDepictions(deps, shown.map((r) => r.compound), 110);
-  const metadata = await metadataOf(deps, uri);
-  const meta = (p: typeof DC.title) => metadata.find((q) => q.predicate.equals(p))?.object.value;
+  // A read-across prediction shows the neighbours it came from beside it.
+  const output = await datasetNeighbourOutput(deps, uri);
+  const neighbours = output ? await neighbourCells(deps, base, await neighboursOfRows(deps, uri, shown.map((r) => r.entry))) : [];
+  const meta = await metadataOf(deps, uri);
+  const metaValue = (p: typeof DC.title) => meta.find((q) => q.predicate.equals(p))?.object.value;
   // A dataset posted as a bare body has no title: its file name, else its number, not its URI.
-  const title = meta(DC.title) ?? meta(DC.source) ?? `Dataset ${decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1))}`;
+  const title = metaValue(DC.title) ?? metaValue(DC.source) ?? `Dataset ${decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1))}`;
   const pages = Math.max(1, Math.ceil(rows.length / paging.pageSize));
   const arrow = (i: number) => (i === sort ? (desc ? ' ▼' : ' ▲') : '');
-  const body = html`<p>${all.length} entries, ${features.length} features.</p>
+  const body = html`${warningsBox(uri, warningsIn(uri, meta))}<p>${all.length} entries, ${features.length} features.</p>
 <div class="plots">${features.map((f, i) => plotOf(f, all.map((r) => r.values[i])))}</div>
 <h2>Entries ${shown.length ? `${paging.offset + 1}-${paging.offset + shown.length}` : ''}</h2>
-<table class="entries"><thead><tr><th>Structure</th><th>Compound</th>${features.map((f, i) => html`<th${raw(i === sort ? ` aria-sort="${desc ? 'descending' : 'ascending'}"` : '')}><a class="sort" href="${sortLink(ctx, base, i, { sort, desc })}" title="sort by ${f.title}">${f.title}${arrow(i)}</a>${f.units ? html` <span class="units">(${f.units})</span>` : ''}</th>`)}</tr></thead>
-<tbody>${shown.map((r, k) => html`<tr><td>${pictures[k]}</td><td>${link(r.compound, base)}</td>${r.values.map((v, i) => html`<td${raw(features[i]!.type === 'numeric' ? ' class="num"' : '')}>${v ?? ''}</td>`)}</tr>`)}</tbody></table>
+<table class="entries"><thead><tr><th>Structure</th><th>Compound</th>${features.map((f, i) => html`<th${raw(i === sort ? ` aria-sort="${desc ? 'descending' : 'ascending'}"` : '')}><a class="sort" href="${sortLink(ctx, base, i, { sort, desc })}" title="sort by ${f.title}">${f.title}${arrow(i)}</a>${f.units ? html` <span class="units">(${f.units})</span>` : ''}</th>`)}${output ? html`<th title="${output.measure}">Neighbours (similarity, measured value)</th>` : ''}</tr></thead>
+<tbody>${shown.map((r, k) => html`<tr><td>${pictures[k]}</td><td>${link(r.compound, base)}</td>${r.values.map((v, i) => html`<td${raw(features[i]!.type === 'numeric' ? ' class="num"' : '')}>${readable(v, features[i]!.type === 'numeric')}</td>`)}${neighbours[k] ?? ''}</tr>`)}</tbody></table>
 <nav class="paging" aria-label="pages">${paging.page > 0 ? html`<a rel="prev" href="${at(paging.page - 1)}">← previous page</a>` : ''}${pageNumbers(paging.page, pages, at)}${paging.offset + paging.limit < rows.length ? html`<a rel="next" href="${at(paging.page + 1)}">next page →</a>` : ''}</nav>
 <h2>Features</h2><ul>${features.map((f) => html`<li>${link(f.uri, base, f.title)} (${f.type}${f.units ? `, ${f.units}` : ''})</li>`)}</ul>`;
   return layout({ title, base, body, formats: formatLinks(uri, input.reply.variants.map((v) => v.type)) });

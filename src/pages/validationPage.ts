@@ -10,7 +10,7 @@ import { fmt, foldSpread, observedPredicted, residuals, rocSpace, type FoldSerie
 import { confusionCells, confusionTable, rocCurve, statisticsRows } from './statistics.ts';
 import type { PageInput } from './page.ts';
 
-interface Held { compound: string; actual?: string; predicted?: string; score?: number }
+export interface Held { compound: string; actual?: string; predicted?: string; score?: number }
 
 export function heldOut(g: Graph, v: string): Held[] {
   return g.values(v, OT.prediction).map((p) => {

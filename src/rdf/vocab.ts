@@ -113,6 +113,28 @@ export const SVC = vocabulary('urn:opentox-service:', [
   'Grant', 'grantOn', 'grantee', 'grantor',
 ] as const);
 
+/** Where the service's own ontology is served (ontology/service.ttl, a built-in of src/ontology). */
+export const OWN_ONTOLOGY_PATH = '/ontology/service';
+
+const OWN_TERMS = [
+  'NeighbourOutput', 'Neighbour', 'neighbourOutput', 'neighbourCount', 'similarityMeasure', 'neighbour',
+  'neighbourOf', 'rank', 'trainingCompound', 'similarity', 'measuredValue',
+  'task', 'taskReason', 'targetMatch', 'warnings', 'droppedRows', 'emptiedCells', 'inputs',
+] as const;
+
+const ownByBase = new Map<string, ReturnType<typeof vocabulary<typeof OWN_TERMS>>>();
+
+/**
+ * Terms of the service's own ontology: `{base}/ontology/service#name`, so each one
+ * dereferences to its definition (unlike the private `urn:` terms of SVC and JOB).
+ */
+export function ownTerms(baseUrl: string): OwnTerms {
+  let v = ownByBase.get(baseUrl);
+  if (!v) ownByBase.set(baseUrl, (v = vocabulary(`${baseUrl}${OWN_ONTOLOGY_PATH}#`, OWN_TERMS)));
+  return v;
+}
+export type OwnTerms = ReturnType<typeof vocabulary<typeof OWN_TERMS>>;
+
 /** Blue Obelisk descriptor ontology, for owl:sameAs of descriptor algorithms. */
 export const BO_NS = 'http://www.blueobelisk.org/ontologies/chemoinformatics-algorithms/#';
 

@@ -27,6 +27,7 @@ import { parsePaging, pagingHeaders, type Paging } from '../http/paging.ts';
 // The caller's name and token (SPEC §5.1), from every source: header, query, cookie, form.
 import { callerOf } from '../auth/caller.ts';
 import { readFilter } from '../auth/readAccess.ts';
+import { datasetNeighbourOutput, neighbourColumns } from '../models/neighbours.ts';
 
 /** All values of a repeated query parameter, with or without the [] suffix (SPEC §1 rule 2). */
 export function listParam(query: Koa.Context['query'], name: string): string[] {
@@ -57,8 +58,10 @@ export function datasetRouter(deps: Deps): Router {
     const page: Paging | undefined = wantsPage(ctx.query) ? parsePaging(ctx.query, deps.config) : undefined;
     const view = await viewOf(deps, datasetUri(ctx), { compoundUris: listParam(ctx.query, 'compound_uris'), featureUris: listParam(ctx.query, 'feature_uris'), page });
     const variants: Variant[] = RDF_TYPES.map(({ type, syntax }) => ({ type, produce: () => Readable.from(rdfTextStream(datasetQuadChunks(deps, view), syntax)) }));
+    const neighbours = await datasetNeighbourOutput(deps, view.dataset);
+    const groups = neighbours ? [neighbourColumns(deps, view.dataset, neighbours)] : [];
     variants.push({ type: JSON_PLAIN, produce: (edge) => Readable.from(jsonTextStream(datasetQuadChunks(deps, view), { contextUrl: edge?.contextUrl ?? CONTEXT_PATH, resource: view.dataset })) });
-    variants.push({ type: 'text/csv', produce: () => Readable.from(datasetCsv(deps, view, [smilesColumn(deps)])) });
+    variants.push({ type: 'text/csv', produce: () => Readable.from(datasetCsv(deps, view, [smilesColumn(deps)], groups)) });
     variants.push({ type: 'chemical/x-mdl-sdfile', produce: () => Readable.from(datasetSdf(deps, view)) });
     variants.push({ type: 'text/uri-list', produce: () => datasetUriList(deps, view) });
     const headers = page ? pagingHeaders(ctx.href, page, view.more) : {};

@@ -1,11 +1,14 @@
 // Validation of a model on an external test set (OECD principle 4, predictivity): the
 // model predicts test_dataset_uri, the measured values come from the same dataset or from
-// test_target_dataset_uri (matched by compound), and the figures are given for the whole
-// set and for the compounds inside and outside the model's applicability domain.
+// test_target_dataset_uri (matched by compound; the model's dependent variable found by URI,
+// owl:sameAs or title, targetMatch.ts), and the figures are given for the whole set and for
+// the compounds inside and outside the model's applicability domain.
 import type { AlgorithmIO } from '../algorithms/io.ts';
 import type { ModelData } from '../algorithms/apply.ts';
 import type { ScoredPrediction } from './foldWorker.ts';
-import { columnIndex, entryAt, numberOf } from '../algorithms/table.ts';
+import { entryAt, numberOf } from '../algorithms/table.ts';
+import { readFeature } from '../features/features.ts';
+import { matchTarget, matchTried, type MatchableFeature } from './targetMatch.ts';
 import type { Deps } from '../deps.ts';
 import { BadRequest } from '../errors.ts';
 import { readModel } from '../models/models.ts';
@@ -31,9 +34,11 @@ export async function runTestSetValidation(deps: Deps, io: AlgorithmIO, p: TestS
   const load = (uri: string, predictionFeature?: string) => io.load(io.ref(uri), { subjectid: ctx.subjectid, signal: ctx.signal, predictionFeature });
   const table = await load(p.testDataset);
   const measured = p.testTargetDataset ? await load(p.testTargetDataset, model.target.uri) : table;
-  const column = columnIndex(measured, model.target.uri);
+  const target = await targetOf(deps, model.target);
+  const found = matchTarget(target, measured.columns);
   const source = p.testTargetDataset ? 'test_target_dataset_uri' : 'test_dataset_uri';
-  if (column < 0) throw new BadRequest(`${source} ${measured.datasetUri} holds no values of the model's dependent variable ${model.target.uri}`, { code: ERR.PredictionFeatureNotInDataset });
+  if (!found) throw new BadRequest(`${source} ${measured.datasetUri} holds no values of the model's dependent variable ${model.target.uri} (looked for ${matchTried(target)})`, { code: ERR.PredictionFeatureNotInDataset });
+  const column = found.index;
   const byCompound = new Map<string, string | number | null>();
   measured.compounds.forEach((c, i) => { if (!byCompound.has(c)) byCompound.set(c, entryAt(entryAt(measured.values, i, 'row'), column, 'cell')); });
   ctx.progress(20);
@@ -62,6 +67,7 @@ export async function runTestSetValidation(deps: Deps, io: AlgorithmIO, p: TestS
     dataset: p.testDataset,
     testTargetDataset: p.testTargetDataset,
     predictionFeature: model.target.uri,
+    targetMatch: found.match,
     task,
     classes: model.classes,
     folds: [],
@@ -74,4 +80,10 @@ export async function runTestSetValidation(deps: Deps, io: AlgorithmIO, p: TestS
       outside: figuresOfHeldOut(outside, task, model.classes),
     },
   };
+}
+
+/** The model's dependent variable with its units and owl:sameAs, as its feature says (its title alone when it is not stored here). */
+export async function targetOf(deps: Deps, target: { uri: string; title: string }): Promise<MatchableFeature> {
+  const f = await readFeature(deps, target.uri);
+  return { uri: target.uri, title: f?.title ?? target.title, units: f?.units, sameAs: f?.sameAs };
 }

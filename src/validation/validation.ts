@@ -1,6 +1,7 @@
 // What a validation resource holds (/validation/{id}): how it was made, its folds with the
 // model built per fold, every compound's held-out prediction, and the figures per fold,
 // pooled and (for an external set) inside and outside the applicability domain.
+import type { TargetMatch } from './targetMatch.ts';
 import type { ScoredPrediction } from './foldWorker.ts';
 import { figuresOf, type Figures, type Outcome } from './statistics.ts';
 
@@ -43,6 +44,8 @@ export interface ValidationResult {
   dataset: string;
   testTargetDataset?: string;
   predictionFeature: string;
+  /** How an external set's column of predictionFeature was found (targetMatch.ts). */
+  targetMatch?: TargetMatch;
   task: Task;
   /** Class labels in the order of class indices (classification). */
   classes: string[];

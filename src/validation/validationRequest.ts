@@ -5,13 +5,13 @@
 // parameter (STYLE §12).
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import { BadRequest, HttpError } from '../errors.ts';
+import { BadRequest } from '../errors.ts';
 import type { Form } from '../http/body.ts';
 import { algorithmById } from '../algorithms/catalogue.ts';
 import { HASH, storedValues } from '../algorithms/parameterised.ts';
 import { readParams, withDefaults } from '../algorithms/params.ts';
 import { modelGraph } from '../models/models.ts';
-import { ERR, OT } from '../rdf/vocab.ts';
+import { DC, ERR, OT } from '../rdf/vocab.ts';
 import { checkIri } from '../store/binder.ts';
 import { withoutCredentials } from '../http/outbound/credentials.ts';
 import { admitDataset, readDatasetRef } from '../algorithms/datasetRef.ts';
@@ -21,6 +21,11 @@ import type { AlgorithmDef } from '../algorithms/types.ts';
 import type { LearningValidationParams } from './learningValidation.ts';
 import type { TestSetParams } from './testSetValidation.ts';
 import { VALIDATION_PARAMS } from './validationParams.ts';
+import { targetOf } from './testSetValidation.ts';
+import { matchTarget, matchTried } from './targetMatch.ts';
+import { featuresOf } from '../datasets/datasetLayout.ts';
+import { readFeatures } from '../features/features.ts';
+import { DataFactory } from 'n3';
 
 function required(form: Form, name: string, what: string): string {
   const v = form.get(name)?.trim();
@@ -82,14 +87,23 @@ export async function readTestSetRequest(deps: Deps, form: Form, subjectid?: str
   const targetRef = target ? readDatasetRef(deps.config, target, 'test_target_dataset_uri') : undefined;
   await admitDataset(deps, testRef, { name: 'test_dataset_uri', subjectid });
   if (targetRef) await admitDataset(deps, targetRef, { name: 'test_target_dataset_uri', subjectid });
-  const measured = target ?? testDataset;
-  try {
-    await admitDataset(deps, targetRef ?? testRef, { name: target ? 'test_target_dataset_uri' : 'test_dataset_uri', predictionFeature: endpoint, subjectid });
-  } catch (e) {
-    if (e instanceof HttpError && e.code.equals(ERR.PredictionFeatureNotInDataset)) {
-      throw new BadRequest(`${target ? 'test_target_dataset_uri' : 'test_dataset_uri'} ${measured} holds no values of the model's dependent variable ${endpoint}`, { code: ERR.PredictionFeatureNotInDataset });
-    }
-    throw e;
-  }
+  const measured = targetRef ?? testRef;
+  if (measured.local) await checkTargetIn(deps, measured.base, endpoint, target ? 'test_target_dataset_uri' : 'test_dataset_uri');
   return { model, testDataset, testTargetDataset: target };
+}
+
+/** A local test set holds the model's dependent variable, by URI, owl:sameAs or title (targetMatch.ts); 400 before any task otherwise. */
+async function checkTargetIn(deps: Deps, dataset: string, endpoint: string, name: string): Promise<void> {
+  const uris = await featuresOf(deps, dataset);
+  const infos = await readFeatures(deps, uris);
+  const columns = [];
+  for (const [i, uri] of uris.entries()) {
+    // A feature of another service: the title copied into the dataset.
+    const title = infos[i]?.title ?? (await deps.store.match(DataFactory.namedNode(uri), DC.title, null, dataset))[0]?.object.value ?? '';
+    columns.push({ uri, title, units: infos[i]?.units, sameAs: infos[i]?.sameAs });
+  }
+  const target = await targetOf(deps, { uri: endpoint, title: '' });
+  if (!matchTarget(target, columns)) {
+    throw new BadRequest(`${name} ${dataset} holds no values of the model's dependent variable ${endpoint} (looked for ${matchTried(target)})`, { code: ERR.PredictionFeatureNotInDataset });
+  }
 }

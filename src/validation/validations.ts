@@ -7,7 +7,7 @@ import { NotFound } from '../errors.ts';
 import { bound } from '../store/api.ts';
 import type { Paging } from '../http/paging.ts';
 import { mintUri } from '../ids/mint.ts';
-import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
+import { OT, RDF as RDFNS, ownTerms } from '../rdf/vocab.ts';
 import { csvField } from '../rdf/csvCell.ts';
 import { checkIri } from '../store/binder.ts';
 import type { ValidationResult } from './validation.ts';
@@ -19,7 +19,9 @@ const { namedNode } = DataFactory;
 
 export async function createValidation(deps: Deps, result: ValidationResult): Promise<string> {
   const uri = await mintUri(deps, 'validation');
-  await deps.store.replaceGraph(uri, validationQuads(uri, result, new Date().toISOString()));
+  const quads = validationQuads(uri, result, new Date().toISOString());
+  if (result.targetMatch) quads.push(DataFactory.quad(namedNode(uri), ownTerms(deps.config.baseUrl).targetMatch, DataFactory.literal(result.targetMatch)));
+  await deps.store.replaceGraph(uri, quads);
   return uri;
 }
 

@@ -3,6 +3,7 @@
 import type { AlgorithmIO, DatasetRequest, FeatureRequest, ModelRequest } from '../../src/algorithms/io.ts';
 import type { Table } from '../../src/algorithms/table.ts';
 import type * as RDF from '@rdfjs/types';
+import { ownTerms } from '../../src/rdf/vocab.ts';
 
 export interface MemoryIO extends AlgorithmIO {
   tables: Map<string, Table>;
@@ -17,6 +18,8 @@ export function memoryIO(tables: Table[]): MemoryIO {
   return {
     tables: byUri,
     created,
+    ownTerms: ownTerms('http://example.org'),
+    algorithmUri: (id) => `http://example.org/algorithm/${id}`,
     ref: (uri) => ({ uri, base: uri.split('?')[0]!, local: false }),
     load: async ({ uri }) => {
       const t = byUri.get(uri);

@@ -35,3 +35,19 @@ export function rdkitSubstructureHits(structures: readonly string[], queries: Re
   const out = execFileSync('/usr/bin/python3', ['-c', SCRIPT], { input: JSON.stringify({ structures, queries }), encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], timeout: 60_000 });
   return JSON.parse(out) as number[][];
 }
+
+const TANIMOTO = `
+import sys, json
+from rdkit import Chem, DataStructs
+from rdkit.Chem import AllChem
+job = json.load(sys.stdin)
+fp = lambda s: AllChem.GetMorganFingerprintAsBitVect(Chem.MolFromSmiles(s), job['radius'], nBits=job['bits'])
+train = [fp(s) for s in job['training']]
+print(json.dumps([DataStructs.BulkTanimotoSimilarity(fp(q), train) for q in job['queries']]))
+`;
+
+/** Tanimoto similarity of each query to each training structure (SMILES), on RDKit Python's Morgan bit vectors. */
+export function rdkitTanimoto(queries: readonly string[], training: readonly string[], radius = 2, bits = 2048): number[][] {
+  const out = execFileSync('/usr/bin/python3', ['-c', TANIMOTO], { input: JSON.stringify({ queries, training, radius, bits }), encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], timeout: 60_000 });
+  return JSON.parse(out) as number[][];
+}

@@ -159,9 +159,9 @@ describe('/algorithm (SPEC §2.1, §4.1)', function () {
     const csv = await lines(predicted.body, 'text/csv');
     expect(csv[0]).to.contain('confidence').and.contain('applicability domain');
     expect(csv).to.have.length(11);
-    // Each row names its k=3 neighbours on one line: URI, similarity, measured value.
-    const neighbours = csv[1]!.match(/http:\/\/[^\s,]+\/compound\/\d+ (0|1|0\.\d+) (true|false)(; |,|$)/g) ?? [];
-    expect(neighbours, csv[1]).to.have.length(3);
+    // Each row names its k=3 neighbours in a column group each: compound, similarity, measured value.
+    expect(csv[0]).to.contain('neighbour_1 compound,neighbour_1 similarity,neighbour_1 value').and.contain('neighbour_3 value').and.not.contain('neighbour_4');
+    expect(csv[1]).to.match(/,http:\/\/[^,]+\/compound\/\d+,(0|1|0\.\d+),(true|false)(,|$)/);
   });
 
   it('dataset_uri with feature_uris[] restricts what a model learns from, keeping prediction_feature', async () => {

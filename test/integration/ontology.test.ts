@@ -29,13 +29,13 @@ describe('/ontology', () => {
   const post = (body: string | FormData, type?: string) =>
     fetch(app.url + '/ontology', { method: 'POST', body, headers: { Accept: 'text/uri-list', ...(type ? { 'Content-Type': type } : {}) } });
 
-  it('lists the three built-in ontologies as a uri-list with X-Total-Count', async () => {
+  it('lists the four built-in ontologies as a uri-list with X-Total-Count', async () => {
     const res = await fetch(app.url + '/ontology', { headers: { Accept: 'text/uri-list' } });
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/uri-list/);
-    expect(res.headers.get('x-total-count')).to.equal('3');
+    expect(res.headers.get('x-total-count')).to.equal('4');
     const uris = (await res.text()).trim().split(/\r?\n/);
-    expect(uris).to.deep.equal(['algorithmTypes', 'errors', 'opentox'].map((id) => `${app.url}/ontology/${id}`));
+    expect(uris).to.deep.equal(['algorithmTypes', 'errors', 'opentox', 'service'].map((id) => `${app.url}/ontology/${id}`));
   });
 
   it('lists them as RDF/XML with dc:title and triple counts by default', async () => {
@@ -52,7 +52,7 @@ describe('/ontology', () => {
     expect((await first.text()).trim().split(/\r?\n/)).to.have.length(2);
     expect(first.headers.get('link')).to.match(/<[^>]*\?pagesize=2&page=1>; rel="next"/);
     const second = await fetch(app.url + '/ontology?pagesize=2&page=1', { headers: { Accept: 'text/uri-list' } });
-    expect((await second.text()).trim().split(/\r?\n/)).to.deep.equal([`${app.url}/ontology/opentox`]);
+    expect((await second.text()).trim().split(/\r?\n/)).to.deep.equal([`${app.url}/ontology/opentox`, `${app.url}/ontology/service`]);
     expect(second.headers.get('link')).to.match(/rel="prev"/).and.not.to.match(/rel="next"/);
     const capped = await fetch(app.url + '/ontology?max=1', { headers: { Accept: 'text/uri-list' } });
     expect((await capped.text()).trim().split(/\r?\n/)).to.have.length(1);

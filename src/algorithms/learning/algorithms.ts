@@ -19,7 +19,7 @@ function common(fallback: 'morgan' | 'descriptors'): ParamDef[] {
     { name: 'bits', type: 'int', default: 2048, min: 64, max: 16384, description: 'Morgan fingerprint length in bits' },
     { name: 'folds', type: 'int', default: 5, min: 2, max: 20, limitedBy: 'measured', description: 'Folds of the cross-validation reported with the model; its out-of-fold predictions calibrate the conformal intervals or p-values' },
     { name: 'seed', type: 'int', default: 1, min: 0, max: 2147483647, description: 'Seed of the folds and of any randomness in training' },
-    { name: 'task', type: 'string', default: 'auto', choices: ['auto', 'classification', 'regression'], description: `What to learn: auto follows prediction_feature's kind (classes for an ot:NominalFeature, text, or a numeric feature with two values; a classification-only algorithm also reads up to ${MAX_INTEGER_CLASSES} integer codes as classes; regression otherwise)` },
+    { name: 'task', type: 'string', default: 'auto', choices: ['auto', 'classification', 'regression'], description: `What to learn: auto follows prediction_feature's values as scikit-learn's type_of_target does (classes for an ot:NominalFeature, text, booleans, or at most ${MAX_INTEGER_CLASSES} distinct integers; regression for other numbers); the model states which it chose and why` },
   ];
 }
 

@@ -15,6 +15,18 @@ export interface Validation {
   folds: number;
   seed: number;
   stats: ClassificationStats | RegressionStats;
+  /**
+   * Each compound's held-out prediction (class indices when classifying, with the positive
+   * class score), for the model page's plots; absent in models stored before.
+   */
+  heldOut?: HeldOutPrediction[];
+}
+
+export interface HeldOutPrediction {
+  compound: string;
+  actual: number;
+  predicted: number;
+  score?: number;
 }
 
 export interface TrainedModel {
@@ -23,6 +35,8 @@ export interface TrainedModel {
   algorithmUri: string;
   params: ParamValues;
   task: ModelTask;
+  /** Why the model learns its task (taskChoice.ts); absent for models stored before it was said. */
+  taskReason?: string;
   trainingDataset: string;
   target: { uri: string; title: string };
   /** Class labels, in the order of class indices (classification). */

@@ -12,41 +12,13 @@ import { learnerById, type RawPrediction } from './learners.ts';
 import type { LearningTask, PredictOptions, Prediction, TrainedModel, Validation } from './model.ts';
 import { chooseRepresentation, vectors } from './representation.ts';
 import { calibrate, DEFAULT_CONFIDENCE_LEVEL, region } from './conformal.ts';
+import { chooseTask } from './taskChoice.ts';
 
-/** Most distinct integer values a numeric target may hold to be read as classes. */
-export const MAX_INTEGER_CLASSES = 10;
+export { MAX_INTEGER_CLASSES } from './taskChoice.ts';
 
-/**
- * What the model learns, from the target feature's kind (SPEC §2.2): classes for an
- * ot:NominalFeature or text, and for a numeric target with at most two values (1/0);
- * regression otherwise. `asked` (the task parameter) overrides auto. A classification-only
- * learner reads a numeric target of a few integers (0/1/2) as classes; a target it cannot
- * learn answers 400 saying why.
- */
+/** What the model learns (taskChoice.ts); a target the learner cannot learn answers 400 saying why. */
 export function taskOf(table: Table, target: number, supported: readonly LearningTask[], asked = 'auto'): LearningTask {
-  const column = entryAt(table.columns, target, 'column');
-  const present = table.values.map((r) => entryAt(r, target, 'cell')).filter((v) => v !== null && v !== '');
-  const numeric = !column.nominal && present.every((v) => Number.isFinite(numberOf(v)));
-  const distinct = new Set(present.map((v) => String(v).trim().toLowerCase()));
-  const integers = numeric && present.every((v) => Number.isInteger(numberOf(v)));
-  const only = supported.length === 1 ? supported[0] : undefined;
-  const auto: LearningTask = !numeric ? 'classification'
-    : only === 'regression' ? 'regression'
-      : only === 'classification' ? (integers && distinct.size <= MAX_INTEGER_CLASSES ? 'classification' : 'regression')
-        : distinct.size > 2 ? 'regression' : 'classification';
-  const task = asked === 'classification' || asked === 'regression' ? asked : auto;
-  if (task === 'regression' && !numeric) {
-    const why = column.nominal ? 'is a nominal feature (ot:NominalFeature): its values are classes' : 'holds values that are not numbers';
-    throw new BadRequest(`prediction_feature ${column.uri} ${why}; regression needs a numeric feature`, { code: ERR.InvalidParameter });
-  }
-  if (task === 'classification' && numeric && distinct.size > 2 && !(integers && distinct.size <= MAX_INTEGER_CLASSES)) {
-    throw new BadRequest(`prediction_feature ${column.uri} is numeric with ${distinct.size} distinct values: classification needs classes (a nominal feature, or at most ${MAX_INTEGER_CLASSES} integer codes)`, { code: ERR.InvalidParameter });
-  }
-  if (!supported.includes(task)) {
-    const why = asked === task ? 'task asks' : column.nominal ? 'is a nominal feature (ot:NominalFeature), so it asks' : !numeric ? 'holds text, so it asks' : task === 'classification' ? 'holds two values, so it asks' : 'is numeric, so it asks';
-    throw new BadRequest(`prediction_feature ${column.uri} ${why} for ${task}, but this algorithm does ${supported.join(' and ')} only`, { code: ERR.InvalidParameter });
-  }
-  return task;
+  return chooseTask(table, target, supported, asked).task;
 }
 
 /** Class labels in a stable order: the feature's accept values when declared, else sorted. */
@@ -83,7 +55,7 @@ export interface TrainInput {
 export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   const { table, target, params } = input;
   const learner = learnerById(input.learner);
-  const task = taskOf(table, target, learner.tasks, (params.task as string | undefined) ?? 'auto');
+  const { task, reason: taskReason } = chooseTask(table, target, learner.tasks, (params.task as string | undefined) ?? 'auto');
   const column = entryAt(table.columns, target, 'column');
   const rep = chooseRepresentation(table, target, params.representation as string, input.fallback, { radius: params.radius as number, bits: params.bits as number });
   if (rep.kind === 'features' && rep.uris.length === 0) throw new BadRequest('representation=features but the dataset has no numeric feature besides prediction_feature', { code: ERR.InvalidParameter });
@@ -113,13 +85,16 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   const k = Math.min(params.folds as number, y.length);
   const step = (fit: number) => input.progress && ((fraction: number) => input.progress!(VECTORS_PERCENT + ((100 - VECTORS_PERCENT) * (fit + fraction)) / (k + 1)));
   const oof = await outOfFold(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k)));
-  const validation = input.crossvalidate === false ? undefined : statisticsOf(oof, y, classCount, params);
+  // rows maps positions of y to rows of the table.
+  const compounds = rows.map((i) => entryAt(table.compounds, i, 'compound'));
+  const validation = input.crossvalidate === false ? undefined : statisticsOf(oof, y, classCount, params, compounds);
   const state = await learner.fit(X, y, classCount, params, step(k));
   return {
     learner: input.learner,
     algorithmUri: input.algorithmUri,
     params,
     task,
+    taskReason,
     trainingDataset: table.datasetUri,
     target: { uri: column.uri, title: column.title },
     classes,
@@ -161,17 +136,19 @@ async function outOfFold(learnerId: string, X: number[][], y: number[], classes:
   return { folds: k, predicted };
 }
 
-function statisticsOf(oof: OutOfFold, y: number[], classes: number, params: ParamValues): Validation {
+/** With `compounds` (one per row of y) the held-out predictions are kept, by compound. */
+function statisticsOf(oof: OutOfFold, y: number[], classes: number, params: ParamValues, compounds?: readonly string[]): Validation {
   // Rows of a fold skipped above have no prediction and stay out of the statistics.
   const done = y.flatMap((v, i) => {
     const p = oof.predicted[i];
-    return p ? [{ actual: v, p }] : [];
+    return p ? [{ actual: v, p, i }] : [];
   });
   const actual = done.map((d) => d.actual);
   const stats = classes > 0
     ? classificationStats(actual, done.map((d) => d.p.value), done.map((d) => d.p.score ?? d.p.value), classes)
     : regressionStats(actual, done.map((d) => d.p.value));
-  return { folds: oof.folds, seed: params.seed as number, stats };
+  const heldOut = compounds && done.map((d) => ({ compound: entryAt(compounds, d.i, 'compound'), actual: d.actual, predicted: d.p.value, score: d.p.score }));
+  return { folds: oof.folds, seed: params.seed as number, stats, heldOut };
 }
 
 /** Predictions of `model` for every row of `table` (null where no vector can be built). */

@@ -72,8 +72,9 @@ describe('applying algorithms to in-memory datasets', () => {
     expect(out).to.deep.equal([m!.uri]);
     expect(m!.algorithm).to.equal(algorithmUri);
     expect(m!.dependentVariables).to.deep.equal([target]);
-    expect(m!.predictedVariables).to.have.length(4);
+    expect(m!.predictedVariables).to.have.length(3);
     const data = m!.data as ModelData;
+    expect(data.neighbours).to.deep.equal({ uri: `${m!.uri}#neighbours`, count: 3, measure: 'Tanimoto similarity of Morgan fingerprints (radius 2, 2048 bits)' });
     expect(data.model.validation!.seed).to.equal(11);
     expect(data.model.validation!.folds).to.equal(5);
     const stats = data.model.validation!.stats as ClassificationStats;

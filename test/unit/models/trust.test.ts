@@ -47,7 +47,8 @@ describe('models a toxicologist can trust', function () {
       values: [[1, 1], [2, 2], [3, 3], [4, 4]],
     };
     const io = memoryIO([table]);
-    await run(io, 'knn', table.datasetUri, { k: 1, folds: 2 }, table.columns[0]!.uri);
+    // y holds four integers, classes by type_of_target: asked to regress.
+    await run(io, 'knn', table.datasetUri, { k: 1, folds: 2, task: 'regression' }, table.columns[0]!.uri);
     const model = lastModel(io);
     const probe = { ...table, values: [[null, 2.1], [null, null]] };
     const [near, gap] = await predictModel(model, probe);
@@ -77,7 +78,7 @@ describe('models a toxicologist can trust', function () {
       values: [[10, 1], [20, 2], [40, 4]],
     };
     const io = memoryIO([table]);
-    await run(io, 'knn', table.datasetUri, { k: 2, folds: 2 }, table.columns[0]!.uri);
+    await run(io, 'knn', table.datasetUri, { k: 2, folds: 2, task: 'regression' }, table.columns[0]!.uri);
     const [p] = await predictModel(lastModel(io), { ...table, compounds: ['q'], values: [[null, 2.4]] });
     // By hand: x standardised with mean 7/3 and population sd sqrt(42/27); similarity
     // 1 / (1 + |2.4 - x| / sd): x=2 gives 0.7572, x=1 gives 0.4970, x=4 (0.4381) is third.
@@ -97,7 +98,8 @@ describe('models a toxicologist can trust', function () {
       columns: [{ uri: 'y', title: 'y', numeric: !nominal && values.every((v) => typeof v === 'number'), nominal }], values: values.map((v) => [v]),
     });
     const both = ['classification', 'regression'] as const;
-    expect(taskOf(table([0, 1, 2, 1]), 0, both)).to.equal('regression');
+    expect(taskOf(table([0, 1, 2, 1]), 0, both)).to.equal('classification');
+    expect(taskOf(table([0.5, 1, 2, 1]), 0, both)).to.equal('regression');
     expect(taskOf(table([0, 1, 2, 1], true), 0, both)).to.equal('classification');
     expect(taskOf(table([0, 1, 1]), 0, both)).to.equal('classification');
     expect(taskOf(table([0, 1, 2, 1]), 0, ['classification'])).to.equal('classification');

@@ -1,0 +1,34 @@
+// The features a model reads, in the order it reads them (its ot:independentVariables): the
+// dataset's own features, or those it computes from each structure: RDKit descriptors (the
+// features /algorithm/physchem makes, ot:hasSource that algorithm) or Morgan fingerprint
+// bits (ot:hasSource the learning algorithm that computes them, radius and bits in their
+// title, so every model of that algorithm and fingerprint shares them).
+import type { Quad } from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import { BO_NS, RDF, type OwnTerms } from '../../rdf/vocab.ts';
+import { DESCRIPTORS } from '../../chem/descriptors.ts';
+import type { FeatureRequest } from '../io.ts';
+import type { Representation } from './representation.ts';
+
+/** Feature requests of the computed inputs (none for a model on the dataset's own features). */
+export function inputFeatureRequests(rep: Representation, physchemUri: string, learnerUri: string): FeatureRequest[] {
+  if (rep.kind === 'descriptors') {
+    return DESCRIPTORS.filter((d) => rep.names.includes(d.name)).map((d) => ({
+      title: d.title, type: 'numeric', source: physchemUri, units: d.units, sameAs: d.blueObelisk ? BO_NS + d.blueObelisk : undefined,
+    }));
+  }
+  if (rep.kind === 'morgan') {
+    return Array.from({ length: rep.bits }, (_, j) => ({ title: `Morgan fingerprint bit ${j} (radius ${rep.radius}, ${rep.bits} bits)`, type: 'numeric' as const, source: learnerUri }));
+  }
+  return [];
+}
+
+/** own:inputs: the independent variables as an rdf:List, cells named `{model}#input-{n}` (RDF triples have no order). */
+export function inputListQuads(own: OwnTerms, model: string, features: readonly string[]): Quad[] {
+  const { quad, namedNode } = DataFactory;
+  const cell = (j: number) => namedNode(`${model}#input-${j + 1}`);
+  if (features.length === 0) return [];
+  const out = [quad(namedNode(model), own.inputs, cell(0))];
+  features.forEach((f, j) => out.push(quad(cell(j), RDF.first, namedNode(f)), quad(cell(j), RDF.rest, j + 1 < features.length ? cell(j + 1) : RDF.nil)));
+  return out;
+}
