@@ -32,6 +32,7 @@ function answer(kind: AnswerKind, schema: string | undefined): Record<string, Sc
   switch (kind) {
     case 'resource': return rdf(schema ?? 'Node');
     case 'model': return { ...rdf(schema ?? 'Model'), 'application/onnx': { schema: binary } };
+    case 'warnings': return { ...rdf('Node'), 'text/csv': { schema: text }, [TEXT_PLAIN]: { schema: text } };
     case 'qmrf': return { 'application/xml': { schema: text }, 'text/html': { schema: text } };
     case 'list': return { ...rdf(schema ?? 'List'), ...uriList };
     case 'dataset': return { ...rdf(schema ?? 'Dataset'), 'text/csv': { schema: text }, [MEDIA.sdf]: { schema: text }, ...uriList };

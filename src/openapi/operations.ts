@@ -8,7 +8,7 @@ export type RequestKind = 'form' | 'rdf' | 'upload' | 'structure' | 'sparql' | '
 /** What a success answers. */
 export type AnswerKind =
   | 'resource' | 'list' | 'dataset' | 'structure' | 'image' | 'task' | 'uriList' | 'empty' | 'sparql'
-  | 'comparison' | 'openapi' | 'context' | 'html' | 'script' | 'css' | 'auth' | 'model' | 'qmrf';
+  | 'comparison' | 'openapi' | 'context' | 'html' | 'script' | 'css' | 'auth' | 'model' | 'qmrf' | 'warnings';
 
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'delete';
@@ -82,6 +82,7 @@ export const OPERATIONS: readonly Operation[] = [
   op('get', '/dataset/{id}', 'dataset', 'A dataset (streamed), restricted by compound_uris[] and feature_uris[], paged; or searched by structure', 'dataset', { schema: 'Dataset', query: ['compound_uris', 'feature_uris', ...SEARCH, ...PAGED], errors: [404] }),
   op('put', '/dataset/{id}', 'dataset', 'Add entries to a dataset (same formats as POST)', 'task', { request: 'upload', query: ['nominal'], async: true, errors: [400, 404, 413, 415] }),
   op('delete', '/dataset/{id}', 'dataset', 'Delete a dataset', 'empty', { query: FORCE, errors: [404, 409] }),
+  op('get', '/dataset/{id}/warnings', 'dataset', 'What the upload did not keep: dropped rows and emptied cells (RDF, CSV or one per line as text)', 'warnings', { errors: [404] }),
   op('get', '/dataset/{id}/compounds', 'dataset', 'The dataset\'s compounds', 'list', { query: PAGED, errors: [404] }),
   op('get', '/dataset/{id}/features', 'dataset', 'The dataset\'s features', 'list', { errors: [404] }),
   op('get', '/dataset/{id}/entry/{n}', 'dataset', 'One entry of a dataset', 'resource', { schema: 'DataEntryDocument', errors: [404] }),
