@@ -46,6 +46,9 @@ function entryOf(p: RDF.Term, o: RDF.Term): [string, unknown] {
   return [term?.key ?? compactIri(p.value), o.termType === 'Literal' ? literalValue(o) : { id: idOf(o) }];
 }
 
+/** Deepest nesting written; JSON-LD processors recurse once per level. */
+const MAX_DEPTH = 8;
+
 /** Keys always written as arrays, even for one value. */
 const ARRAY_KEYS = new Set(['type', ...[...TERM_BY_IRI.values()].filter((t) => t.set).map((t) => t.key)]);
 
@@ -63,8 +66,26 @@ export function jsonNodes(quads: readonly RDF.Quad[], root?: string): JsonNode[]
     if (key !== idOf(q.subject) && groups.has(key)) refs.set(key, (refs.get(key) ?? 0) + 1);
   }
   const nested = (key: string) => key !== root && refs.get(key) === 1;
+  // A well-formed rdf:List of blank nodes each referenced once is written as {"@list": [...]}
+  // (JSON-LD 1.1 §4.3.2), not as a chain nested as deep as the list is long.
+  const listItems = (key: string): RDF.Term[] | undefined => {
+    const items: RDF.Term[] = [];
+    const cells: string[] = [];
+    for (let k = key; k !== RDFNS.nil.value; ) {
+      const triples = groups.get(k)?.triples;
+      const first = triples?.find((t) => t.predicate.equals(RDFNS.first));
+      const rest = triples?.find((t) => t.predicate.equals(RDFNS.rest));
+      if (!triples || triples.length !== 2 || !first || !rest || !k.startsWith('_:') || !nested(k) || rest.object.termType === 'Literal') return undefined;
+      items.push(first.object);
+      cells.push(k);
+      k = idOf(rest.object);
+      if (cells.includes(k)) return undefined;
+    }
+    cells.forEach((c) => done.add(c));
+    return items;
+  };
   const done = new Set<string>();
-  const build = (key: string, top: boolean): JsonNode => {
+  const build = (key: string, top: boolean, depth = 0): JsonNode => {
     done.add(key);
     const { subject, triples } = groups.get(key)!; // every key passed in is a subject of groups
     const fields = new Map<string, unknown[]>();
@@ -80,7 +101,13 @@ export function jsonNodes(quads: readonly RDF.Quad[], root?: string): JsonNode[]
       }
       const [k, v] = entryOf(t.predicate, t.object);
       const child = t.object.termType === 'Literal' ? undefined : idOf(t.object);
-      push(k, child !== undefined && nested(child) && !done.has(child) ? build(child, false) : v);
+      const list = child !== undefined && !done.has(child) && (child === RDFNS.nil.value || nested(child)) ? listItems(child) : undefined;
+      if (list) {
+        push(k, { '@list': list.map((item) => (item.termType === 'Literal' ? literalValue(item) : { id: idOf(item) })) });
+        continue;
+      }
+      // Past MAX_DEPTH a chain (a long list of named cells) goes on at the top level instead.
+      push(k, child !== undefined && nested(child) && !done.has(child) && depth < MAX_DEPTH ? build(child, false, depth + 1) : v);
     }
     const node: JsonNode = {};
     // A blank node's label matters only where something else refers to it.
@@ -92,7 +119,7 @@ export function jsonNodes(quads: readonly RDF.Quad[], root?: string): JsonNode[]
   const ordered = root !== undefined && groups.has(root) ? [root, ...keys.filter((k) => k !== root)] : keys;
   const out: JsonNode[] = [];
   for (const k of ordered) if (!nested(k) && !done.has(k)) out.push(build(k, true));
-  // Subjects only reachable through a cycle of single references: top-level too.
+  // Subjects only reachable through a cycle of single references, or below MAX_DEPTH: top-level too.
   for (const k of ordered) if (!done.has(k)) out.push(build(k, true));
   return out;
 }

@@ -30,6 +30,22 @@ const cases: Array<[string, string, string | undefined]> = [
 ];
 
 describe('plain JSON writer', () => {
+  it('an rdf:List of blank nodes is written as @list, with the same triples', async () => {
+    const quads = parse(PREFIXES + 'ex:a ot:independentVariables ( ex:f1 ex:f2 "three" ) .');
+    const doc = jsonDocument(quads, { contextUrl: CONTEXT_URL, resource: 'http://example.org/a' }) as Record<string, unknown>;
+    expect(JSON.stringify(doc)).to.contain('"@list":[{"id":"http://example.org/f1"},{"id":"http://example.org/f2"},"three"]');
+    expect(await expanded(doc)).to.equal(await canonical(quads));
+  });
+
+  it('a chain of 300 named nodes, each referenced once, nests at most 8 deep and keeps its triples', async () => {
+    const cells = Array.from({ length: 300 }, (_, j) => `ex:c${j} rdf:first ex:f${j} ; rdf:rest ${j + 1 < 300 ? `ex:c${j + 1}` : 'rdf:nil'} .`).join('\n');
+    const quads = parse(PREFIXES + '@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\nex:a ot:independentVariables ex:c0 .\n' + cells);
+    const doc = jsonDocument(quads, { contextUrl: CONTEXT_URL, resource: 'http://example.org/a' });
+    const depth = (v: unknown): number => (v && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depth)) : 0);
+    expect(depth(doc)).to.be.below(25);
+    expect(await expanded(doc)).to.equal(await canonical(quads));
+  });
+
   for (const [name, ttl, resource] of cases) {
     it(`${name}: the same triples after expansion`, async () => {
       const quads = parse(PREFIXES + ttl);
