@@ -84,9 +84,10 @@ export class UnsupportedMediaType extends HttpError {
     });
   }
 }
+/** RFC 6585 §4; `headers` carry Retry-After and the RateLimit fields (http/rateLimitFields.ts). */
 export class TooManyRequests extends HttpError {
-  constructor(message: string, retryAfterSeconds: number) {
-    super(429, ERR.TooManyRequests, message, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+  constructor(message: string, headers: Record<string, string>) {
+    super(429, ERR.TooManyRequests, message, { headers });
   }
 }
 export class InternalError extends HttpError {

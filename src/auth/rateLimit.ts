@@ -1,8 +1,7 @@
 // Login attempts per client address (429 with Retry-After and the RateLimit fields). A sliding window
 // of attempt times per address; idle addresses are forgotten so the map stays small.
-import { HttpError } from '../errors.ts';
+import { TooManyRequests } from '../errors.ts';
 import { rateLimitHeaders } from '../http/rateLimitFields.ts';
-import { ERR } from '../rdf/vocab.ts';
 
 export class RateLimiter {
   private readonly attempts = new Map<string, number[]>();
@@ -19,9 +18,8 @@ export class RateLimiter {
     if (oldest !== undefined && times.length >= this.limit) {
       this.attempts.set(address, times);
       const retry = Math.max(1, Math.ceil((oldest - since) / 1000));
-      throw new HttpError(429, ERR.TooManyRequests, `too many login attempts from ${address}: at most ${this.limit} per ${this.windowSeconds} s`, {
-        headers: rateLimitHeaders({ name: 'login', quota: this.limit, windowSeconds: this.windowSeconds }, 0, retry),
-      });
+      throw new TooManyRequests(`too many login attempts from ${address}: at most ${this.limit} per ${this.windowSeconds} s`,
+        rateLimitHeaders({ name: 'login', quota: this.limit, windowSeconds: this.windowSeconds }, 0, retry));
     }
     times.push(now);
     this.attempts.set(address, times);
