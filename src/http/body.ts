@@ -3,7 +3,6 @@
 import type Koa from 'koa';
 import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
-import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type * as RDF from '@rdfjs/types';
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
@@ -68,13 +67,7 @@ export async function saveUpload(ctx: Koa.Context, file: string): Promise<SavedU
   const body = decodedBody(ctx.req, codingsBefore(ctx), limitOf(ctx));
   try {
     if (contentType(ctx) !== 'multipart/form-data') {
-      const out = await openPrivate(file, 'w');
-      try {
-        await pipeline(body, out.createWriteStream({ autoClose: false }));
-        return { type: contentType(ctx), file, size: (await out.stat()).size, form: new Form(new Map()) };
-      } finally {
-        await out.close();
-      }
+      return { type: contentType(ctx), file, size: await writeChunks(body, file), form: new Form(new Map()) };
     }
     return await saveMultipart(ctx, body, file);
   } catch (e) {
@@ -99,13 +92,7 @@ async function saveMultipart(ctx: Koa.Context, body: AsyncGenerator<Buffer>, fil
       const previous = saved;
       saved = (async () => {
         await previous?.catch(() => undefined);
-        const out = await openPrivate(file, 'w');
-        try {
-          await pipeline(stream, out.createWriteStream({ autoClose: false }));
-          return { type: (info.mimeType || '').toLowerCase(), filename: info.filename, file, size: (await out.stat()).size };
-        } finally {
-          await out.close();
-        }
+        return { type: (info.mimeType || '').toLowerCase(), filename: info.filename, file, size: await writeChunks(stream, file) };
       })();
       saved.catch(reject);
     });
@@ -121,6 +108,21 @@ async function saveMultipart(ctx: Koa.Context, body: AsyncGenerator<Buffer>, fil
   await Promise.race([feed, failed]);
   if (!saved) throw new BadRequest('multipart body has no file part (expected a field named "file")');
   return { ...(await Promise.race([saved, failed])), form: new Form(fields) };
+}
+
+/** Writes `chunks` to `file` one at a time as they come; answers the bytes written. */
+async function writeChunks(chunks: AsyncIterable<Buffer>, file: string): Promise<number> {
+  const out = await openPrivate(file, 'w');
+  let size = 0;
+  try {
+    for await (const chunk of chunks) {
+      await out.write(chunk);
+      size += chunk.length;
+    }
+  } finally {
+    await out.close();
+  }
+  return size;
 }
 
 function newBusboy(ctx: Koa.Context): busboy.Busboy {
