@@ -71,8 +71,7 @@ export type RowCompound = string | { error: string };
 /** Stores the upload saved in `file` as (or appends it to) `options.dataset`. */
 export async function importUpload(deps: Deps, file: string, kind: UploadKind, options: ImportOptions): Promise<ImportResult> {
   const { dataset, signal } = options;
-  const { maxAtoms, maxDatasetRows, maxRdfTriples, maxNesting, maxSparqlLength, maxParameters } = deps.config;
-  const input: UploadInput = { file, kind, baseIri: dataset, nominal: options.nominal ?? [], limits: { maxAtoms, maxDatasetRows, maxRdfTriples, maxNesting, maxSparqlLength, maxParameters } };
+  const input: UploadInput = { file, kind, baseIri: dataset, nominal: options.nominal ?? [] };
   const outline = await deps.tasks.runInWorker<UploadOutline>(UPLOAD_READER, 'outlineUpload', input, { signal });
   // A new dataset's entries are written while the rows after them are parsed: until the
   // final commit links them nothing of it is visible, and a failed upload drops its graph

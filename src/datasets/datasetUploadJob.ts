@@ -11,6 +11,9 @@ import type { Deps } from '../deps.ts';
 import type { SavedUpload } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
 import { uriOf } from '../deps.ts';
+import { checkRdfNesting, checkRows, checkXmlNesting, type Limits } from '../http/limits.ts';
+import { checkXmlEntities } from '../http/xmlEntities.ts';
+import { RDF_TYPES, type RdfSyntax } from '../rdf/formats.ts';
 import { directReply } from '../tasks/taskReply.ts';
 import type { JobContext } from '../tasks/api.ts';
 import { detectDelimiter, readCsv } from './csv.ts';
@@ -84,6 +87,22 @@ async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext
   return params.dataset;
 }
 
+/**
+ * Limits (src/http/limits.ts) checked on the text before anything is stored or queued, so
+ * that a refusal is an answer at once, not a failed task. The one read of the whole body
+ * on the event loop; the text goes once checked.
+ */
+async function checkUpload(kind: UploadKind, file: string, limits: Limits): Promise<void> {
+  const name: string = kind;
+  const text = await fsp.readFile(file, 'utf8');
+  if (kind === 'rdfxml' || kind === 'cml') checkXmlEntities(text, `the ${kind === 'cml' ? 'CML' : 'RDF/XML'} upload`);
+  if (isRdfSyntax(name)) checkRdfNesting(text, name, limits);
+  else if (kind === 'cml') checkXmlNesting(text, limits, 'the CML upload');
+  else checkRows(text, name, limits);
+}
+
+const isRdfSyntax = (kind: string): kind is RdfSyntax => RDF_TYPES.some((t) => t.syntax === kind);
+
 /** A CSV without a structure column is refused before any task starts (its first lines read). */
 async function precheck(kind: UploadKind, file: string): Promise<void> {
   if (kind !== 'csv' && kind !== 'tsv') return;
@@ -116,6 +135,7 @@ export async function startUpload(deps: Deps, upload: SavedUpload, options: { da
   try {
     const kind = uploadKind(upload.type, upload.filename);
     await precheck(kind, upload.file);
+    await checkUpload(kind, upload.file, deps.config);
     const dataset = options.dataset ?? (await newDatasetUri(deps));
     const meta: DatasetMeta = { title: upload.form.get('title') ?? upload.filename, creator: options.owner, source: upload.filename, date: new Date().toISOString() };
     // Columns declared nominal, as form fields beside a multipart file or in the query.

@@ -1,14 +1,10 @@
 // Runs in the job threads (runInWorker(UPLOAD_READER, ...)): an upload's saved file is read
 // here, not on the event loop, and each of its structures is parsed and fingerprinted here,
 // so what crosses to the event loop is each row's values and its parsed structure, once.
-// The first call of an upload in a thread reads the file (checking the limits on its text,
-// src/http/limits.ts); the table is kept for that upload's next batches, and let go once
-// the thread has had no call for it in KEEP_MS.
+// The first call of an upload in a thread reads the file; the table is kept for that
+// upload's next batches, and let go once the thread has had no call for it in KEEP_MS.
 import { readFile, stat } from 'node:fs/promises';
 import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
-import { checkRdfNesting, checkRows, checkXmlNesting, type Limits } from '../http/limits.ts';
-import { checkXmlEntities } from '../http/xmlEntities.ts';
-import { RDF_TYPES, type RdfSyntax } from '../rdf/formats.ts';
 import { checkCancelled } from '../tasks/cancellation.ts';
 import { threadModule } from '../threads/threadModule.ts';
 import { readTable, type UploadKind } from './readTable.ts';
@@ -23,7 +19,6 @@ export interface UploadInput {
   baseIri: string;
   /** Titles of columns to read as nominal (declareNominal). */
   nominal: string[];
-  limits: Limits;
 }
 
 /** What the event loop needs of an upload before its rows: columns, how many rows, warnings. */
@@ -55,9 +50,7 @@ async function tableOf(input: UploadInput): Promise<InputTable> {
   const key = `${input.file} ${size} ${mtimeMs}`;
   if (kept?.key !== key) {
     kept = undefined;
-    const data = await readFile(input.file);
-    checkUpload(input.kind, data, input.limits);
-    const table = await readTable(input.kind, data, input.baseIri);
+    const table = await readTable(input.kind, await readFile(input.file), input.baseIri);
     if (input.nominal.length) declareNominal(table, input.nominal);
     kept = { key, table };
   }
@@ -66,18 +59,6 @@ async function tableOf(input: UploadInput): Promise<InputTable> {
   keepTimer.unref();
   return kept.table;
 }
-
-/** Limits (src/http/limits.ts) checked on the text before anything is stored. */
-function checkUpload(kind: UploadKind, data: Buffer, limits: Limits): void {
-  const name: string = kind;
-  const text = data.toString('utf8');
-  if (kind === 'rdfxml' || kind === 'cml') checkXmlEntities(text, `the ${kind === 'cml' ? 'CML' : 'RDF/XML'} upload`);
-  if (isRdfSyntax(name)) checkRdfNesting(text, name, limits);
-  else if (kind === 'cml') checkXmlNesting(text, limits, 'the CML upload');
-  else checkRows(text, name, limits);
-}
-
-const isRdfSyntax = (kind: string): kind is RdfSyntax => RDF_TYPES.some((t) => t.syntax === kind);
 
 export async function outlineUpload(input: UploadInput): Promise<UploadOutline> {
   const table = await tableOf(input);

@@ -42,8 +42,7 @@ describe('chem: parseStructure for uploads (molfile only with coordinates)', () 
   it('the upload reader attaches to each row the search fingerprints of its canonical SMILES', async () => {
     const file = path.join(tempDir(), 'two.csv');
     writeFileSync(file, 'SMILES,y\nOC(=O)[C@@H](N)C,1\nC1CC,2\n');
-    const limits = { maxAtoms: 0, maxDatasetRows: 0, maxRdfTriples: 0, maxNesting: 0, maxSparqlLength: 0, maxParameters: 0 };
-    const rows = await parseUploadRows({ file, kind: 'csv', baseIri: 'http://x/dataset/1', nominal: [], limits, from: 0, to: 2 });
+    const rows = await parseUploadRows({ file, kind: 'csv', baseIri: 'http://x/dataset/1', nominal: [], from: 0, to: 2 });
     expect(rows.map((r) => [r.row, r.values])).to.deep.equal([[2, ['1']], [3, ['2']]]);
     const [ok, bad] = rows.map((r) => r.parsed);
     expect(ok).to.include(ALANINE);
