@@ -10,8 +10,7 @@ import { startBare, startService, type Running } from './lib/processes.ts';
 import { untilIdle } from './lib/idle.ts';
 import { medianBy } from './lib/median.ts';
 import { sharedData } from '../test/helpers/data.ts';
-import { FILL_QUIET_MS } from '../src/search/engine.ts';
-import { PARSER_THREADS } from '../src/chem/parseThreads.ts';
+import { PARSER_THREADS } from '../src/chem/parsePool.ts';
 import { cpuPer, threadTicks, totalCpu, type CpuShares } from './lib/threadCpu.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -126,12 +125,6 @@ async function postCompounds(service: Running): Promise<BenchRow[]> {
   const pid = service.process.pid!;
   for (const salt of SALTS) {
     const bodies = salted(measured, salt);
-    // Once posts have paused for FILL_QUIET_MS, the search index computes the waiting
-    // compounds' fingerprints in a matcher process (src/search/engine.ts): a round starts
-    // once that is done. The machine is quiet in the moment before the fill begins, so the
-    // wait for quiet starts after it: a baseline taken beside the fill ran 10 to 40 % slow
-    // (docs/performance.md).
-    await new Promise((r) => setTimeout(r, 2 * FILL_QUIET_MS));
     await untilIdle();
     const raw = rawParseRate(bodies);
     const before = threadTicks(pid);

@@ -9,13 +9,12 @@ import process from 'node:process';
 import { setInterval } from 'node:timers';
 import { isMainThread, threadId, workerData } from 'node:worker_threads';
 
-/** What a worker thread is, from what it was started with (src/store/embedded/replica.ts, compactor.ts, forestThreads.ts, chem/parseThreads.ts; else the job pool). */
+/** What a worker thread is, from what it was started with (src/store/embedded/replica.ts, compactor.ts, forestThreads.ts; else a Piscina pool: the job pool or the request parser, chem/parsePool.ts). */
 function kindOf(data) {
   if (data && typeof data === 'object') {
     if ('segments' in data && 'dir' in data) return 'replica';
     if ('target' in data && 'plan' in data) return 'compactor';
     if ('forestThread' in data) return 'forest';
-    if ('parseThread' in data) return 'parser';
   }
   return 'pool';
 }

@@ -6,9 +6,9 @@ import initRDKitModule, { type MainModule, type Mol } from '@rdkit/rdkit';
 export const FP_BITS = 2048;
 /** 32-bit words per fingerprint. */
 export const FP_WORDS = FP_BITS / 32;
-/** RDKit's options of the Morgan fingerprint (the matcher computes it too, for compounds posted without one). */
+/** RDKit's options of the Morgan fingerprint. */
 export const MORGAN = JSON.stringify({ radius: 2, nBits: FP_BITS });
-/** RDKit's options of the pattern fingerprint (the substructure matcher computes it too). */
+/** RDKit's options of the pattern fingerprint. */
 export const PATTERN = JSON.stringify({ nBits: FP_BITS });
 /** Changes whenever the fingerprint definition changes, so stored ones are recomputed. */
 export const FP_VERSION = `morgan2-${FP_BITS}/pattern-${FP_BITS}`;
@@ -76,22 +76,16 @@ function words(bytes: Uint8Array): Uint32Array {
 export interface StructureFingerprints {
   canonicalSmiles: string;
   morgan: Uint32Array;
-  /** Undefined when it was left for the search index to compute (ParseOptions.fingerprints). */
-  pattern?: Uint32Array;
+  pattern: Uint32Array;
   /** RDKit's binary form of the molecule, read back by the substructure matcher. */
   pickle: Uint8Array;
 }
 
-/**
- * Everything the search index keeps of one structure given as SMILES (or a molfile); with
- * `withPattern` false, all but the pattern fingerprint, which costs as much as the rest.
- */
-export function fingerprintsOf(structure: string): StructureFingerprints & { pattern: Uint32Array };
-export function fingerprintsOf(structure: string, withPattern: boolean): StructureFingerprints;
-export function fingerprintsOf(structure: string, withPattern = true): StructureFingerprints {
+/** Everything the search index keeps of one structure given as SMILES (or a molfile). */
+export function fingerprintsOf(structure: string): StructureFingerprints {
   const mol = parseWith('SMILES', structure, (rd) => rd.get_mol(structure));
   try {
-    return fingerprintsOfMol(mol, mol.get_smiles(), withPattern);
+    return fingerprintsOfMol(mol, mol.get_smiles());
   } finally {
     mol.delete();
   }
@@ -102,11 +96,11 @@ export function fingerprintsOf(structure: string, withPattern = true): Structure
  * methods are called), whose canonical SMILES is `canonicalSmiles`. Morgan and pattern bits
  * depend on the molecular graph, not on the atom order, so they equal fingerprintsOf's.
  */
-export function fingerprintsOfMol(mol: Mol, canonicalSmiles: string, withPattern = true): StructureFingerprints {
+export function fingerprintsOfMol(mol: Mol, canonicalSmiles: string): StructureFingerprints {
   return {
     canonicalSmiles,
     morgan: words(mol.get_morgan_fp_as_uint8array(MORGAN)),
-    pattern: withPattern ? patternOf(mol) : undefined,
+    pattern: patternOf(mol),
     pickle: new Uint8Array(mol.get_as_uint8array()),
   };
 }

@@ -58,17 +58,16 @@ export interface ParseOptions {
   molfile?: 'always' | 'withCoordinates';
   /**
    * Compute the search fingerprints too, from the molecule the SMILES is written from (no
-   * second parse): an upload's parse worker does, so the event loop never computes them.
-   * 'withoutPattern' leaves out the pattern fingerprint, the dearest of them, which the
-   * search index then computes itself once posts pause (SearchEngine.indexCompound).
+   * second parse): the thread that parses a structure to store it does, so the event loop
+   * never computes them.
    */
-  fingerprints?: boolean | 'withoutPattern';
+  fingerprints?: boolean;
 }
 
 /** What describe() writes besides the identity. */
 interface Wanted {
   molfile: boolean;
-  fingerprints: boolean | 'withoutPattern';
+  fingerprints: boolean;
 }
 
 /** Parses one structure; throws BadRequest naming the format and what failed. */
@@ -214,7 +213,7 @@ function describe(parsed: Mol, format: ChemFormat, is3D: boolean, want: Wanted):
 /** The canonical SMILES of `h` and, when wanted, its search fingerprints. */
 function writtenFrom(h: Mol, want: Wanted): { smiles: string; fingerprints?: StructureFingerprints } {
   const smiles = h.get_smiles();
-  return { smiles, fingerprints: want.fingerprints ? fingerprintsOfMol(h, smiles, want.fingerprints !== 'withoutPattern') : undefined };
+  return { smiles, fingerprints: want.fingerprints ? fingerprintsOfMol(h, smiles) : undefined };
 }
 
 interface JsonAtom { z?: number; impHs?: number; chg?: number; isotope?: number }

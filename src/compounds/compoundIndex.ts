@@ -2,6 +2,7 @@
 // canonical SMILES → compound number. Built from the store on first use (boot.ts does it
 // at start), kept up to date by the compound functions. Numbers, not URIs, are kept, so
 // the index survives a change of the public base URI.
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Deps } from '../deps.ts';
 import { bound, type Row } from '../store/api.ts';
 import { uriOf } from '../deps.ts';
@@ -161,6 +162,7 @@ export function settleCompounds(deps: IndexDeps): Promise<void> {
 }
 
 const REFRESH_BATCH = 500;
+const REFRESH_SLICE = 16;
 
 /** Makes the index (and the search index) hold what the store holds of compounds `ids`. */
 export async function refreshCompounds(deps: IndexDeps, ids: readonly number[]): Promise<void> {
@@ -171,7 +173,10 @@ export async function refreshCompounds(deps: IndexDeps, ids: readonly number[]):
     const id = compoundNumber(bound(row, 'compound'));
     if (id !== undefined) found.set(id, recordOf(row));
   }
-  for (const id of ids) {
+  for (const [n, id] of ids.entries()) {
+    // A changed compound's fingerprints are computed here (about a millisecond each): a turn
+    // of the event loop goes to other requests between every few.
+    if (n > 0 && n % REFRESH_SLICE === 0) await yieldToLoop();
     index.stale.delete(id);
     const record = found.get(id);
     const uri = compoundUri(deps, id);

@@ -1,27 +1,41 @@
-// From an upload read into an InputTable to a stored dataset: structures
-// become compounds, columns become features (reused where the source names ours), and
-// every row that cannot be stored, every duplicate and every unreadable value becomes a
-// warning on the dataset naming its row.
+// From an upload saved in a file to a stored dataset. The job threads read the file and
+// parse its structures (uploadReader.ts), a batch of rows per call; here, batch by batch in
+// row order, structures become compounds (one bulk commit each, ensureCompounds), columns
+// become features (reused where the source names ours) and rows become entries. Every row
+// that cannot be stored, every duplicate and every unreadable value becomes a warning on
+// the dataset naming its row.
 import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import { isNumeric, type InputTable } from './table.ts';
-import { resolveCompounds, type RowCompound } from './datasetCompounds.ts';
+import { workerThreads } from '../config.ts';
 import { BadRequest } from '../errors.ts';
 import { entryAt } from '../algorithms/table.ts';
 import { ensureFeatures, readFeature, readFeatures } from '../features/features.ts';
 import type { FeatureSpec } from '../features/featureModel.ts';
+import { ensureCompounds } from '../compounds/compounds.ts';
+import type { ParsedStructure } from '../chem/index.ts';
+import { withoutCredentials } from '../http/outbound/credentials.ts';
+import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
+import { isValidIri } from '../store/binder.ts';
+import { isNumeric } from './table.ts';
+import type { UploadKind } from './readTable.ts';
 import { EntryWriter, numberLiteral, stringLiteral, type DatasetMeta } from './datasetWrite.ts';
 import { isDataset } from './datasetLayout.ts';
+import { UPLOAD_READER, type UploadInput, type UploadOutline, type UploadRow } from './uploadReader.ts';
+
+const { namedNode } = DataFactory;
 
 export interface ImportOptions {
   dataset: string;
   meta: DatasetMeta;
+  /** Titles of columns to store as nominal features (declareNominal). */
+  nominal?: string[];
   signal?: AbortSignal;
   progress?: (percent: number) => void;
   /**
-   * Write a new dataset's entries while its structures are parsed, rather than after: for
-   * an upload whose failure drops the dataset's graph (a task's; datasetUploadJob.ts).
+   * Write a new dataset's entries batch by batch, rather than once every row has its
+   * compound: for an upload whose failure drops the dataset's graph (a task's; datasetUploadJob.ts).
    */
   streamEntries?: boolean;
 }
@@ -31,129 +45,194 @@ export interface ImportResult {
   warnings: string[];
 }
 
-async function featuresOfTable(deps: Deps, table: InputTable, dataset: string): Promise<string[]> {
-  const featurePrefix = uriOf(deps.config, '/feature/');
-  const specs: FeatureSpec[] = [];
-  const reused: Array<string | undefined> = [];
-  for (const c of table.columns) reused.push(c.featureUri?.startsWith(featurePrefix) && (await readFeature(deps, c.featureUri)) ? c.featureUri : undefined);
-  table.columns.forEach((c, i) => {
-    if (reused[i]) return;
-    const type = c.type ?? 'string';
-    const accept = type === 'nominal' ? [...new Set(table.rows.map((r) => r.values[i]).filter((v): v is string => v !== undefined))].sort() : undefined;
-    specs.push({ title: c.title, type, units: c.spec?.units, sameAs: c.spec?.sameAs, source: dataset, acceptValues: accept });
-  });
-  const minted = await ensureFeatures(deps, specs);
-  let k = 0;
-  // ensureFeatures mints one feature per spec: one per column not reused, in order.
-  return reused.map((u) => u ?? entryAt(minted, k++, 'minted feature'));
-}
-
-const warningText = (w: { row: number; column?: number; message: string }): string =>
-  w.column === undefined ? `row ${w.row}: ${w.message}` : `row ${w.row}, column ${w.column} ${w.message}`;
-
-/** 1-based position of feature column `i` in the upload: the CSV's structure column is not a feature. */
-const columnNumber = (table: InputTable, i: number): number => table.columns[i]?.position ?? (table.keyColumn !== undefined && i >= table.keyColumn ? i + 2 : i + 1);
+/** Rows per thread call and per compound commit: large enough to amortise both, small enough to overlap them. */
+const BATCH = 250;
+/** The smallest of the last batches (batchSizes). */
+const MIN_BATCH = 25;
 
 /**
- * An upload of which no row can be stored is refused (400) with the first row's problem,
- * rather than answered 200 with an empty dataset the client did not mean to make.
+ * Sizes of the batches `count` rows are cut into: BATCH while much remains, then a share of
+ * what is left for each thread, so that the threads (which take the batches in order) run
+ * out of work together instead of one parsing the last full batch alone.
  */
-function refuseEmpty(table: InputTable, compounds: ReadonlyArray<RowCompound>, warnings: Array<{ row: number; message: string }>): void {
-  const problems = [...warnings];
-  table.rows.forEach((row, r) => {
-    const c = entryAt(compounds, r, 'row compound'); // resolveCompounds answers one per row
-    if (typeof c !== 'string') problems.push({ row: row.row, message: c.error });
-  });
-  if (problems.length === 0) return;
-  const first = problems.sort((a, b) => a.row - b.row)[0]!; // problems is not empty (checked above)
-  throw new BadRequest(`no row loaded: row ${first.row}: ${first.message}`, {
-    details: `${problems.length} row(s) could not be read; nothing was stored.`,
-  });
+export function batchSizes(count: number, threads: number): number[] {
+  const sizes: number[] = [];
+  for (let left = count; left > 0;) {
+    const size = Math.min(left, BATCH, Math.max(MIN_BATCH, Math.ceil(left / (2 * threads))));
+    sizes.push(size);
+    left -= size;
+  }
+  return sizes;
 }
 
-/** Stores `table` as (or appends it to) a dataset. The table is consumed: its rows are emptied. */
-export async function importTable(deps: Deps, table: InputTable, options: ImportOptions): Promise<ImportResult> {
-  const { dataset } = options;
-  const warnings: Array<{ row: number; column?: number; message: string }> = table.warnings.map((w) => ({ ...w }));
-  // A new dataset's entries are written while the structures after them are parsed: until
-  // the final commit links them nothing of it is visible, and a failed upload drops its
-  // graph (datasetUploadJob.ts). Rows added to an existing dataset are written once every
-  // row has its compound, so that a refused upload leaves nothing in it.
+type Problem = { row: number; column?: number; message: string };
+export type RowCompound = string | { error: string };
+
+/** Stores the upload saved in `file` as (or appends it to) `options.dataset`. */
+export async function importUpload(deps: Deps, file: string, kind: UploadKind, options: ImportOptions): Promise<ImportResult> {
+  const { dataset, signal } = options;
+  const input: UploadInput = { file, kind, baseIri: dataset, nominal: options.nominal ?? [] };
+  const outline = await deps.tasks.runInWorker<UploadOutline>(UPLOAD_READER, 'outlineUpload', input, { signal });
+  // A new dataset's entries are written while the rows after them are parsed: until the
+  // final commit links them nothing of it is visible, and a failed upload drops its graph
+  // (datasetUploadJob.ts). Rows added to an existing dataset are written once every row has
+  // its compound, so that a refused upload leaves nothing in it.
   const stream = options.streamEntries === true && !(await isDataset(deps, dataset));
-  const rows = new RowEntries(deps, table, options, warnings, stream);
+  const rows = new RowEntries(deps, outline, options, stream);
   try {
-    const compounds = await resolveCompounds(deps, table.rows, options.signal, (p: number) => options.progress?.(p * (stream ? 0.95 : 0.5)), stream ? (upTo, so) => rows.take(upTo, so) : undefined);
-    // No row with a compound: nothing was written (the entries' features are made at the first).
-    if (!compounds.some((c) => typeof c === 'string')) refuseEmpty(table, compounds, warnings);
-    await rows.take(table.rows.length, compounds);
-    // The rows are let go before the links are written.
-    table.rows = [];
-    const texts = warnings.sort((a, b) => a.row - b.row).map(warningText);
-    const added = await rows.finish(texts);
-    return { entries: added, warnings: texts };
+    const threads = workerThreads(deps.config);
+    const ranges: Array<[number, number]> = [];
+    for (const size of batchSizes(outline.rows, threads)) ranges.push([ranges.at(-1)?.[1] ?? 0, (ranges.at(-1)?.[1] ?? 0) + size]);
+    // Batches go to the threads ahead of the one being stored, at most two per thread.
+    const parse = ([from, to]: [number, number]) => {
+      const call = deps.tasks.runInWorker<UploadRow[]>(UPLOAD_READER, 'parseUploadRows', { ...input, from, to }, { signal });
+      call.catch(() => undefined); // awaited below in order; a failure after an earlier one must not go unhandled
+      return call;
+    };
+    const ahead = ranges.slice(0, 2 * threads).map(parse);
+    for (let k = 0; k < ranges.length; k++) {
+      const batch = await ahead.shift()!; // one call per range, started in order
+      const next = ranges[k + ahead.length + 1];
+      if (next) ahead.push(parse(next));
+      await rows.take(batch, await compoundsOf(deps, batch));
+      options.progress?.(((stream ? 95 : 50) * entryAt(ranges, k, 'range')[1]) / outline.rows);
+    }
+    rows.refuseIfEmpty();
+    return await rows.finish();
   } finally {
     await rows.close();
   }
 }
 
+async function localCompoundExists(deps: Deps, uri: string): Promise<boolean> {
+  const compound = uri.replace(/\/conformer\/[^/]+$/, '');
+  return (await deps.store.match(namedNode(compound), RDFNS.type, OT.Compound, null)).length > 0 || (await deps.store.hasGraph(compound));
+}
+
+/**
+ * The compound of each row: its parsed structure stored as a compound (one commit for the
+ * batch), or the compound URI it names: one of this service must exist; one of another
+ * service is kept as it is (linked data: it is not fetched on upload).
+ */
+async function compoundsOf(deps: Deps, rows: readonly UploadRow[]): Promise<RowCompound[]> {
+  const local = uriOf(deps.config, '/compound/');
+  const out: RowCompound[] = new Array(rows.length);
+  const parsed: ParsedStructure[] = [];
+  const parsedAt: number[] = [];
+  for (const [i, row] of rows.entries()) {
+    // A row naming both (the service's own CSV and SD files): the compound it names, while
+    // it exists here; otherwise its structure makes (or finds) one.
+    const uri = row.compoundUri;
+    if (row.parsed && uri && isValidIri(uri) && uri.startsWith(local) && (await localCompoundExists(deps, uri))) out[i] = uri;
+    else if (row.parsed && 'error' in row.parsed) out[i] = { error: row.parsed.error };
+    else if (row.parsed) {
+      parsed.push(row.parsed);
+      parsedAt.push(i);
+    } else if (!uri || !isValidIri(uri)) out[i] = { error: `not a compound URI: ${JSON.stringify((uri ?? '').slice(0, 100))}` };
+    else if (uri.startsWith(local) && !(await localCompoundExists(deps, uri))) out[i] = { error: `compound ${uri} not found` };
+    // A token or user-info the uploader wrote into a compound URI is not stored, nor later sent.
+    else out[i] = withoutCredentials(uri);
+  }
+  const uris = parsed.length ? await ensureCompounds(deps, parsed) : [];
+  parsedAt.forEach((i, k) => (out[i] = entryAt(uris, k, 'compound'))); // one URI per structure
+  return out;
+}
+
+const warningText = (w: Problem): string => (w.column === undefined ? `row ${w.row}: ${w.message}` : `row ${w.row}, column ${w.column} ${w.message}`);
+
 /**
  * The entries of an upload's rows, written in row order as their compounds become known
  * (take), each row's warnings noted on the way; the features of its columns are made when
- * the first row with a compound is taken.
+ * the first row with a compound is written.
  */
 class RowEntries {
-  private next = 0;
   private readonly firstRow = new Map<string, number>();
+  private readonly warnings: Problem[];
+  /** Rows that have no compound, with why (refuseIfEmpty). */
+  private readonly failures: Problem[] = [];
+  /** Rows held until finish when not streaming. */
+  private readonly held: Array<{ row: UploadRow; compound: string }> = [];
   private writer: EntryWriter | undefined;
   private features: string[] = [];
   private numeric: boolean[] = [];
+  private compounds = 0;
 
   constructor(
     private readonly deps: Deps,
-    private readonly table: InputTable,
+    private readonly outline: UploadOutline,
     private readonly options: ImportOptions,
-    private readonly warnings: Array<{ row: number; column?: number; message: string }>,
-    /** True while the structures are still being parsed: progress is theirs then. */
     private readonly streaming: boolean,
-  ) {}
+  ) {
+    this.warnings = outline.warnings.map((w) => ({ ...w }));
+  }
 
-  /** Writes the entries of the rows before `upTo` not yet taken (their compounds are in `compounds`). */
-  async take(upTo: number, compounds: readonly RowCompound[]): Promise<void> {
-    const { table, warnings } = this;
-    for (; this.next < upTo; this.next++) {
-      const r = this.next;
-      const row = entryAt(table.rows, r, 'row');
-      const compound = entryAt(compounds, r, 'row compound'); // resolveCompounds answers one per row
+  async take(rows: readonly UploadRow[], compounds: readonly RowCompound[]): Promise<void> {
+    for (const [r, row] of rows.entries()) {
+      const compound = entryAt(compounds, r, 'row compound'); // compoundsOf answers one per row
       if (typeof compound !== 'string') {
-        warnings.push({ row: row.row, message: `${compound.error}; row skipped` });
+        this.failures.push({ row: row.row, message: compound.error });
+        this.warnings.push({ row: row.row, message: `${compound.error}; row skipped` });
         continue;
       }
+      this.compounds++;
       const seen = this.firstRow.get(compound);
-      if (seen !== undefined) warnings.push({ row: row.row, message: `duplicate structure: same compound as row ${seen} (${compound}); both kept` });
+      if (seen !== undefined) this.warnings.push({ row: row.row, message: `duplicate structure: same compound as row ${seen} (${compound}); both kept` });
       else this.firstRow.set(compound, row.row);
-      const writer = this.writer ?? (await this.open());
-      row.values.forEach((v, i) => {
-        if (v === undefined || !this.numeric[i] || isNumeric(v)) return;
-        warnings.push({ row: row.row, column: columnNumber(table, i), message: `(${JSON.stringify(entryAt(table.columns, i, 'column').title)}): value ${JSON.stringify(v)} is not a number; cell left empty` });
-      });
-      await writer.write({ compound, values: row.values.map((v, i) => this.literalOf(v, i)) });
-      if (writer.chunkEnded && !this.streaming) this.options.progress?.(Math.min(95, 50 + (45 * (r + 1)) / table.rows.length));
+      if (this.streaming) await this.write(row, compound);
+      else this.held.push({ row, compound });
     }
   }
 
-  /** Links the entries written; 0 entries when no row had a compound. */
-  async finish(warnings: readonly string[]): Promise<number> {
+  /**
+   * An upload of which no row can be stored is refused (400) with the first row's problem,
+   * rather than answered 200 with an empty dataset the client did not mean to make.
+   */
+  refuseIfEmpty(): void {
+    if (this.compounds > 0) return;
+    const problems = [...this.outline.warnings, ...this.failures];
+    if (problems.length === 0) return;
+    const first = problems.sort((a, b) => a.row - b.row)[0]!; // problems is not empty (checked above)
+    throw new BadRequest(`no row loaded: row ${first.row}: ${first.message}`, {
+      details: `${problems.length} row(s) could not be read; nothing was stored.`,
+    });
+  }
+
+  /** Writes the rows held, then links the entries written; 0 entries when no row had a compound. */
+  async finish(): Promise<ImportResult> {
+    for (const [i, { row, compound }] of this.held.entries()) {
+      await this.write(row, compound);
+      if (this.writer?.chunkEnded) this.options.progress?.(Math.min(95, 50 + (45 * (i + 1)) / this.held.length));
+    }
+    this.held.length = 0;
     const writer = this.writer ?? (await this.open());
-    return writer.finish(warnings, this.options.meta);
+    const texts = this.warnings.sort((a, b) => a.row - b.row).map(warningText);
+    const meta = { ...this.options.meta, title: this.options.meta.title ?? this.outline.title };
+    return { entries: await writer.finish(texts, meta), warnings: texts };
   }
 
   async close(): Promise<void> {
     await this.writer?.close();
   }
 
+  private async write(row: UploadRow, compound: string): Promise<void> {
+    const writer = this.writer ?? (await this.open());
+    row.values.forEach((v, i) => {
+      if (v === undefined || !this.numeric[i] || isNumeric(v)) return;
+      const column = entryAt(this.outline.columns, i, 'column');
+      this.warnings.push({ row: row.row, column: this.columnNumber(i), message: `(${JSON.stringify(column.title)}): value ${JSON.stringify(v)} is not a number; cell left empty` });
+    });
+    await writer.write({ compound, values: row.values.map((v, i) => this.literalOf(v, i)) });
+  }
+
+  /** 1-based position of feature column `i` in the upload: the CSV's structure column is not a feature. */
+  private columnNumber(i: number): number {
+    const { columns, keyColumn } = this.outline;
+    return columns[i]?.position ?? (keyColumn !== undefined && i >= keyColumn ? i + 2 : i + 1);
+  }
+
   private async open(): Promise<EntryWriter> {
-    const { deps, table, options } = this;
-    this.features = await featuresOfTable(deps, table, options.dataset);
+    const { deps, options } = this;
+    this.features = await featuresOf(deps, this.outline, options.dataset);
     this.numeric = (await readFeatures(deps, this.features)).map((f) => f?.type === 'numeric');
     this.writer = await EntryWriter.open(deps, { dataset: options.dataset, features: this.features, signal: options.signal });
     return this.writer;
@@ -162,6 +241,22 @@ class RowEntries {
   private literalOf(v: string | undefined, i: number): RDF.Literal | undefined {
     if (v === undefined) return undefined;
     if (!this.numeric[i]) return stringLiteral(v);
-    return isNumeric(v) ? numberLiteral(Number(v)) : undefined; // a warning says so (take)
+    return isNumeric(v) ? numberLiteral(Number(v)) : undefined; // a warning says so (write)
   }
+}
+
+/** The feature of each column: one of this service the source names, or a new one. */
+async function featuresOf(deps: Deps, outline: UploadOutline, dataset: string): Promise<string[]> {
+  const featurePrefix = uriOf(deps.config, '/feature/');
+  const specs: FeatureSpec[] = [];
+  const reused: Array<string | undefined> = [];
+  for (const c of outline.columns) reused.push(c.featureUri?.startsWith(featurePrefix) && (await readFeature(deps, c.featureUri)) ? c.featureUri : undefined);
+  outline.columns.forEach((c, i) => {
+    if (reused[i]) return;
+    specs.push({ title: c.title, type: c.type ?? 'string', units: c.spec?.units, sameAs: c.spec?.sameAs, source: dataset, acceptValues: c.accept });
+  });
+  const minted = await ensureFeatures(deps, specs);
+  let k = 0;
+  // ensureFeatures mints one feature per spec: one per column not reused, in order.
+  return reused.map((u) => u ?? entryAt(minted, k++, 'minted feature'));
 }

@@ -1,27 +1,31 @@
-// Starting an upload: a small body is stored
-// while the client waits and answers the dataset URI; a large one is first written to a
-// file under DATA_DIR/uploads (so the job can run again after a restart; a graph of the
-// store in the remote mode, so that a worker process reads it: tasks/sharedFiles.ts) and
-// runs as a task whose result is the dataset URI.
+// Starting an upload. The route has streamed the body to a file under DATA_DIR/uploads
+// (http/body.ts saveUpload). A small one is stored while the client waits and answers the
+// dataset URI; a large one keeps its file (so the job can run again after a restart; copied
+// to a graph of the store in the remote mode, so that a worker process reads it:
+// tasks/sharedFiles.ts) and runs as a task whose result is the dataset URI. Either way the
+// job threads read the file (datasetImport.ts).
+import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../deps.ts';
-import type { Upload } from '../http/body.ts';
+import type { SavedUpload } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
+import { uriOf } from '../deps.ts';
 import { checkRdfNesting, checkRows, checkXmlNesting, type Limits } from '../http/limits.ts';
 import { checkXmlEntities } from '../http/xmlEntities.ts';
 import { RDF_TYPES, type RdfSyntax } from '../rdf/formats.ts';
-import { uriOf } from '../deps.ts';
 import { directReply } from '../tasks/taskReply.ts';
-import type { JobContext, TaskEngine } from '../tasks/api.ts';
+import type { JobContext } from '../tasks/api.ts';
 import { detectDelimiter, readCsv } from './csv.ts';
 import { uploadKind, type UploadKind } from './readTable.ts';
-import { newDatasetUri, uploadDataset, uploadDatasetFile } from './datasets.ts';
+import { newDatasetUri } from './datasets.ts';
+import { importUpload } from './datasetImport.ts';
 import { metadataQuads, type DatasetMeta } from './datasetWrite.ts';
 import { DC } from '../rdf/vocab.ts';
 import { isDataset } from './datasetLayout.ts';
-import { removeShared, sharedAsLocal, writeShared } from '../tasks/sharedFiles.ts';
+import { localPath, removeShared, sharedAsLocal, shareFile } from '../tasks/sharedFiles.ts';
 import { uploadBodyFile } from './uploadSweep.ts';
+import { mkdirPrivate } from '../files/privateFiles.ts';
 
 /** Bodies up to this size are stored within the request. */
 export const INLINE_UPLOAD_BYTES = 64 * 1024;
@@ -37,11 +41,9 @@ interface UploadJobParams {
   nominal?: string[];
 }
 
-const tasksOf = (deps: Deps): TaskEngine | undefined => (deps as Deps & { tasks?: TaskEngine }).tasks;
-
 /** Registers the upload job kind with the task engine (once per app). */
 export function defineUploadJob(deps: Deps): void {
-  tasksOf(deps)?.define<UploadJobParams>({
+  deps.tasks.define<UploadJobParams>({
     kind: UPLOAD_JOB,
     // A re-run numbers its entries after those of the interrupted run, which stay unlinked.
     idempotent: true,
@@ -70,7 +72,8 @@ async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext
   const appending = await isDataset(deps, params.dataset);
   const file = path.isAbsolute(params.file) ? params.file : await sharedAsLocal(deps, params.file);
   try {
-    await uploadDatasetFile(deps, file, { kind: params.kind, dataset: params.dataset, meta: params.meta, nominal: params.nominal, signal: ctx.signal, progress: ctx.progress });
+    // Its task drops a new dataset's graph when it fails (below), so entries stream.
+    await importUpload(deps, file, params.kind, { dataset: params.dataset, meta: params.meta, nominal: params.nominal, signal: ctx.signal, progress: ctx.progress, streamEntries: true });
   } catch (e) {
     // A failed upload leaves nothing behind: the new dataset's graph (its reserved id and
     // any entries written) and the saved body go. An aborted run is kept for recovery.
@@ -84,10 +87,14 @@ async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext
   return params.dataset;
 }
 
-/** Limits (src/http/limits.ts) checked on the text before anything is stored. */
-function checkUpload(kind: UploadKind, data: Buffer, limits: Limits): void {
+/**
+ * Limits (src/http/limits.ts) checked on the text before anything is stored or queued, so
+ * that a refusal is an answer at once, not a failed task. The one read of the whole body
+ * on the event loop; the text goes once checked.
+ */
+async function checkUpload(kind: UploadKind, file: string, limits: Limits): Promise<void> {
   const name: string = kind;
-  const text = data.toString('utf8');
+  const text = await fsp.readFile(file, 'utf8');
   if (kind === 'rdfxml' || kind === 'cml') checkXmlEntities(text, `the ${kind === 'cml' ? 'CML' : 'RDF/XML'} upload`);
   if (isRdfSyntax(name)) checkRdfNesting(text, name, limits);
   else if (kind === 'cml') checkXmlNesting(text, limits, 'the CML upload');
@@ -96,49 +103,68 @@ function checkUpload(kind: UploadKind, data: Buffer, limits: Limits): void {
 
 const isRdfSyntax = (kind: string): kind is RdfSyntax => RDF_TYPES.some((t) => t.syntax === kind);
 
-/** A CSV without a structure column is refused before any task starts. */
-function precheck(kind: UploadKind, data: Buffer): void {
+/** A CSV without a structure column is refused before any task starts (its first lines read). */
+async function precheck(kind: UploadKind, file: string): Promise<void> {
   if (kind !== 'csv' && kind !== 'tsv') return;
-  const head = data.subarray(0, 64 * 1024).toString('utf8');
-  const cut = head.length === data.length ? head : head.slice(0, head.lastIndexOf('\n') + 1);
+  const handle = await fsp.open(file, 'r');
+  let head: string;
+  let whole: boolean;
+  try {
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, 0);
+    head = buffer.subarray(0, bytesRead).toString('utf8');
+    whole = bytesRead < 64 * 1024;
+  } finally {
+    await handle.close();
+  }
+  const cut = whole ? head : head.slice(0, head.lastIndexOf('\n') + 1);
   const first = cut.split(/\r?\n/).slice(0, 3).join('\n');
   readCsv(first, kind === 'tsv' ? '\t' : detectDelimiter(first));
 }
 
-const uploadTitle = (upload: Upload, kind: UploadKind, dataset: string) => `Upload of ${upload.filename ?? kind} to ${dataset}`;
+/** Where saveUpload writes a body as it arrives, before its kind and dataset are known. */
+export async function incomingUpload(deps: Deps): Promise<string> {
+  const dir = path.join(deps.config.dataDir, 'uploads');
+  await mkdirPrivate(dir);
+  return path.join(dir, `incoming-${randomUUID()}`);
+}
 
-export async function startUpload(deps: Deps, upload: Upload, options: { dataset?: string; owner?: string; subjectid?: string; client?: string; nominal?: string[] }): Promise<Reply> {
-  const kind = uploadKind(upload.type, upload.filename);
-  precheck(kind, upload.data);
-  checkUpload(kind, upload.data, deps.config);
-  const dataset = options.dataset ?? (await newDatasetUri(deps));
-  const meta: DatasetMeta = { title: upload.form.get('title') ?? upload.filename, creator: options.owner, source: upload.filename, date: new Date().toISOString() };
-  // Columns declared nominal, as form fields beside a multipart file or in the query.
-  const nominal = [...(options.nominal ?? []), ...upload.form.all('nominal')];
-  const tasks = tasksOf(deps);
-  if (!tasks || upload.data.length <= INLINE_UPLOAD_BYTES) {
-    await uploadDataset(deps, { kind, data: upload.data, dataset, meta, nominal });
-    return directReply(deps, [dataset], { title: uploadTitle(upload, kind, dataset), creator: options.dataset ?? uriOf(deps.config, '/dataset'), owner: options.owner });
-  }
-  const file = uploadBodyFile(dataset, kind);
-  await writeShared(deps, file, upload.data);
-  // The new dataset's graph is created now (with the date its metadata will carry), so its
-  // id stays taken across a restart while the job waits; it is invisible until complete.
-  if (!options.dataset) await deps.store.addToGraph(dataset, metadataQuads(dataset, meta).filter((q) => q.predicate.equals(DC.date)));
-  let task;
+const uploadTitle = (upload: SavedUpload, kind: UploadKind, dataset: string) => `Upload of ${upload.filename ?? kind} to ${dataset}`;
+
+/** Stores or queues the saved `upload`, whose file it takes: it is removed when no task needs it. */
+export async function startUpload(deps: Deps, upload: SavedUpload, options: { dataset?: string; owner?: string; subjectid?: string; client?: string; nominal?: string[] }): Promise<Reply> {
   try {
-    task = await tasks.submit<UploadJobParams>(UPLOAD_JOB, { dataset, kind, file, meta, nominal }, {
-      title: uploadTitle(upload, kind, dataset),
-      creator: dataset,
-      owner: options.owner,
-      subjectid: options.subjectid,
-      client: options.client,
-    });
+    const kind = uploadKind(upload.type, upload.filename);
+    await precheck(kind, upload.file);
+    await checkUpload(kind, upload.file, deps.config);
+    const dataset = options.dataset ?? (await newDatasetUri(deps));
+    const meta: DatasetMeta = { title: upload.form.get('title') ?? upload.filename, creator: options.owner, source: upload.filename, date: new Date().toISOString() };
+    // Columns declared nominal, as form fields beside a multipart file or in the query.
+    const nominal = [...(options.nominal ?? []), ...upload.form.all('nominal')];
+    if (upload.size <= INLINE_UPLOAD_BYTES) {
+      await importUpload(deps, upload.file, kind, { dataset, meta, nominal });
+      return directReply(deps, [dataset], { title: uploadTitle(upload, kind, dataset), creator: options.dataset ?? uriOf(deps.config, '/dataset'), owner: options.owner });
+    }
+    const file = uploadBodyFile(dataset, kind);
+    await fsp.rename(upload.file, localPath(deps, file));
+    return await submitUpload(deps, { dataset, kind, file, meta, nominal }, uploadTitle(upload, kind, dataset), options);
+  } finally {
+    await fsp.rm(upload.file, { force: true });
+  }
+}
+
+async function submitUpload(deps: Deps, params: UploadJobParams, title: string, options: { dataset?: string; owner?: string; subjectid?: string; client?: string }): Promise<Reply> {
+  const { dataset, file } = params;
+  try {
+    await shareFile(deps, file);
+    // The new dataset's graph is created now (with the date its metadata will carry), so its
+    // id stays taken across a restart while the job waits; it is invisible until complete.
+    if (!options.dataset) await deps.store.addToGraph(dataset, metadataQuads(dataset, params.meta).filter((q) => q.predicate.equals(DC.date)));
+    const task = await deps.tasks.submit<UploadJobParams>(UPLOAD_JOB, params, { title, creator: dataset, owner: options.owner, subjectid: options.subjectid, client: options.client });
+    return deps.tasks.reply(task);
   } catch (e) {
     // Refused (queue full or away, quota): nothing of the upload stays, neither the id nor the file.
     await removeShared(deps, file);
     if (!options.dataset) await deps.store.dropGraph(dataset);
     throw e;
   }
-  return tasks.reply(task);
 }

@@ -1,52 +1,16 @@
-// The dataset resource: upload (new or append), algorithm outputs, list,
-// delete (metadata edits: datasetMetadata.ts). Layout and reads are in datasetLayout.ts / datasetView.ts.
+// The dataset resource: algorithm outputs, list, delete (uploads: datasetUploadJob.ts,
+// metadata edits: datasetMetadata.ts). Layout and reads are in datasetLayout.ts / datasetView.ts.
 import type { Deps } from '../deps.ts';
-import { readTable, type UploadKind } from './readTable.ts';
-import { declareNominal, type InputTable } from './table.ts';
 import { requireDataset } from './datasetLayout.ts';
-import { importTable, type ImportResult } from './datasetImport.ts';
-import { numberLiteral, stringLiteral, writeEntries, type DatasetMeta } from './datasetWrite.ts';
+import { numberLiteral, stringLiteral, writeEntries } from './datasetWrite.ts';
 import { readFeatures } from '../features/features.ts';
 import { mintUri } from '../ids/mint.ts';
 import { bound } from '../store/api.ts';
 import { datasetReferrers, refuseIfReferenced } from '../integrity/referrers.ts';
 import type { Paging as Page } from '../http/paging.ts';
 import { readablePage } from '../auth/readAccess.ts';
-import { threadModule } from '../threads/threadModule.ts';
-
-export interface UploadParams {
-  kind: UploadKind;
-  data: Buffer;
-  /** The dataset to append to; a new one is minted when absent. */
-  dataset: string;
-  meta: DatasetMeta;
-  signal?: AbortSignal;
-  progress?: (percent: number) => void;
-  /** Titles of columns to store as nominal features (declareNominal). */
-  nominal?: string[];
-}
 
 export const newDatasetUri = (deps: Deps): Promise<string> => mintUri(deps, 'dataset');
-
-/** Reads an upload and stores it as (or appends it to) `params.dataset`. */
-export async function uploadDataset(deps: Deps, params: UploadParams): Promise<ImportResult> {
-  return importUpload(deps, await readTable(params.kind, params.data, params.dataset), params);
-}
-
-/** A large upload stored in `file`: read in a worker thread, then stored here. */
-export async function uploadDatasetFile(deps: Deps, file: string, params: Omit<UploadParams, 'data'>): Promise<ImportResult> {
-  const table = await deps.tasks.runInWorker<InputTable>(READER, 'readTableFile', { kind: params.kind, file, baseIri: params.dataset }, { signal: params.signal });
-  // Its task drops a new dataset's graph when it fails (datasetUploadJob.ts).
-  return importUpload(deps, table, params, true);
-}
-
-const READER = threadModule('./readTableWorker.ts', import.meta.url);
-
-function importUpload(deps: Deps, table: InputTable, params: Omit<UploadParams, 'data'>, streamEntries = false): Promise<ImportResult> {
-  if (params.nominal?.length) declareNominal(table, params.nominal);
-  const meta = { ...params.meta, title: params.meta.title ?? table.title };
-  return importTable(deps, table, { dataset: params.dataset, meta, signal: params.signal, progress: params.progress, streamEntries });
-}
 
 export interface NewDataset {
   title: string;

@@ -1,12 +1,15 @@
 // Request bodies: raw bytes under a size limit, forms (SPEC §1 rules 1-2), multipart
 // uploads (rule 6) and RDF in any syntax of the format table.
 import type Koa from 'koa';
+import { rm } from 'node:fs/promises';
+import { once } from 'node:events';
 import busboy from 'busboy';
 import type * as RDF from '@rdfjs/types';
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
 import { RDF_MEDIA_TYPES, syntaxOf } from '../rdf/formats.ts';
 import { parseRdf } from '../rdf/parse.ts';
-import { codingsOf, readDecoded } from './contentCoding.ts';
+import { codingsOf, decodedBody, readDecoded } from './contentCoding.ts';
+import { openPrivate } from '../files/privateFiles.ts';
 import { checkParameters, checkRdfNesting, checkTriples, countParameters, limitsOf, LimitExceeded } from './limits.ts';
 
 export interface BodyLimits {
@@ -30,16 +33,115 @@ export function contentType(ctx: Koa.Context): string {
 export async function readRaw(ctx: Koa.Context): Promise<Buffer> {
   const cached = (ctx.state as { rawBody?: Buffer }).rawBody;
   if (cached) return cached;
-  const limit = limitOf(ctx);
-  const codings = codingsOf(ctx.get('Content-Encoding'));
-  const declared = Number(ctx.get('Content-Length'));
-  if (Number.isFinite(declared) && declared > limit) {
-    ctx.req.resume();
-    throw new PayloadTooLarge(limit);
-  }
-  const body = await readDecoded(ctx.req, codings, limit);
+  const body = await readDecoded(ctx.req, codingsBefore(ctx), limitOf(ctx));
   (ctx.state as { rawBody?: Buffer }).rawBody = body;
   return body;
+}
+
+/** The body's codings, after refusing a body whose declared length is past the limit (413). */
+function codingsBefore(ctx: Koa.Context): string[] {
+  const codings = codingsOf(ctx.get('Content-Encoding'));
+  const declared = Number(ctx.get('Content-Length'));
+  if (Number.isFinite(declared) && declared > limitOf(ctx)) {
+    ctx.req.resume();
+    throw new PayloadTooLarge(limitOf(ctx));
+  }
+  return codings;
+}
+
+/** An upload saved to a file (saveUpload): what it is, not its bytes. */
+export interface SavedUpload {
+  type: string;
+  /** The file holding the bytes. */
+  file: string;
+  size: number;
+  filename?: string;
+  form: Form;
+}
+
+/**
+ * Streams the upload (a multipart `file` part, or the first file part, or the raw body) into
+ * `file`, under the body limit, never holding it whole (STYLE 7). A failed read leaves no file.
+ */
+export async function saveUpload(ctx: Koa.Context, file: string): Promise<SavedUpload> {
+  const body = decodedBody(ctx.req, codingsBefore(ctx), limitOf(ctx));
+  try {
+    if (contentType(ctx) !== 'multipart/form-data') {
+      return { type: contentType(ctx), file, size: await writeChunks(body, file), form: new Form(new Map()) };
+    }
+    return await saveMultipart(ctx, body, file);
+  } catch (e) {
+    await rm(file, { force: true });
+    throw e;
+  }
+}
+
+/** The multipart body's fields, and its file part written to `file` as it arrives. */
+async function saveMultipart(ctx: Koa.Context, body: AsyncGenerator<Buffer>, file: string): Promise<SavedUpload> {
+  const bb = newBusboy(ctx);
+  const fields = new Map<string, string[]>();
+  let saved: Promise<Omit<SavedUpload, 'form'>> | undefined;
+  let savedField: string | undefined;
+  const failed = new Promise<never>((_, reject) => {
+    onFields(bb, fields, ctx, reject);
+    bb.on('file', (field, stream, info) => {
+      stream.on('error', (e: Error) => reject(new BadRequest(`malformed multipart/form-data: ${e.message}`)));
+      // The part named `file`, else the first file part; others are read past.
+      if (saved && (savedField === 'file' || field !== 'file')) return void stream.resume();
+      savedField = field;
+      const previous = saved;
+      saved = (async () => {
+        await previous?.catch(() => undefined);
+        return { type: (info.mimeType || '').toLowerCase(), filename: info.filename, file, size: await writeChunks(stream, file) };
+      })();
+      saved.catch(reject);
+    });
+  });
+  failed.catch(() => undefined);
+  const closed = once(bb, 'close');
+  const feed = (async () => {
+    for await (const chunk of body) if (!bb.write(chunk)) await once(bb, 'drain');
+    bb.end();
+    await closed;
+  })();
+  feed.catch(() => undefined);
+  await Promise.race([feed, failed]);
+  if (!saved) throw new BadRequest('multipart body has no file part (expected a field named "file")');
+  return { ...(await Promise.race([saved, failed])), form: new Form(fields) };
+}
+
+/** Writes `chunks` to `file` one at a time as they come; answers the bytes written. */
+async function writeChunks(chunks: AsyncIterable<Buffer>, file: string): Promise<number> {
+  const out = await openPrivate(file, 'w');
+  let size = 0;
+  try {
+    for await (const chunk of chunks) {
+      await out.write(chunk);
+      size += chunk.length;
+    }
+  } finally {
+    await out.close();
+  }
+  return size;
+}
+
+function newBusboy(ctx: Koa.Context): busboy.Busboy {
+  try {
+    return busboy({ headers: ctx.req.headers, limits: { fileSize: limitOf(ctx), parts: limitsOf(ctx)?.maxParameters || Infinity } });
+  } catch (e) {
+    throw new BadRequest(`malformed multipart/form-data: ${(e as Error).message}`);
+  }
+}
+
+/** Collects the form fields of `bb` into `fields`; its failures go to `reject`. */
+function onFields(bb: busboy.Busboy, fields: Map<string, string[]>, ctx: Koa.Context, reject: (e: Error) => void): void {
+  const maxParts = limitsOf(ctx)?.maxParameters || Infinity;
+  bb.on('field', (name, value) => {
+    const key = name.endsWith('[]') ? name.slice(0, -2) : name;
+    fields.set(key, [...(fields.get(key) ?? []), value]);
+  });
+  bb.on('partsLimit', () => reject(new LimitExceeded('the number of parts of the multipart body', `more than ${maxParts}`, maxParts, 'MAX_PARAMETERS')));
+  bb.on('error', (e: Error) => reject(new BadRequest(`malformed multipart/form-data: ${e.message}`)));
 }
 
 /** Form fields by name; `name[]` and repeated `name` collect every value (SPEC §1 rule 2). */
@@ -122,21 +224,11 @@ interface FilePart {
 
 async function readMultipart(ctx: Koa.Context): Promise<{ form: Form; files: FilePart[] }> {
   const raw = await readRaw(ctx);
+  const bb = newBusboy(ctx);
   return new Promise((resolve, reject) => {
     const fields = new Map<string, string[]>();
     const files: FilePart[] = [];
-    let bb: busboy.Busboy;
-    const maxParts = limitsOf(ctx)?.maxParameters || Infinity;
-    try {
-      bb = busboy({ headers: ctx.req.headers, limits: { fileSize: limitOf(ctx), parts: maxParts } });
-    } catch (e) {
-      reject(new BadRequest(`malformed multipart/form-data: ${(e as Error).message}`));
-      return;
-    }
-    bb.on('field', (name, value) => {
-      const key = name.endsWith('[]') ? name.slice(0, -2) : name;
-      fields.set(key, [...(fields.get(key) ?? []), value]);
-    });
+    onFields(bb, fields, ctx, reject);
     bb.on('file', (field, stream, info) => {
       const chunks: Buffer[] = [];
       // A form that ends inside a file part fails the file stream too; unheard, that error
@@ -145,8 +237,6 @@ async function readMultipart(ctx: Koa.Context): Promise<{ form: Form; files: Fil
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => files.push({ field, type: (info.mimeType || '').toLowerCase(), filename: info.filename, data: Buffer.concat(chunks) }));
     });
-    bb.on('partsLimit', () => reject(new LimitExceeded('the number of parts of the multipart body', `more than ${maxParts}`, maxParts, 'MAX_PARAMETERS')));
-    bb.on('error', (e: Error) => reject(new BadRequest(`malformed multipart/form-data: ${e.message}`)));
     bb.on('close', () => resolve({ form: new Form(fields), files }));
     bb.end(raw);
   });

@@ -29,10 +29,10 @@ export function codingsOf(header: string | undefined): string[] {
 }
 
 /**
- * The decoded body, whole: 413 once the bytes received or the bytes decoded pass `limit`;
- * 400 when the body is not valid in its coding.
+ * The decoded body as it arrives: 413 once the bytes received or the bytes decoded pass
+ * `limit`; 400 when the body is not valid in its coding.
  */
-export async function readDecoded(req: Readable, codings: readonly string[], limit: number): Promise<Buffer> {
+export async function* decodedBody(req: Readable, codings: readonly string[], limit: number): AsyncGenerator<Buffer> {
   let received = 0;
   let stream: Readable = req;
   const decoders = [...codings].reverse().map((c) => DECODERS[c]!()); // codingsOf checked each name
@@ -54,17 +54,26 @@ export async function readDecoded(req: Readable, codings: readonly string[], lim
       stream = stream.pipe(d);
     }
   }
-  const chunks: Buffer[] = [];
   let size = 0;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) stop(new PayloadTooLarge(limit));
-      chunks.push(chunk);
+  const chunks = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Buffer>;
+    try {
+      next = await chunks.next();
+    } catch (e) {
+      if (e instanceof HttpError) stop(e);
+      stop(new BadRequest(`the request body is not valid ${codings.join(', ')}: ${(e as Error).message}`));
     }
-  } catch (e) {
-    if (e instanceof HttpError) stop(e);
-    stop(new BadRequest(`the request body is not valid ${codings.join(', ')}: ${(e as Error).message}`));
+    if (next!.done) return;
+    size += next!.value.length;
+    if (size > limit) stop(new PayloadTooLarge(limit));
+    yield next!.value;
   }
+}
+
+/** The decoded body, whole (decodedBody). */
+export async function readDecoded(req: Readable, codings: readonly string[], limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of decodedBody(req, codings, limit)) chunks.push(chunk);
   return Buffer.concat(chunks);
 }

@@ -11,7 +11,7 @@ import { contentType, readForm, readUpload } from '../http/body.ts';
 import { BadRequest, UnsupportedMediaType } from '../errors.ts';
 import { ERR, OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { formatOfMediaType, INPUT_MEDIA_TYPES, MEDIA, smilesAtomCount, type ParsedStructure } from '../chem/index.ts';
-import { structureParser } from '../chem/parseThreads.ts';
+import { parseInThread } from '../chem/parsePool.ts';
 import { checkAtoms, checkXmlNesting, limitsOf } from '../http/limits.ts';
 import { checkXmlEntities } from '../http/xmlEntities.ts';
 import { imageSize, depictPng } from '../chem/depict.ts';
@@ -32,10 +32,10 @@ const { quad, namedNode } = DataFactory;
 
 /**
  * The structure in the request body, by Content-Type (or a multipart file part), parsed in
- * the parser's threads (parseThreads.ts). A compound keeps a structure file only when the
+ * the parser's threads (parsePool.ts). A compound keeps a structure file only when the
  * input carried coordinates (a drawing from SMILES is made when asked for), so its molfile
- * is written only then. The parse computes what the POST answers with and nothing else: the
- * search index computes a new compound's fingerprints after the answer (search/engine.ts).
+ * is written only then. A compound's search fingerprints are computed in the same parse, so
+ * the search index takes it as it is stored.
  */
 async function readStructure(ctx: Koa.Context, use: 'compound' | 'conformer'): Promise<ParsedStructure> {
   const upload = await readUpload(ctx);
@@ -49,7 +49,7 @@ async function readStructure(ctx: Koa.Context, use: 'compound' | 'conformer'): P
     checkXmlEntities(text, what);
     if (limits) checkXmlNesting(text, limits, what);
   }
-  const parsed = await structureParser().parse(text, format, use === 'compound' ? { molfile: 'withCoordinates' } : {});
+  const parsed = await parseInThread(text, format, use === 'compound' ? { molfile: 'withCoordinates', fingerprints: true } : {});
   if (limits) checkAtoms(smilesAtomCount(parsed.smiles), limits);
   return parsed;
 }

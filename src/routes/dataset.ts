@@ -7,7 +7,7 @@ import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
 import { handle } from '../http/send.ts';
 import { emptyReply, rdfReply, uriListReply, type Reply, type Variant } from '../http/reply.ts';
-import { readRdf, readUpload } from '../http/body.ts';
+import { readRdf, saveUpload } from '../http/body.ts';
 import { JSON_PLAIN, RDF_TYPES } from '../rdf/formats.ts';
 import { jsonTextStream } from '../rdf/plainJsonStream.ts';
 import { CONTEXT_PATH } from '../rdf/jsonContext.ts';
@@ -21,7 +21,7 @@ import { deleteDataset, listDatasets } from '../datasets/datasets.ts';
 import { replaceMetadata } from '../datasets/datasetMetadata.ts';
 import { entryQuads } from '../datasets/datasetEntry.ts';
 import { forceOf } from '../integrity/referrers.ts';
-import { startUpload } from '../datasets/datasetUploadJob.ts';
+import { incomingUpload, startUpload } from '../datasets/datasetUploadJob.ts';
 import { requireDataset } from '../datasets/datasetLayout.ts';
 import { parsePaging, pagingHeaders, type Paging } from '../http/paging.ts';
 // The caller's name and token (SPEC §5.1), from every source: header, query, cookie, form.
@@ -46,12 +46,12 @@ export function datasetRouter(deps: Deps): Router {
     return uriListReply(uris, { headers: pagingHeaders(ctx.href, page, more), quads: () => datasetsMetadata(deps, uris) });
   }));
 
-  router.post('/dataset', handle(async (ctx) => startUpload(deps, await readUpload(ctx), { ...callerOf(ctx), nominal: listParam(ctx.query, 'nominal') })));
+  router.post('/dataset', handle(async (ctx) => startUpload(deps, await saveUpload(ctx, await incomingUpload(deps)), { ...callerOf(ctx), nominal: listParam(ctx.query, 'nominal') })));
 
   router.put('/dataset/:id', handle(async (ctx) => {
     const dataset = datasetUri(ctx);
     await requireDataset(deps, dataset);
-    return startUpload(deps, await readUpload(ctx), { dataset, ...callerOf(ctx), nominal: listParam(ctx.query, 'nominal') });
+    return startUpload(deps, await saveUpload(ctx, await incomingUpload(deps)), { dataset, ...callerOf(ctx), nominal: listParam(ctx.query, 'nominal') });
   }));
 
   router.get('/dataset/:id', handle(async (ctx) => {

@@ -14,9 +14,6 @@ export interface IndexEntry {
   pickle: Uint8Array;
 }
 
-/** The pattern fingerprint of an entry whose own is still to be computed: it passes every screen. */
-export const UNKNOWN_PATTERN = new Uint32Array(FP_WORDS).fill(0xffffffff);
-
 export class StructureIndex {
   morgan = new Uint32Array(1024 * FP_WORDS);
   pattern = new Uint32Array(1024 * FP_WORDS);
@@ -79,25 +76,6 @@ export class StructureIndex {
     this.morgan.fill(0, slot * FP_WORDS, (slot + 1) * FP_WORDS);
     this.pattern.fill(0, slot * FP_WORDS, (slot + 1) * FP_WORDS);
     this.counts[slot] = 0;
-    return true;
-  }
-
-  /**
-   * True when the slot's pattern fingerprint has every bit set: the mark of one not yet
-   * computed (UNKNOWN_PATTERN), which passes every screen. Computing it again is harmless
-   * should a real fingerprint ever be all ones.
-   */
-  unscreened(slot: number): boolean {
-    if (this.uris[slot] === undefined) return false;
-    for (let i = slot * FP_WORDS; i < (slot + 1) * FP_WORDS; i++) if (this.pattern[i] !== 0xffffffff) return false;
-    return true;
-  }
-
-  /** Sets the pattern fingerprint of the entry of `uri` in place (its slot, its order kept). */
-  setPattern(uri: string, words: Uint32Array): boolean {
-    const slot = this.slotByUri.get(uri);
-    if (slot === undefined) return false;
-    this.pattern.set(words.subarray(0, FP_WORDS), slot * FP_WORDS);
     return true;
   }
 

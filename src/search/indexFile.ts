@@ -9,11 +9,10 @@ import { mkdirPrivateSync, openPrivateSync } from '../files/privateFiles.ts';
 import { FP_WORDS } from '../chem/fingerprints.ts';
 import type { IndexEntry, StructureIndex } from './index.ts';
 
-const MAGIC = 'OTSEARCH1';
+// 2: every entry has its pattern fingerprint (files of 1 could hold entries waiting for one).
+const MAGIC = 'OTSEARCH2';
 const ADD = 1;
 const REMOVE = 2;
-/** The pattern fingerprint of an entry added before without one (the search index's fill, engine.ts). */
-const PATTERN = 3;
 const FP_BYTES = FP_WORDS * 4;
 
 export interface LoadResult {
@@ -58,17 +57,12 @@ export class IndexFile {
       records++;
       if (type === ADD) index.add(decodeEntry(body));
       else if (type === REMOVE) index.remove(body.toString('utf8'));
-      else if (type === PATTERN) decodePattern(body, index);
     }
     return { loaded: true, garbage: records - index.size + torn };
   }
 
   append(entry: IndexEntry): void {
     this.write(record(ADD, encodeEntry(entry)));
-  }
-
-  appendPattern(uri: string, pattern: Uint32Array): void {
-    this.write(record(PATTERN, Buffer.concat([str(uri), fpBytes(pattern)])));
   }
 
   appendRemove(uri: string): void {
@@ -175,13 +169,6 @@ function fpBytes(words: Uint32Array): Buffer {
 
 function encodeEntry(e: IndexEntry): Buffer {
   return Buffer.concat([str(e.uri), str(e.canonicalSmiles), str(e.inchiKey ?? ''), fpBytes(e.morgan), fpBytes(e.pattern), bytes(e.pickle)]);
-}
-
-function decodePattern(b: Buffer, index: StructureIndex): void {
-  const len = b.readUInt32LE(0);
-  const words = new Uint32Array(FP_WORDS);
-  new Uint8Array(words.buffer).set(b.subarray(4 + len, 4 + len + FP_BYTES));
-  index.setPattern(b.subarray(4, 4 + len).toString('utf8'), words);
 }
 
 function decodeEntry(b: Buffer): IndexEntry {

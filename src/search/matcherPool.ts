@@ -8,12 +8,7 @@ import { startProcess, threadModule } from '../threads/threadModule.ts';
 /** What src/chem/substructWorker.ts is sent and answers. */
 interface MatchJob {
   id: number;
-  /**
-   * A query to match; 'pattern': compute the molecules' pattern fingerprints (`text` =
-   * RDKit's options); 'fingerprints': everything the index keeps of molecules given as
-   * SMILES (`pickles` then holds their UTF-8; `text` = { morgan, pattern } options as JSON).
-   */
-  kind: QueryKind | 'pattern' | 'fingerprints';
+  kind: QueryKind;
   text: string;
   /** The candidates' pickles end to end; `ends[i]` is where candidate i ends. */
   pickles: Uint8Array;
@@ -22,18 +17,10 @@ interface MatchJob {
 
 interface MatchResult {
   id: number;
-  /**
-   * Indexes (into the job's candidates) of the molecules that contain the query; for a
-   * 'pattern' job, the molecules' fingerprints end to end.
-   */
+  /** Indexes (into the job's candidates) of the molecules that contain the query. */
   value?: Uint32Array;
-  /** A 'fingerprints' job's answer, one per molecule. */
-  structures?: ComputedStructure[];
   error?: string;
 }
-
-/** What the matcher computed of one SMILES, or why it could not. */
-export type ComputedStructure = { canonicalSmiles: string; morgan: Uint32Array; pattern?: Uint32Array; pickle: Uint8Array } | { error: string };
 
 export class MatchTimeout extends Error {
   constructor(readonly limitMs: number) {
@@ -68,14 +55,6 @@ class MatchWorker {
       this.queue.push({ job, timeoutMs, resolve, reject });
       void this.pump();
     });
-  }
-
-  /** Starts the process ahead of its first job, if it is not running (it idles unref'd). */
-  prestart(): void {
-    // Not started means no job is running either (pump starts the process for its job).
-    if (this.ready) return;
-    this.start().catch(() => undefined);
-    this.hold(false);
   }
 
   async close(): Promise<void> {
@@ -179,24 +158,6 @@ export class MatcherPool {
   pick(): { match: (kind: QueryKind, text: string, pickles: Uint8Array[], timeoutMs: number) => Promise<Uint32Array> } {
     const worker = this.leastBusy();
     return { match: async (kind, text, pickles, timeoutMs) => (await worker.run(this.job(kind, text, pickles), timeoutMs)).value! };
-  }
-
-  /** The pattern fingerprints (RDKit's `options`) of the molecules `pickles`, end to end. */
-  async patterns(options: string, pickles: Uint8Array[], timeoutMs: number): Promise<Uint32Array> {
-    return (await this.leastBusy().run(this.job('pattern', options, pickles), timeoutMs)).value!;
-  }
-
-  /** Canonical SMILES, fingerprints (RDKit's options; no pattern without its) and pickle of each of `smiles`. */
-  async fingerprints(options: { morgan: string; pattern?: string }, smiles: string[], timeoutMs: number): Promise<ComputedStructure[]> {
-    const encoder = new TextEncoder();
-    const result = await this.leastBusy().run(this.job('fingerprints', JSON.stringify(options), smiles.map((s) => encoder.encode(s))), timeoutMs);
-    if (result.structures?.length !== smiles.length) throw new Error(`the matcher answered ${result.structures?.length ?? 0} structures for ${smiles.length}`);
-    return result.structures;
-  }
-
-  /** Starts the matcher processes that are not running, so the next job does not wait about a second for one. */
-  prestart(): void {
-    for (const w of this.workers) w.prestart();
   }
 
   private leastBusy(): MatchWorker {

@@ -108,3 +108,31 @@ export async function removeShared(deps: FileDeps, rel: string): Promise<void> {
   if (inStore(deps)) await deps.store.dropGraph(graphOf(rel));
   await fsp.rm(localPath(deps, rel), { force: true });
 }
+
+/**
+ * Makes the file `rel`, already written under DATA_DIR, shared: in the remote mode its bytes
+ * go to the store as writeShared writes them, read from the file a part at a time, and the
+ * local file goes (a process that needs it reads its own copy: sharedAsLocal).
+ */
+export async function shareFile(deps: FileDeps, rel: string): Promise<void> {
+  if (!inStore(deps)) return;
+  const g = namedNode(graphOf(rel));
+  await deps.store.dropGraph(g.value);
+  const handle = await fsp.open(localPath(deps, rel), 'r');
+  let parts = 0;
+  try {
+    for (let last = false; !last;) {
+      const quads = [];
+      while (!last && quads.length < PARTS_PER_REQUEST) {
+        const { bytesRead, buffer } = await handle.read(Buffer.alloc(PART_BYTES), 0, PART_BYTES, null);
+        last = bytesRead < PART_BYTES;
+        if (bytesRead > 0 || parts === 0) quads.push(quad(g, PART, literal(`${parts++} ${buffer.subarray(0, bytesRead).toString('base64')}`)));
+      }
+      if (quads.length) await deps.store.addToGraph(g.value, quads);
+    }
+  } finally {
+    await handle.close();
+  }
+  await deps.store.addToGraph(g.value, [quad(g, PARTS, literal(String(parts), XSD_INTEGER))]);
+  await fsp.rm(localPath(deps, rel), { force: true });
+}

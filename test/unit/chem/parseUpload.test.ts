@@ -2,7 +2,10 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { initChem, parseStructure } from '../../../src/chem/index.ts';
 import { fingerprintsOf, initFingerprints } from '../../../src/chem/fingerprints.ts';
-import { parseStructures } from '../../../src/datasets/parseWorker.ts';
+import { parseUploadRows } from '../../../src/datasets/uploadReader.ts';
+import { tempDir } from '../../helpers/app.ts';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { sharedData } from '../../helpers/data.ts';
 import { splitSdf } from '../../../src/chem/sdf.ts';
 
@@ -36,15 +39,19 @@ describe('chem: parseStructure for uploads (molfile only with coordinates)', () 
     expect(p.molfile).to.match(/V2000/);
   });
 
-  it('the upload worker function attaches the search fingerprints of the canonical SMILES, all but the pattern (the search index computes it)', async () => {
-    const [ok, bad] = await parseStructures([{ text: 'OC(=O)[C@@H](N)C', format: 'smiles' }, { text: 'C1CC', format: 'smiles' }]);
+  it('the upload reader attaches to each row the search fingerprints of its canonical SMILES', async () => {
+    const file = path.join(tempDir(), 'two.csv');
+    writeFileSync(file, 'SMILES,y\nOC(=O)[C@@H](N)C,1\nC1CC,2\n');
+    const rows = await parseUploadRows({ file, kind: 'csv', baseIri: 'http://x/dataset/1', nominal: [], from: 0, to: 2 });
+    expect(rows.map((r) => [r.row, r.values])).to.deep.equal([[2, ['1']], [3, ['2']]]);
+    const [ok, bad] = rows.map((r) => r.parsed);
     expect(ok).to.include(ALANINE);
     if (ok === undefined || 'error' in ok) throw new Error(`alanine not parsed: ${JSON.stringify(ok)}`);
     const expected = fingerprintsOf(ALANINE.smiles);
     expect(ok.fingerprints?.canonicalSmiles).to.equal(expected.canonicalSmiles);
     expect([...ok.fingerprints!.morgan]).to.deep.equal([...expected.morgan]);
-    expect(ok.fingerprints!.pattern).to.equal(undefined);
-    // What the search index's matcher computes the pattern from.
+    expect([...ok.fingerprints!.pattern]).to.deep.equal([...expected.pattern]);
+    // What the substructure matcher reads the molecule back from.
     expect(ok.fingerprints!.pickle).to.be.instanceOf(Uint8Array).and.have.property('length').above(0);
     expect(bad).to.have.property('error').that.matches(/not a valid structure/);
   });
@@ -74,13 +81,7 @@ describe('chem: parseStructure for uploads (molfile only with coordinates)', () 
     expect(differing).to.deep.equal([]);
   });
 
-  it("'withoutPattern': the Morgan fingerprint and pickle, no pattern, for 2D and 3D input", () => {
-    const p = parseStructure('OC(=O)[C@@H](N)C', 'smiles', { fingerprints: 'withoutPattern' });
-    expect(p).to.include(ALANINE);
-    expect(p.fingerprints?.pattern).to.equal(undefined);
-    expect(p.fingerprints?.canonicalSmiles).to.equal(ALANINE.smiles);
-    expect([...p.fingerprints!.morgan]).to.deep.equal([...fingerprintsOf(ALANINE.smiles).morgan]);
-    expect(p.fingerprints!.pickle.byteLength).to.be.greaterThan(0);
+  it('fingerprints only when asked for, from the molecule without hydrogens for 3D input', () => {
     expect(parseStructure('OC(=O)[C@@H](N)C', 'smiles').fingerprints).to.equal(undefined);
     // 3D input: the SMILES and fingerprints come from the molecule without hydrogens.
     const ethanol3d = [

@@ -5,7 +5,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { openDeps, type Running } from '../../../src/boot.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { parseStructure } from '../../../src/chem/index.ts';
-import { PARSE_WORKER, type ParseResult } from '../../../src/datasets/parseWorker.ts';
+import { UPLOAD_READER, type UploadRow } from '../../../src/datasets/uploadReader.ts';
 import { compoundUriByKey, ensureCompound, ensureCompounds, ensureIdentityFeatures } from '../../../src/compounds/compounds.ts';
 import { tempDir } from '../../helpers/app.ts';
 import { rmSync } from 'node:fs';
@@ -59,14 +59,17 @@ describe('domain: compound identity and creation', () => {
 
 describe('chem: parsing in worker threads', function () {
   this.timeout(60_000);
-  it('parseStructures answers one result per structure, errors as data', async () => {
+  it('the upload reader answers one row per row asked for, parse errors as data', async () => {
     const dir = tempDir();
     const deps = await openDeps(loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org' }), createLogger('silent'));
     try {
-      const out = await deps.tasks.runInWorker<ParseResult[]>(PARSE_WORKER, 'parseStructures', [{ text: 'OCC', format: 'smiles' }, { text: 'C(C)(C)(C)(C)C', format: 'smiles' }]);
+      const file = path.join(dir, 'rows.smi');
+      writeFileSync(file, 'OCC ethanol\nC(C)(C)(C)(C)C\nc1ccccc1 benzene\n');
+      const out = await deps.tasks.runInWorker<UploadRow[]>(UPLOAD_READER, 'parseUploadRows', { file, kind: 'smiles', baseIri: 'http://example.org/dataset/1', nominal: [], from: 0, to: 2 });
       expect(out).to.have.length(2);
-      expect(out[0]).to.have.property('smiles', 'CCO');
-      expect(out[1]).to.have.property('error').that.matches(/valence/);
+      expect(out[0]!.parsed).to.have.property('smiles', 'CCO');
+      expect(out[0]!.values).to.deep.equal(['ethanol']);
+      expect(out[1]!.parsed).to.have.property('error').that.matches(/valence/);
     } finally {
       await deps.close();
       rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
-// An upload's structures go to the worker threads in batches (src/datasets/datasetStructures.ts):
+// An upload's rows go to the worker threads in batches (src/datasets/datasetImport.ts):
 // full batches while much remains, then smaller ones, so the threads finish together.
 import { expect } from 'chai';
-import { batchSizes } from '../../../src/datasets/datasetStructures.ts';
+import { batchSizes } from '../../../src/datasets/datasetImport.ts';
 
 describe('datasets: upload batch sizes', () => {
   it('cut kazius (4,069 structures, two threads) into full batches, then shares of what is left', () => {

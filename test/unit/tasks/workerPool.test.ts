@@ -4,7 +4,10 @@
 import { expect } from 'chai';
 import { WorkerPool } from '../../../src/tasks/workerPool.ts';
 import type { HttpError } from '../../../src/errors.ts';
-import { PARSE_WORKER, type ParseResult } from '../../../src/datasets/parseWorker.ts';
+import type { ParseReply } from '../../../src/chem/parseThread.ts';
+
+/** parseStructure in a thread, as the request parser's threads run it (its default export). */
+const PARSE = new URL('../../../src/chem/parseThread.ts', import.meta.url);
 
 describe('worker pool threads', function () {
   this.timeout(60_000);
@@ -15,13 +18,13 @@ describe('worker pool threads', function () {
     const pool = new WorkerPool(2, undefined, 10_000);
     try {
       expect(pool.threads).to.equal(0);
-      const parse = (text: string) => pool.run<ParseResult[]>(PARSE_WORKER, 'parseStructures', [{ text, format: 'smiles' as const }]);
+      const parse = (text: string) => pool.run<ParseReply>(PARSE, 'default', { text, format: 'smiles', options: {} });
       await Promise.all([parse('c1ccccc1O'), parse('CC(=O)O')]);
       expect(pool.threads).to.equal(2);
       // Loaded: a parse in a warm thread needs no toolkit start.
-      const [outcome] = await pool.run<ParseResult[]>(PARSE_WORKER, 'parseStructures', [{ text: 'OCC', format: 'smiles' }]);
-      expect(outcome).to.not.have.property('error');
-      expect(outcome).to.have.property('smiles', 'CCO');
+      const outcome = await parse('OCC');
+      if (!outcome.ok) throw new Error(outcome.error.message);
+      expect(outcome.value).to.have.property('smiles', 'CCO');
       const idleSince = Date.now();
       await new Promise((r) => setTimeout(r, 500));
       expect(pool.threads, 'kept while idle').to.equal(2);
