@@ -4,6 +4,7 @@
 // queues the unfinished tasks again (recovery.ts).
 import { ServiceUnavailable } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
+import { rateLimitHeaders } from '../http/rateLimitFields.ts';
 import type { Delivery, JobQueue, QueuedJob } from './queue.ts';
 
 /** Retry-After of a submission refused because the queue is full (SPEC §3 Rejected). */
@@ -30,7 +31,8 @@ export class LocalQueue implements JobQueue {
     if (this.run && this.running.size >= this.concurrency && this.waiting.length >= this.capacity) {
       throw new ServiceUnavailable(`the server is overloaded: ${this.waiting.length} tasks are waiting to run`, {
         code: ERR.ServerOverload,
-        retryAfterSeconds: RETRY_AFTER_S,
+        // The whole service's policy: jobs running and waiting at once (draft-ietf-httpapi-ratelimit-headers).
+        headers: rateLimitHeaders({ name: 'queue', quota: this.concurrency + this.capacity, unit: 'concurrent-requests' }, 0, RETRY_AFTER_S),
         details: `No task was created. Submit again after ${RETRY_AFTER_S} seconds.`,
       });
     }

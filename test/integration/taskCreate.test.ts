@@ -59,6 +59,9 @@ describe('creating a task with a sync window (SPEC §4.3)', () => {
     const res = await start('test-noop', {}, 'text/plain');
     expect(res.status).to.equal(503);
     expect(res.headers.get('retry-after')).to.match(/^\d+$/);
+    // One running and one waiting: the service's whole queue.
+    expect(res.headers.get('ratelimit-policy')).to.equal('"queue";q=2;qu="concurrent-requests"');
+    expect(res.headers.get('ratelimit')).to.equal(`"queue";r=0;t=${res.headers.get('retry-after')}`);
     expect(await res.text()).to.match(/^503 ServerOverload: the server is overloaded/);
     const after = await (await fetch(app.url + '/task', { headers: { Accept: 'text/uri-list' } })).text();
     expect(after).to.equal(before);
