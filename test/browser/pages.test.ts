@@ -74,7 +74,7 @@ describe('pages in chromium', function () {
     await page.goto(model);
     const plot = page.locator('svg.plot');
     await plot.waitFor();
-    expect(await plot.getAttribute('aria-label')).to.match(/^ROC space/);
+    expect(await plot.getAttribute('aria-label')).to.match(/^ROC curve, cross-validated AUC /);
     expect(await page.locator('table.confusion td').count()).to.equal(4);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/model.png`, fullPage: true });
     // Predict one typed structure: a compound is made, then the model's task is followed.
