@@ -1,8 +1,10 @@
 // The features a model reads, in the order it reads them (its ot:independentVariables): the
 // dataset's own features, or those it computes from each structure: RDKit descriptors (the
-// features /algorithm/physchem makes, ot:hasSource that algorithm) or Morgan fingerprint
-// bits (ot:hasSource the learning algorithm that computes them, radius and bits in their
-// title, so every model of that algorithm and fingerprint shares them).
+// features /algorithm/physchem makes, ot:hasSource that algorithm) or a Morgan fingerprint
+// (one feature for the whole bit vector, ot:hasSource the learning algorithm that computes
+// it, radius and bits in its title, so every model of that algorithm and fingerprint shares
+// it). A feature per bit would put thousands of resources into every feature list and
+// every owner-filtered query.
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { BO_NS, RDF, type OwnTerms } from '../../rdf/vocab.ts';
@@ -18,7 +20,7 @@ export function inputFeatureRequests(rep: Representation, physchemUri: string, l
     }));
   }
   if (rep.kind === 'morgan') {
-    return Array.from({ length: rep.bits }, (_, j) => ({ title: `Morgan fingerprint bit ${j} (radius ${rep.radius}, ${rep.bits} bits)`, type: 'numeric' as const, source: learnerUri }));
+    return [{ title: `Morgan fingerprint (radius ${rep.radius}, ${rep.bits} bits, bit j of the vector is input j)`, type: 'string', source: learnerUri }];
   }
   return [];
 }
