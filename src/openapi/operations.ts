@@ -45,7 +45,8 @@ const APPLY_FIELDS = {
   dataset_service: 'a dataset service to post the result to, instead of this one',
   feature_definition: 'feature URIs of a feature selection (repeated)',
 };
-const LEARN_FIELDS = { algorithm_uri: 'a learning algorithm of this service', dataset_uri: 'the dataset to validate on', prediction_feature: 'the feature to learn' };
+const CONFIDENCE_FIELD = { confidence_level: 'level of the held-out conformal intervals or prediction sets, in (0,1) (default 0.9)' };
+const LEARN_FIELDS = { algorithm_uri: 'a learning algorithm of this service', dataset_uri: 'the dataset to validate on', prediction_feature: 'the feature to learn', ...CONFIDENCE_FIELD };
 
 export const OPERATIONS: readonly Operation[] = [
   op('get', '/', 'service', 'Service description: the collections', 'list', { schema: 'Service' }),
@@ -110,7 +111,7 @@ export const OPERATIONS: readonly Operation[] = [
   op('get', '/validation', 'validation', 'List validations', 'list', { query: PAGED }),
   op('post', '/validation/crossvalidation', 'validation', 'Cross-validate a learning algorithm', 'task', { request: 'form', fields: { ...LEARN_FIELDS, num_folds: 'folds (default 10)' }, async: true, errors: [400, 429] }),
   op('post', '/validation/training_test_split', 'validation', 'Validate on a random training/test split', 'task', { request: 'form', fields: { ...LEARN_FIELDS, split_ratio: 'share of the training set' }, async: true, errors: [400, 429] }),
-  op('post', '/validation/test_set_validation', 'validation', 'Validate a model on an external test set', 'task', { request: 'form', fields: { model_uri: 'a model of this service', test_dataset_uri: 'the external test set', test_target_dataset_uri: 'the dataset holding the measured values, when not the test set' }, async: true, errors: [400, 429] }),
+  op('post', '/validation/test_set_validation', 'validation', 'Validate a model on an external test set', 'task', { request: 'form', fields: { model_uri: 'a model of this service', test_dataset_uri: 'the external test set', test_target_dataset_uri: 'the dataset holding the measured values, when not the test set', ...CONFIDENCE_FIELD }, async: true, errors: [400, 429] }),
   op('get', '/validation/report/algorithm_comparison', 'validation', 'Compare cross-validations (validation_uris in the query)', 'comparison', { query: ['validation_uris'], errors: [400] }),
   op('post', '/validation/report/algorithm_comparison', 'validation', 'Compare cross-validations', 'comparison', { request: 'form', fields: { validation_uris: 'two or more cross-validations (repeated or separated by spaces)' }, errors: [400] }),
   op('get', '/validation/{id}', 'validation', 'A validation with its statistics', 'resource', { schema: 'Validation', errors: [404] }),

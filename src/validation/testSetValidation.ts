@@ -24,6 +24,8 @@ export interface TestSetParams {
   model: string;
   testDataset: string;
   testTargetDataset?: string;
+  /** Level of each test compound's conformal interval or set (absent in jobs queued before it: the default). */
+  confidenceLevel?: number;
 }
 
 export async function runTestSetValidation(deps: Deps, io: AlgorithmIO, p: TestSetParams, ctx: JobContext): Promise<ValidationResult> {
@@ -43,7 +45,7 @@ export async function runTestSetValidation(deps: Deps, io: AlgorithmIO, p: TestS
   measured.compounds.forEach((c, i) => { if (!byCompound.has(c)) byCompound.set(c, entryAt(entryAt(measured.values, i, 'row'), column, 'cell')); });
   ctx.progress(20);
 
-  const predictions = await ctx.runInWorker<ScoredPrediction[]>(PREDICT_WORKER, 'predictScored', { model, table });
+  const predictions = await ctx.runInWorker<ScoredPrediction[]>(PREDICT_WORKER, 'predictScored', { model, table, confidenceLevel: p.confidenceLevel });
   ctx.signal.throwIfAborted();
   ctx.progress(90);
   const rows: HeldOut[] = [];
@@ -74,6 +76,7 @@ export async function runTestSetValidation(deps: Deps, io: AlgorithmIO, p: TestS
     predictions: rows,
     figures: figuresOfHeldOut(rows, task, model.classes),
     withoutClass,
+    confidenceLevel: p.confidenceLevel,
     domain: judged.length === 0 ? undefined : {
       share: inside.length / judged.length,
       inside: figuresOfHeldOut(inside, task, model.classes),

@@ -10,3 +10,6 @@ export const VALIDATION_PARAMS: readonly ParamDef[] = [
   { name: 'split_ratio', type: 'float', default: 0.67, min: 0, minExclusive: true, max: 1, maxExclusive: true, description: 'Share of the compounds trained on, in (0,1)' },
   CONFIDENCE_LEVEL_PARAM,
 ];
+
+/** The parameters of a validation on an external test set besides its URIs. */
+export const TEST_SET_PARAMS: readonly ParamDef[] = [CONFIDENCE_LEVEL_PARAM];

@@ -1,7 +1,7 @@
 // Reads the forms of POST /validation/* and checks everything that can be checked before a
 // task is created (SPEC §4.3: bad input answers 400 at once, not as a failed task): the
 // algorithm is a learning algorithm of this service, the dataset holds prediction_feature,
-// and num_folds, random_seed, stratified and split_ratio are in range. Each error names the
+// and num_folds, random_seed, stratified, split_ratio and confidence_level are in range. Each error names the
 // parameter (STYLE §12).
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
@@ -20,7 +20,7 @@ import { checkAgainstData } from '../algorithms/sizeLimits.ts';
 import type { AlgorithmDef } from '../algorithms/types.ts';
 import type { LearningValidationParams } from './learningValidation.ts';
 import type { TestSetParams } from './testSetValidation.ts';
-import { VALIDATION_PARAMS } from './validationParams.ts';
+import { TEST_SET_PARAMS, VALIDATION_PARAMS } from './validationParams.ts';
 import { targetOf } from './testSetValidation.ts';
 import { matchTarget, matchTried } from './targetMatch.ts';
 import { featuresOf } from '../datasets/datasetLayout.ts';
@@ -71,6 +71,7 @@ export async function readLearningRequest(deps: Deps, form: Form, type: Learning
 }
 
 export async function readTestSetRequest(deps: Deps, form: Form, subjectid?: string): Promise<TestSetParams> {
+  const confidenceLevel = withDefaults(TEST_SET_PARAMS, readParams(TEST_SET_PARAMS, (name) => form.all(name))).confidence_level as number;
   const model = required(form, 'model_uri', 'the URI of a model of this service');
   let graph;
   try {
@@ -89,7 +90,7 @@ export async function readTestSetRequest(deps: Deps, form: Form, subjectid?: str
   if (targetRef) await admitDataset(deps, targetRef, { name: 'test_target_dataset_uri', subjectid });
   const measured = targetRef ?? testRef;
   if (measured.local) await checkTargetIn(deps, measured.base, endpoint, target ? 'test_target_dataset_uri' : 'test_dataset_uri');
-  return { model, testDataset, testTargetDataset: target };
+  return { model, testDataset, testTargetDataset: target, confidenceLevel };
 }
 
 /** A local test set holds the model's dependent variable, by URI, owl:sameAs or title (targetMatch.ts); 400 before any task otherwise. */

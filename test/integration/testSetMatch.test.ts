@@ -1,7 +1,9 @@
 // External test sets split by hand: a training file and a test file uploaded separately
 // with the same header give two features of one title; test-set validation finds the
 // model's dependent variable in the test set by that title (targetMatch.ts), says so, and
-// its figures agree with scikit-learn on the same predictions.
+// its figures agree with scikit-learn on the same predictions. At the confidence_level asked,
+// the per-compound CSV carries each test compound's conformal interval or p-values and set,
+// and the coverage the test counts from it is the one the validation reports.
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -45,6 +47,9 @@ print(json.dumps(out))`;
   return JSON.parse(execFileSync('/usr/bin/python3', ['-c', script], { input: JSON.stringify({ kind, actual, predicted }), encoding: 'utf8', timeout: 60_000 })) as Record<string, number>;
 }
 
+/** Level of the test sets' conformal regions (not the default, so that the parameter is seen to be used). */
+const LEVEL = 0.8;
+
 const csvRows = (text: string) => {
   const [head, ...rest] = text.trim().split(/\r\n/);
   const names = head!.split(',');
@@ -72,7 +77,7 @@ describe('external test sets match the dependent variable by meaning', function 
       const model = await run(`${app.url}/algorithm/${c.algorithm}`, { dataset_uri: train, prediction_feature: target, folds: '2', ...(c.algorithm === 'random-forest' ? { trees: '30' } : {}) });
       expect(model.status, model.body).to.equal(200);
       // As SPEC-era clients send it: the measured values named by test_target_dataset_uri (here the test file itself).
-      const v = await run(`${app.url}/validation/test_set_validation`, { model_uri: model.body, test_dataset_uri: held, test_target_dataset_uri: held });
+      const v = await run(`${app.url}/validation/test_set_validation`, { model_uri: model.body, test_dataset_uri: held, test_target_dataset_uri: held, confidence_level: String(LEVEL) });
       expect(v.status, v.body).to.equal(200);
       const res = await fetch(v.body, { headers: { Accept: 'text/turtle' } });
       expect(res.headers.get('content-type')).to.match(/^text\/turtle/);
@@ -94,6 +99,36 @@ describe('external test sets match the dependent variable by meaning', function 
         expect(Number(g.value(stats, OT.balancedAccuracy))).to.be.closeTo(judged.balanced!, 1e-9);
         expect(Number(g.value(stats, OT.matthewsCorrelationCoefficient))).to.be.closeTo(judged.mcc!, 1e-9);
       }
+      // Coverage on the held-out rows, counted here from the CSV; the service's figure must agree.
+      const statistics = `${v.body}#statistics`;
+      expect(Number(g.value(v.body, OT.confidenceLevel))).to.equal(LEVEL);
+      let covered: number;
+      if (c.kind === 'regression') {
+        for (const r of rows) expect(Number(r.predicted)).to.be.within(Number(r.lower), Number(r.upper));
+        covered = rows.filter((r) => Number(r.actual) >= Number(r.lower) && Number(r.actual) <= Number(r.upper)).length;
+        const w = rows.map((r) => Number(r.upper) - Number(r.lower)).sort((a, b) => a - b);
+        expect(Number(g.value(statistics, OT.medianIntervalWidth))).to.be.closeTo(w.length % 2 ? w[w.length >> 1]! : (w[w.length / 2 - 1]! + w[w.length / 2]!) / 2, 1e-9);
+      } else {
+        const classes = Object.keys(rows[0]!).filter((k) => k.startsWith('p_value_')).map((k) => k.slice('p_value_'.length));
+        expect(classes).to.deep.equal(['false', 'true']);
+        const sets = rows.map((r) => r.prediction_set!.replace(/^\{|\}$/g, '').split('; ').filter(Boolean));
+        rows.forEach((r, i) => expect(sets[i]).to.deep.equal(classes.filter((k) => Number(r[`p_value_${k}`]) > 1 - LEVEL + 1e-12)));
+        covered = rows.filter((r, i) => sets[i]!.includes(r.actual!)).length;
+        expect(Number(g.value(statistics, OT.meanPredictionSetSize))).to.be.closeTo(sets.reduce((n, x) => n + x.length, 0) / rows.length, 1e-9);
+      }
+      expect(Number(g.value(statistics, OT.empiricalCoverage))).to.be.closeTo(covered / rows.length, 1e-9);
+      // Binomial spread of a coverage on this many compounds: 4 standard deviations.
+      expect(covered / rows.length).to.be.within(LEVEL - 4 * Math.sqrt((LEVEL * (1 - LEVEL)) / rows.length), 1);
+    });
+  }
+
+  for (const level of ['0', '1', 'high']) {
+    it(`confidence_level=${level}: 400 naming the range (0,1) before any task`, async () => {
+      const before = (await (await fetch(`${app.url}/task`, { headers: { Accept: 'text/uri-list' } })).text()).trim();
+      const res = await fetch(`${app.url}/validation/test_set_validation`, { method: 'POST', headers: { Accept: 'text/plain' }, body: new URLSearchParams({ model_uri: `${app.url}/model/1`, test_dataset_uri: `${app.url}/dataset/1`, confidence_level: level }) });
+      expect(res.status).to.equal(400);
+      expect(await res.text()).to.contain('confidence_level').and.to.contain('(0,1)');
+      expect((await (await fetch(`${app.url}/task`, { headers: { Accept: 'text/uri-list' } })).text()).trim()).to.equal(before);
     });
   }
 
