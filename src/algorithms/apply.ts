@@ -101,7 +101,8 @@ async function featuresDataset(io: AlgorithmIO, def: AlgorithmDef, p: ApplyParam
     source: p.algorithmUri,
     compounds: table.compounds,
     features: [...table.columns.map((c) => c.uri), ...created],
-    values: table.values.map((row, i) => [...row, ...entryAt(result.values, i, 'result row')]),
+    // Each row joined as it is written, not the whole table at once.
+    values: { length: table.values.length, at: (i) => [...entryAt(table.values, i, 'row'), ...entryAt(result.values, i, 'result row')] },
   });
 }
 

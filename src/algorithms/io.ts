@@ -20,7 +20,8 @@ export interface DatasetRequest {
   source: string;
   compounds: readonly string[];
   features: readonly string[];
-  values: ReadonlyArray<ReadonlyArray<number | string | null>>;
+  /** Rows by position: an array, or rows made as they are asked for (once each, in order). */
+  values: { readonly length: number; at(i: number): ReadonlyArray<number | string | null> | undefined };
   warnings?: readonly string[];
 }
 

@@ -5,13 +5,13 @@
 // tasks/sharedFiles.ts) and runs as a task whose result is the dataset URI. Either way the
 // job threads read the file (datasetImport.ts).
 import { randomUUID } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { createReadStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../deps.ts';
 import type { SavedUpload } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
 import { uriOf } from '../deps.ts';
-import { checkRdfNesting, checkRows, checkXmlNesting, type Limits } from '../http/limits.ts';
+import { checkRdfNesting, checkRowCount, checkXmlNesting, RowCounter, type Limits } from '../http/limits.ts';
 import { checkXmlEntities } from '../http/xmlEntities.ts';
 import { RDF_TYPES, type RdfSyntax } from '../rdf/formats.ts';
 import { directReply } from '../tasks/taskReply.ts';
@@ -89,16 +89,24 @@ async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext
 
 /**
  * Limits (src/http/limits.ts) checked on the text before anything is stored or queued, so
- * that a refusal is an answer at once, not a failed task. The one read of the whole body
- * on the event loop; the text goes once checked.
+ * that a refusal is an answer at once, not a failed task. A table's rows are counted as
+ * the file is read, a chunk at a time; RDF and XML bodies are read whole, as their readers
+ * need them anyway.
  */
 async function checkUpload(kind: UploadKind, file: string, limits: Limits): Promise<void> {
   const name: string = kind;
-  const text = await fsp.readFile(file, 'utf8');
-  if (kind === 'rdfxml' || kind === 'cml') checkXmlEntities(text, `the ${kind === 'cml' ? 'CML' : 'RDF/XML'} upload`);
-  if (isRdfSyntax(name)) checkRdfNesting(text, name, limits);
-  else if (kind === 'cml') checkXmlNesting(text, limits, 'the CML upload');
-  else checkRows(text, name, limits);
+  const rdf = isRdfSyntax(name);
+  if (rdf || kind === 'rdfxml' || kind === 'cml') {
+    const text = await fsp.readFile(file, 'utf8');
+    if (kind === 'rdfxml' || kind === 'cml') checkXmlEntities(text, `the ${kind === 'cml' ? 'CML' : 'RDF/XML'} upload`);
+    if (rdf) checkRdfNesting(text, name, limits);
+    else checkXmlNesting(text, limits, 'the CML upload');
+    return;
+  }
+  const rows = new RowCounter(name);
+  if (!rows.counts || limits.maxDatasetRows <= 0) return;
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) rows.add(chunk as string);
+  checkRowCount(rows.end(), limits);
 }
 
 const isRdfSyntax = (kind: string): kind is RdfSyntax => RDF_TYPES.some((t) => t.syntax === kind);

@@ -51,15 +51,56 @@ export function checkTriples(triples: number, limits: Limits): void {
   if (limits.maxRdfTriples > 0 && triples > limits.maxRdfTriples) throw new LimitExceeded('the number of triples of the RDF body', triples, limits.maxRdfTriples, 'MAX_RDF_TRIPLES');
 }
 
-/** Rows of a table upload, counted before parsing: CSV/TSV lines past the header, SD records, SMILES lines. */
-export function checkRows(text: string, kind: string, limits: Limits): void {
-  if (limits.maxDatasetRows <= 0) return;
-  const lines = () => count(text, /\S.*$/gm);
-  const rows = kind === 'sdf' ? count(text, /^\$\$\$\$/gm) : kind === 'csv' || kind === 'tsv' ? Math.max(0, lines() - 1) : kind === 'smiles' ? lines() : 0;
-  if (rows > limits.maxDatasetRows) throw new LimitExceeded('the number of rows of the dataset', rows, limits.maxDatasetRows, 'MAX_DATASET_ROWS');
+/** Rows of a table upload (RowCounter), checked before parsing. */
+export function checkRowCount(rows: number, limits: Limits): void {
+  if (limits.maxDatasetRows > 0 && rows > limits.maxDatasetRows) throw new LimitExceeded('the number of rows of the dataset', rows, limits.maxDatasetRows, 'MAX_DATASET_ROWS');
 }
 
-const count = (text: string, re: RegExp): number => text.match(re)?.length ?? 0;
+/** Ends of lines, as the `m` flag of a regular expression takes them. */
+const LINE_END = /[\n\r\u2028\u2029]/;
+
+/**
+ * Counts the rows of a table upload from its text given in pieces: CSV/TSV lines past the
+ * header, SD records, SMILES lines, so that a
+ * file is read a chunk at a time: a line counts when it holds more than white space (CSV,
+ * TSV, SMILES; the header is not a row), or when it begins with `$$$$` (SD); an empty line
+ * (the one between "\r" and "\n" too) never counts. Only the start of the current line is
+ * kept between pieces, so a piece may end anywhere.
+ */
+export class RowCounter {
+  private rows = 0;
+  /** Up to four first characters of the line under way, and whether it holds a non-space. */
+  private head = '';
+  private filled = false;
+
+  constructor(private readonly kind: string) {}
+
+  /** False for kinds whose rows are not counted: their text need not be read. */
+  get counts(): boolean {
+    return ['sdf', 'csv', 'tsv', 'smiles'].includes(this.kind);
+  }
+
+  add(text: string): void {
+    if (!this.counts || text.length === 0) return;
+    text.split(LINE_END).forEach((part, k) => {
+      if (k > 0) this.endLine();
+      if (this.head.length < 4) this.head += part.slice(0, 4 - this.head.length);
+      if (!this.filled && /\S/.test(part)) this.filled = true;
+    });
+  }
+
+  /** The rows counted, the last line included. */
+  end(): number {
+    this.endLine();
+    return this.kind === 'csv' || this.kind === 'tsv' ? Math.max(0, this.rows - 1) : this.rows;
+  }
+
+  private endLine(): void {
+    if (this.kind === 'sdf' ? this.head.startsWith('$$$$') : this.filled) this.rows++;
+    this.head = '';
+    this.filled = false;
+  }
+}
 
 /**
  * Length and nesting of a SPARQL query. Deeply nested groups or expressions overflow the

@@ -88,12 +88,33 @@ export async function readShared(deps: FileDeps, rel: string): Promise<Buffer> {
   return Buffer.concat(parts as Buffer[]);
 }
 
-/** A local file holding `rel`, for code that reads a path (the upload readers in worker threads). */
+/**
+ * A local file holding `rel`, for code that reads a path (the upload readers in worker
+ * threads). In the remote mode its parts are read from the store and written one at a time,
+ * never the whole file in memory.
+ */
 export async function sharedAsLocal(deps: FileDeps, rel: string): Promise<string> {
   const file = localPath(deps, rel);
-  if (inStore(deps)) {
+  if (!inStore(deps)) return file;
+  const g = namedNode(graphOf(rel));
+  const count = (await deps.store.match(g, PARTS, null, g.value))[0];
+  // Files kept whole, from before parts: one literal.
+  if (!count) {
     await mkdirPrivate(path.dirname(file));
     await fsp.writeFile(file, await readShared(deps, rel), { mode: PRIVATE_FILE });
+    return file;
+  }
+  await mkdirPrivate(path.dirname(file));
+  const handle = await openPrivate(file, 'w');
+  try {
+    for (let i = 0; i < Number(count.object.value); i++) {
+      const row = (await deps.store.select('file-part', { graph: g, prefix: `${i} ` }))[0];
+      if (!row) throw new NotFound(`file ${rel} in the store lacks part ${i} of ${count.object.value}`);
+      const text = bound(row, 'part');
+      await handle.write(Buffer.from(text.slice(text.indexOf(' ') + 1), 'base64'));
+    }
+  } finally {
+    await handle.close();
   }
   return file;
 }

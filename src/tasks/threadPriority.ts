@@ -8,15 +8,24 @@
 // Elsewhere it would lower the whole process, the event loop with it, so it is left alone.
 import os from 'node:os';
 
-/** Nice value of job threads: about a tenth of the CPU a busy request thread gets. */
+/** How much nicer than the request thread job threads run: about a tenth of the CPU a busy request thread gets. */
 export const JOB_THREAD_NICE = 10;
 
-/** Lowers the calling thread to JOB_THREAD_NICE (never raises it); true when it runs there or lower now. */
+/** The lowest priority there is (setpriority(2)). */
+const NICEST = 19;
+
+/**
+ * Lowers the calling thread to JOB_THREAD_NICE below the request thread (never raises it);
+ * true when it runs there or lower now. Relative, so that a service started niced (as the
+ * benches and tests run it) still has its jobs yield to its event loop.
+ */
 export function runInBackground(): boolean {
   if (process.platform !== 'linux') return false;
   try {
-    // A process started niced further keeps its value: raising it back needs privilege.
-    os.setPriority(0, Math.max(JOB_THREAD_NICE, os.getPriority(0)));
+    // On Linux a pid names a thread: process.pid is the request (main) thread.
+    const target = Math.min(NICEST, os.getPriority(process.pid) + JOB_THREAD_NICE);
+    // Raising a thread's priority back needs privilege: one niced further stays there.
+    os.setPriority(0, Math.max(target, os.getPriority(0)));
     return true;
   } catch {
     // A sandbox that refuses it: the job shares the CPU as any thread does.

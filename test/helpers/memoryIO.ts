@@ -8,7 +8,7 @@ import { ownTerms } from '../../src/rdf/vocab.ts';
 export interface MemoryIO extends AlgorithmIO {
   tables: Map<string, Table>;
   features: AlgorithmIO['features'];
-  created: { features: Array<FeatureRequest & { uri: string }>; datasets: Array<DatasetRequest & { uri: string }>; models: Array<ModelRequest & { uri: string }>; annotations: Map<string, RDF.Quad[]> };
+  created: { features: Array<FeatureRequest & { uri: string }>; datasets: Array<Omit<DatasetRequest, 'values'> & { uri: string; values: Array<ReadonlyArray<number | string | null>> }>; models: Array<ModelRequest & { uri: string }>; annotations: Map<string, RDF.Quad[]> };
 }
 
 export function memoryIO(tables: Table[]): MemoryIO {
@@ -34,7 +34,8 @@ export function memoryIO(tables: Table[]): MemoryIO {
     compounds: async (smiles) => smiles.map((s, i) => (s ? `http://example.org/compound/new-${++n}-${i}` : undefined)),
     dataset: async (r) => {
       const uri = `http://example.org/dataset/${++n}`;
-      created.datasets.push({ ...r, uri });
+      // Rows made on demand are read here, each once, as the store's writer reads them.
+      created.datasets.push({ ...r, uri, values: Array.from({ length: r.values.length }, (_, i) => r.values.at(i)!) });
       return uri;
     },
     featureCalculation: async () => undefined,

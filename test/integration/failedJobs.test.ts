@@ -1,7 +1,7 @@
 // A job that fails leaves nothing behind (no result dataset that nothing points to, no
 // half-written upload), so the lists read the same before and after.
 import { expect } from 'chai';
-import { createServer } from 'node:net';
+import { closedPort } from '../helpers/closedPort.ts';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { startApp, type TestApp } from '../helpers/app.ts';
@@ -11,15 +11,6 @@ import type { Predictor } from '../../src/models/predictors.ts';
 import { ensureFeature } from '../../src/features/features.ts';
 
 const predictor: Predictor = async ({ dataset }) => ({ values: dataset.compounds.map(() => [1]) });
-
-/** A port nothing listens on: bound once, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 describe('a failed job leaves nothing behind', function () {
   this.timeout(120_000);

@@ -1,7 +1,7 @@
 // The command-line client (bin/opentox.mjs) end to end: spawned as a child process against
 // the real service, as a user runs it: the bin runs the client built to dist/.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { closedPort } from '../helpers/closedPort.ts';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,15 +15,6 @@ import { buildDist } from '../helpers/build.ts';
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/opentox.mjs');
 
 interface Run { code: number | null; stdout: string; stderr: string }
-
-/** A port nothing listens on: bound once, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 /** A shell word, quoted. */
 const quoted = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;

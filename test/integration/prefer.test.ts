@@ -1,7 +1,7 @@
 // Prefer (RFC 7240) on the POSTs that start jobs: wait=N answers the finished job as
 // GET /task/{id} would (SPEC §4.3), respond-async always the task; Preference-Applied says which.
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { closedPort } from '../helpers/closedPort.ts';
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { sharedData } from '../helpers/data.ts';
@@ -9,15 +9,6 @@ import { followTask, lines } from '../helpers/datasets.ts';
 import { parsePrefer } from '../../src/http/prefer.ts';
 
 type Job = { name: string; target: () => string; type: string; body: () => string | URLSearchParams; result: RegExp };
-
-/** A port nothing listens on: bound once, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 describe('Prefer: wait and respond-async on job-starting POSTs (RFC 7240)', function () {
   this.timeout(300_000);

@@ -2,7 +2,7 @@
 // graphs of base64 parts, because Virtuoso refuses an update request over 10 MB.
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../../src/config.ts';
 import { SparqlStore } from '../../../src/store/sparql/store.ts';
@@ -33,6 +33,8 @@ describe('shared files on a remote store (Virtuoso)', function () {
     t = performance.now();
     expect((await readShared(deps, 'uploads/big.csv')).equals(bytes)).to.equal(true);
     if (process.env.SHARED_FILES_TIMES) console.log(`write ${written.toFixed(0)} ms, read ${(performance.now() - t).toFixed(0)} ms`);
+    // The local copy a job reads is written a part at a time, in order.
+    expect(readFileSync(await sharedAsLocal(deps, 'uploads/big.csv')).equals(bytes)).to.equal(true);
   });
 
   it('keeps an empty file and a small one, and a rewrite replaces the old parts', async () => {
