@@ -1,9 +1,9 @@
-// The compact in-memory structure index: per compound slot, a Morgan and a
-// pattern fingerprint of FP_WORDS 32-bit words each, packed into two growable
-// Uint32Arrays, the Morgan popcount, the pickle for exact matching and identity keys.
+// The compact in-memory structure index: per compound slot, a Morgan fingerprint
+// with its popcount in the similarity kernel's memory, a pattern fingerprint of FP_WORDS
+// 32-bit words packed into a growable Uint32Array, the pickle for matching and identity keys.
 // Slots are never reused while running, so slot order is the order compounds were stored.
 import { FP_WORDS } from '../chem/fingerprints.ts';
-import { popcount } from './bits.ts';
+import { FingerprintSet } from './fingerprintSet.ts';
 
 export interface IndexEntry {
   uri: string;
@@ -15,9 +15,9 @@ export interface IndexEntry {
 }
 
 export class StructureIndex {
-  morgan = new Uint32Array(1024 * FP_WORDS);
+  /** Morgan fingerprints by slot, scanned by similarity search. */
+  readonly morgan = new FingerprintSet(FP_WORDS, 1024);
   pattern = new Uint32Array(1024 * FP_WORDS);
-  counts = new Uint16Array(1024);
   /** URI by slot; undefined once removed. */
   readonly uris: Array<string | undefined> = [];
   readonly pickles: Array<Uint8Array | undefined> = [];
@@ -49,9 +49,8 @@ export class StructureIndex {
     this.remove(entry.uri);
     const slot = this.uris.length;
     this.grow(slot + 1);
-    this.morgan.set(entry.morgan.subarray(0, FP_WORDS), slot * FP_WORDS);
+    this.morgan.set(slot, entry.morgan);
     this.pattern.set(entry.pattern.subarray(0, FP_WORDS), slot * FP_WORDS);
-    this.counts[slot] = popcount(entry.morgan, 0);
     this.uris.push(entry.uri);
     this.pickles.push(entry.pickle);
     this.smilesOf.push(entry.canonicalSmiles);
@@ -73,9 +72,8 @@ export class StructureIndex {
     this.smilesOf[slot] = undefined;
     this.keyOf[slot] = undefined;
     // An all-zero fingerprint never passes a screen or reaches a positive threshold.
-    this.morgan.fill(0, slot * FP_WORDS, (slot + 1) * FP_WORDS);
+    this.morgan.clear(slot);
     this.pattern.fill(0, slot * FP_WORDS, (slot + 1) * FP_WORDS);
-    this.counts[slot] = 0;
     return true;
   }
 
@@ -95,7 +93,7 @@ export class StructureIndex {
       uri,
       canonicalSmiles: this.smilesOf[slot]!,
       inchiKey: this.keyOf[slot],
-      morgan: this.morgan.subarray(slot * FP_WORDS, (slot + 1) * FP_WORDS),
+      morgan: this.morgan.row(slot),
       pattern: this.pattern.subarray(slot * FP_WORDS, (slot + 1) * FP_WORDS),
       pickle: this.pickles[slot]!,
     };
@@ -103,7 +101,7 @@ export class StructureIndex {
 
   /** Bytes held by the index (typed arrays and pickles; strings estimated at 2 bytes/char). */
   memoryBytes(): number {
-    let bytes = this.morgan.byteLength + this.pattern.byteLength + this.counts.byteLength;
+    let bytes = this.morgan.byteLength + this.pattern.byteLength;
     for (let s = 0; s < this.uris.length; s++) {
       bytes += (this.pickles[s]?.byteLength ?? 0) + 2 * ((this.uris[s]?.length ?? 0) + (this.smilesOf[s]?.length ?? 0) + (this.keyOf[s]?.length ?? 0));
     }
@@ -111,17 +109,10 @@ export class StructureIndex {
   }
 
   private grow(slots: number): void {
-    if (slots <= this.counts.length) return;
-    const capacity = Math.max(slots, this.counts.length * 2);
-    const morgan = new Uint32Array(capacity * FP_WORDS);
-    morgan.set(this.morgan);
-    const pattern = new Uint32Array(capacity * FP_WORDS);
+    if (slots * FP_WORDS <= this.pattern.length) return;
+    const pattern = new Uint32Array(Math.max(slots, (this.pattern.length / FP_WORDS) * 2) * FP_WORDS);
     pattern.set(this.pattern);
-    const counts = new Uint16Array(capacity);
-    counts.set(this.counts);
-    this.morgan = morgan;
     this.pattern = pattern;
-    this.counts = counts;
   }
 }
 
