@@ -53,6 +53,7 @@ export class SearchEngine {
     const rd = await initFingerprints();
     const file = options.dataDir ? new IndexFile(path.join(options.dataDir, 'search', 'structures.idx'), `${FP_VERSION} rdkit-${rd.version()}`) : undefined;
     const engine = new SearchEngine(file, options.timeoutMs, options.workers, options.baseUrl ?? (() => ''));
+    if (file) engine.index.readFrom(file);
     const loaded = file?.load(engine.index);
     engine.stale = !loaded?.loaded || loaded.garbage > 0;
     return engine;
@@ -136,7 +137,7 @@ export class SearchEngine {
         const chunk = candidates.slice(i, i + size);
         i += size;
         const started = performance.now();
-        const matched = await this.matchChunk(worker, kind, text, chunk.map((s) => this.index.pickles[s]!), budget);
+        const matched = await this.matchChunk(worker, kind, text, chunk.map((s) => this.index.pickle(s)!), budget);
         budget -= performance.now() - started;
         // The index may have changed while the worker ran: report only compounds still stored.
         for (const m of matched) {
@@ -180,8 +181,7 @@ export class SearchEngine {
       return false;
     }
     const entry = { uri: s.uri, canonicalSmiles: fps.canonicalSmiles, inchiKey: s.inchiKey, morgan: fps.morgan, pattern: fps.pattern, pickle: fps.pickle };
-    this.index.add(entry);
-    if (persist) this.file?.append(entry);
+    this.index.add(entry, persist ? this.file?.append(entry) : undefined);
     return true;
   }
 

@@ -51,7 +51,7 @@ export class FingerprintSet {
 
   /** Stores `words` values of `fp` from `offset` as row `row` (rows between stay empty). */
   set(row: number, fp: ArrayLike<number>, offset = 0): void {
-    if (row >= this.capacity) this.reserve(Math.max(row + 1, this.capacity * 2), 0);
+    if (row >= this.capacity) this.reserve(Math.max(row + 1, Math.ceil(this.capacity * 1.5)), 0);
     const at = (this.rowsAt() + row * this.rowBytes) >>> 2;
     let count = 0;
     for (let i = 0; i < this.words; i++) {
