@@ -13,6 +13,8 @@ import { MatcherPool, MatchTimeout } from './matcherPool.ts';
 import { bySimilarity, screenScan, similarityScan, type SimilarityHit, type SlotFilter } from './scan.ts';
 
 const SCAN_CHUNK = 16_384;
+/** Slots a similarity scan does between yields to the event loop (a few ms in the kernel). */
+const SIMILARITY_CHUNK = 262_144;
 const MATCH_CHUNK = 2_048;
 
 export interface SearchOptions {
@@ -112,9 +114,9 @@ export class SearchEngine {
     const query = this.parse(() => morganOf(smiles), 'SMILES');
     const filter = this.filterOf(options.within);
     const hits: SimilarityHit[] = [];
-    for (let from = 0; from < this.index.slots; from += SCAN_CHUNK) {
-      similarityScan(this.index, query, threshold, from, Math.min(from + SCAN_CHUNK, this.index.slots), filter, hits);
-      if (from + SCAN_CHUNK < this.index.slots) await this.pause(options.signal);
+    for (let from = 0; from < this.index.slots; from += SIMILARITY_CHUNK) {
+      similarityScan(this.index, query, threshold, from, Math.min(from + SIMILARITY_CHUNK, this.index.slots), filter, hits);
+      if (from + SIMILARITY_CHUNK < this.index.slots) await this.pause(options.signal);
     }
     hits.sort(bySimilarity);
     return hits.slice(0, options.limit ?? hits.length).map((h) => ({ uri: this.uriOf(this.index.uris[h.slot]!), similarity: h.similarity }));
