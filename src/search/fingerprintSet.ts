@@ -63,6 +63,14 @@ export class FingerprintSet {
     this.used = Math.max(this.used, row + 1);
   }
 
+  /** Copies row `from` of `other` (a set of the same width) to row `row`. */
+  copyRow(other: FingerprintSet, from: number, row: number): void {
+    if (row >= this.capacity) this.reserve(Math.max(row + 1, Math.ceil(this.capacity * 1.5)), 0);
+    this.u32.set(other.row(from), (this.rowsAt() + row * this.rowBytes) >>> 2);
+    this.u32[(this.countsAt() >>> 2) + row] = other.count(from);
+    this.used = Math.max(this.used, row + 1);
+  }
+
   /** Empties a row: an empty fingerprint is never a search hit. */
   clear(row: number): void {
     if (row >= this.used) return;

@@ -160,7 +160,7 @@ export class StructureIndex {
       const uri = this.uris[slot];
       if (uri === undefined) continue;
       const to = uris.length;
-      morgan.set(to, this.morgan.row(slot));
+      morgan.copyRow(this.morgan, slot, to);
       pattern.set(this.pattern.subarray(slot * FP_WORDS, (slot + 1) * FP_WORDS), to * FP_WORDS);
       at[to] = this.at[slot]!;
       smilesHash[to] = this.smilesHash[slot]!;
