@@ -22,6 +22,9 @@ describe('Tanimoto kernel', () => {
     expect([...hits.similarities]).to.deep.equal([0.8, 0.75]);
     expect([...set.atLeast(query, 0.8).rows]).to.deep.equal([0]);
     expect([...set.atLeast(query, 0.5, 1, 5).rows]).to.deep.equal([1]);
+    set.set(5, [0xffffffff, 0x80000001, 0]);
+    expect(set.count(5)).to.equal(34);
+    expect(set.all([0x80000001, 0, 0])[5]).to.equal(2 / 34);
     set.clear(0);
     expect([...set.atLeast(query, 0.1).rows]).to.deep.equal([1]);
   });
