@@ -93,33 +93,52 @@ function rawCost(sample: string[], compare: (mol: NonNullable<ReturnType<ReturnT
   return (performance.now() - start) / sample.length;
 }
 
-/**
- * Searches/s of the C scan over the index's Morgan fingerprints: one process per core
- * for 3 s each, summed; also one process alone, and the hits of each query once.
- */
-async function cScan(index: StructureIndex, queries: Uint32Array[]): Promise<{ rate: number; single: number; hits: number; searches: number; compared: number; processes: number }> {
+interface CScan {
+  /** Hits of every query, each searched once. */
+  hits: number;
+  /** Share of the collection compared (the rest skipped by the bound). */
+  compared: number;
+  /** Searches/s of `processes` processes searching at once for `seconds`, summed. */
+  rate(processes: number, seconds: number): Promise<number>;
+  close(): void;
+}
+
+/** The C scan over the index's Morgan fingerprints, compiled and given them in a temp file. */
+async function cScan(index: StructureIndex, queries: Uint32Array[]): Promise<CScan> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'opentox-csim-'));
   const exec = promisify(execFile);
-  try {
-    const bin = path.join(dir, 'scan');
-    await exec('gcc', ['-O3', '-march=native', '-o', bin, path.join(path.dirname(fileURLToPath(import.meta.url)), 'similarityBaseline.c'), '-lm']);
-    const n = index.slots;
-    const words = new Uint32Array(3 + (n + queries.length) * FP_WORDS);
-    words.set([n, queries.length, FP_WORDS]);
-    for (let s = 0; s < n; s++) words.set(index.morgan.row(s), 3 + s * FP_WORDS);
-    queries.forEach((q, i) => words.set(q.subarray(0, FP_WORDS), 3 + (n + i) * FP_WORDS));
-    const file = path.join(dir, 'fps.bin');
-    writeFileSync(file, words);
-    const once = async (seconds: number): Promise<number[]> => (await exec(bin, [file, String(seconds), '0.7'])).stdout.trim().split(' ').map(Number);
-    const [, hits] = await once(0);
-    const [searches1, , , secs1] = await once(2);
-    const processes = os.availableParallelism();
-    const all = await Promise.all(Array.from({ length: processes }, () => once(3)));
-    const rate = all.reduce((sum, [searches, , , secs]) => sum + searches! / secs!, 0);
-    return { rate, single: searches1! / secs1!, hits: hits!, searches: all[0]![0]!, compared: all[0]![2]!, processes };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const bin = path.join(dir, 'scan');
+  await exec('gcc', ['-O3', '-march=native', '-o', bin, path.join(path.dirname(fileURLToPath(import.meta.url)), 'similarityBaseline.c'), '-lm']);
+  const n = index.slots;
+  const words = new Uint32Array(3 + (n + queries.length) * FP_WORDS);
+  words.set([n, queries.length, FP_WORDS]);
+  for (let s = 0; s < n; s++) words.set(index.morgan.row(s), 3 + s * FP_WORDS);
+  queries.forEach((q, i) => words.set(q.subarray(0, FP_WORDS), 3 + (n + i) * FP_WORDS));
+  const file = path.join(dir, 'fps.bin');
+  writeFileSync(file, words);
+  const once = async (seconds: number): Promise<number[]> => (await exec(bin, [file, String(seconds), '0.7'])).stdout.trim().split(' ').map(Number);
+  const [searches, hits, compared] = await once(0);
+  return {
+    hits: hits!,
+    compared: compared! / searches! / n,
+    rate: async (processes, seconds) => (await Promise.all(Array.from({ length: processes }, () => once(seconds)))).reduce((sum, [runs, , , secs]) => sum + runs! / secs!, 0),
+    close: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Best rates of `ours` and of the C scan (one process per core, and one alone) over three
+ * interleaved rounds: on a shared machine the best round is the least disturbed one.
+ */
+async function versusC(c: CScan, ours: (i: number) => Promise<void>, ms: number): Promise<{ ours: number; all: number; one: number }> {
+  const best = { ours: 0, all: 0, one: 0 };
+  for (let round = 0; round < 3; round++) {
+    const t = await timed(ours, ms, 5);
+    best.ours = Math.max(best.ours, t.runs / (t.ms / 1000));
+    best.all = Math.max(best.all, await c.rate(os.availableParallelism(), ms / 1000));
+    best.one = Math.max(best.one, await c.rate(1, ms / 1000));
   }
+  return best;
 }
 
 v8.setFlagsFromString('--expose-gc');
@@ -160,20 +179,22 @@ async function largeRows(index: StructureIndex, queries: string[]): Promise<Benc
     for (let copy = 0; copy < SCALE; copy++) {
       for (let slot = 0; slot < index.slots; slot++) {
         const e = index.entry(slot);
-        if (e) file.append({ ...e, uri: `${e.uri}/copy${copy}` });
+        // Named as the service keeps its compounds: relative to the public base.
+        if (e) file.append({ ...e, uri: `/compound/${copy * index.slots + slot}` });
         if (slot % 10_000 === 0) await nextTurn();
       }
     }
     file.close();
     const { engine, ms, bytes } = await opened(dir);
     const n = engine.index.size;
-    const sim = await timed(async (i) => { await engine.similar(queries[i % queries.length]!, 0.7); }, 3000, 10);
     const c = await cScan(engine.index, queries.map((q) => morganOf(q)));
+    const sim = await versusC(c, async (i) => { await engine.similar(queries[i % queries.length]!, 0.7); }, 2000);
+    c.close();
     await engine.close();
     const name = `${n.toLocaleString('en')} compounds (the collection ${SCALE} times)`;
     return [
       { bench: `${name}: index memory`, figure: `${(bytes / 2 ** 20).toFixed(0)} MiB (${perCompound(bytes, n)})`, baseline: `loaded in ${(ms / 1000).toFixed(1)} s`, ratio: 'goal <= 600 MB' },
-      { bench: `${name}: similarity searches in process, threshold 0.7`, figure: rate(sim.runs, sim.ms), baseline: `C popcount scan, ${c.processes} processes: ${c.rate.toFixed(1)}/s; one: ${c.single.toFixed(1)}/s`, ratio: `${(sim.runs / (sim.ms / 1000) / c.rate).toFixed(2)} (goal >= 50/s)` },
+      { bench: `${name}: similarity searches in process, threshold 0.7, best of 3 rounds`, figure: `${sim.ours.toFixed(1)}/s`, baseline: `C popcount scan, one process per core: ${sim.all.toFixed(1)}/s; one: ${sim.one.toFixed(1)}/s`, ratio: `${(sim.ours / sim.all).toFixed(2)} of C (goal >= 50/s)` },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -214,15 +235,15 @@ async function run(): Promise<BenchRow[]> {
 
   const sample = Array.from({ length: 1000 }, (_, i) => smiles[(i * 7919) % smiles.length]!);
   const queries = sample.slice(0, 50);
-  let hits = 0;
-  const sim = await timed(async (i) => { hits += await get('similarity=' + encodeURIComponent(queries[i % queries.length]!) + '&threshold=0.7'); }, 3000, 10);
-  const simRate = sim.runs / (sim.ms / 1000);
   const c = await cScan(engine.index, queries.map((q) => morganOf(q)));
   let served = 0;
   for (const q of queries) served += await get('similarity=' + encodeURIComponent(q) + '&threshold=0.7');
-  rows.push({ bench: `similarity search over HTTP, threshold 0.7, all hits (${(hits / sim.runs).toFixed(1)} hits avg)`, figure: rate(sim.runs, sim.ms), baseline: `C popcount scan, ${c.processes} processes: ${c.rate.toFixed(0)}/s (${(c.compared / c.searches / N * 100).toFixed(0)} % compared; hits of ${queries.length} queries: ${c.hits} in C, ${served} served)`, ratio: `${(simRate / c.rate).toFixed(2)} (goal >= 0.3)` });
-  const inside = await timed(async (i) => { await engine.similar(queries[i % queries.length]!, 0.7); }, 2000, 10);
-  rows.push({ bench: '  the same searches in process (parse, scan, sort; no HTTP)', figure: rate(inside.runs, inside.ms), baseline: `C, one process: ${c.single.toFixed(0)}/s`, ratio: `${(inside.runs / (inside.ms / 1000) / c.single).toFixed(2)}` });
+  const http = await versusC(c, async (i) => { await get('similarity=' + encodeURIComponent(queries[i % queries.length]!) + '&threshold=0.7'); }, 1500);
+  const inside = await versusC(c, async (i) => { await engine.similar(queries[i % queries.length]!, 0.7); }, 1500);
+  c.close();
+  const cBase = (best: { all: number; one: number }): string => `C popcount scan, one process per core: ${best.all.toFixed(0)}/s; one: ${best.one.toFixed(0)}/s`;
+  rows.push({ bench: `similarity search over HTTP, threshold 0.7, all hits (${(served / queries.length).toFixed(1)} avg; ${served} in all, C: ${c.hits}), best of 3 rounds`, figure: `${http.ours.toFixed(0)}/s`, baseline: `${cBase(http)} (${(c.compared * 100).toFixed(0)} % compared)`, ratio: `${(http.ours / http.all).toFixed(2)} (goal >= 0.3)` });
+  rows.push({ bench: '  the same searches in process (query parse, scan, sort; no HTTP)', figure: `${inside.ours.toFixed(0)}/s`, baseline: cBase(inside), ratio: `${(inside.ours / inside.all).toFixed(2)}; ${(inside.ours / inside.one).toFixed(2)} of one process` });
 
   const rd = searchToolkit();
   for (const [name, smarts] of PATTERNS) {
