@@ -13,6 +13,8 @@ import { MatcherPool, MatchTimeout } from './matcherPool.ts';
 import { bySimilarity, screenScan, similarityScan, type SimilarityHit, type SlotFilter } from './scan.ts';
 
 const SCAN_CHUNK = 16_384;
+/** Slots a similarity scan does between yields to the event loop (a few ms in the kernel). */
+const SIMILARITY_CHUNK = 262_144;
 const MATCH_CHUNK = 2_048;
 
 export interface SearchOptions {
@@ -53,6 +55,7 @@ export class SearchEngine {
     const rd = await initFingerprints();
     const file = options.dataDir ? new IndexFile(path.join(options.dataDir, 'search', 'structures.idx'), `${FP_VERSION} rdkit-${rd.version()}`) : undefined;
     const engine = new SearchEngine(file, options.timeoutMs, options.workers, options.baseUrl ?? (() => ''));
+    if (file) engine.index.readFrom(file);
     const loaded = file?.load(engine.index);
     engine.stale = !loaded?.loaded || loaded.garbage > 0;
     return engine;
@@ -111,9 +114,9 @@ export class SearchEngine {
     const query = this.parse(() => morganOf(smiles), 'SMILES');
     const filter = this.filterOf(options.within);
     const hits: SimilarityHit[] = [];
-    for (let from = 0; from < this.index.slots; from += SCAN_CHUNK) {
-      similarityScan(this.index, query, threshold, from, Math.min(from + SCAN_CHUNK, this.index.slots), filter, hits);
-      if (from + SCAN_CHUNK < this.index.slots) await this.pause(options.signal);
+    for (let from = 0; from < this.index.slots; from += SIMILARITY_CHUNK) {
+      similarityScan(this.index, query, threshold, from, Math.min(from + SIMILARITY_CHUNK, this.index.slots), filter, hits);
+      if (from + SIMILARITY_CHUNK < this.index.slots) await this.pause(options.signal);
     }
     hits.sort(bySimilarity);
     return hits.slice(0, options.limit ?? hits.length).map((h) => ({ uri: this.uriOf(this.index.uris[h.slot]!), similarity: h.similarity }));
@@ -136,7 +139,7 @@ export class SearchEngine {
         const chunk = candidates.slice(i, i + size);
         i += size;
         const started = performance.now();
-        const matched = await this.matchChunk(worker, kind, text, chunk.map((s) => this.index.pickles[s]!), budget);
+        const matched = await this.matchChunk(worker, kind, text, chunk.map((s) => this.index.pickle(s)!), budget);
         budget -= performance.now() - started;
         // The index may have changed while the worker ran: report only compounds still stored.
         for (const m of matched) {
@@ -180,8 +183,7 @@ export class SearchEngine {
       return false;
     }
     const entry = { uri: s.uri, canonicalSmiles: fps.canonicalSmiles, inchiKey: s.inchiKey, morgan: fps.morgan, pattern: fps.pattern, pickle: fps.pickle };
-    this.index.add(entry);
-    if (persist) this.file?.append(entry);
+    this.index.add(entry, persist ? this.file?.append(entry) : undefined);
     return true;
   }
 

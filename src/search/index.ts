@@ -1,9 +1,11 @@
-// The compact in-memory structure index: per compound slot, a Morgan and a
-// pattern fingerprint of FP_WORDS 32-bit words each, packed into two growable
-// Uint32Arrays, the Morgan popcount, the pickle for exact matching and identity keys.
+// The compact in-memory structure index: per compound slot, a Morgan fingerprint
+// with its popcount in the similarity kernel's memory, a pattern fingerprint of FP_WORDS
+// 32-bit words packed into a growable Uint32Array, the URI, and hashes of the identity
+// keys. The rest of an entry (canonical SMILES, InChIKey, pickle) stays in the index file
+// and is read back when needed; an index without a file holds it in memory.
 // Slots are never reused while running, so slot order is the order compounds were stored.
 import { FP_WORDS } from '../chem/fingerprints.ts';
-import { popcount } from './bits.ts';
+import { FingerprintSet } from './fingerprintSet.ts';
 
 export interface IndexEntry {
   uri: string;
@@ -14,18 +16,32 @@ export interface IndexEntry {
   pickle: Uint8Array;
 }
 
+/** Reads back the entry written at byte `at` of the index file. */
+export interface EntryReader {
+  read(at: number): IndexEntry;
+}
+
+/** Capacity grows by this factor (a little spare, not twice what is needed). */
+const GROWTH = 1.5;
+
+type Held = Pick<IndexEntry, 'canonicalSmiles' | 'inchiKey' | 'pickle'>;
+
 export class StructureIndex {
-  morgan = new Uint32Array(1024 * FP_WORDS);
+  /** Morgan fingerprints by slot, scanned by similarity search. */
+  morgan = new FingerprintSet(FP_WORDS, 1024);
   pattern = new Uint32Array(1024 * FP_WORDS);
-  counts = new Uint16Array(1024);
   /** URI by slot; undefined once removed. */
-  readonly uris: Array<string | undefined> = [];
-  readonly pickles: Array<Uint8Array | undefined> = [];
+  uris: Array<string | undefined> = [];
+  /** Where the file holds each slot's entry (-1: held in memory, in `held`). */
+  private at = new Float64Array(1024);
+  /** Hashes of canonical SMILES and InChIKey by slot (0: none); exact search compares these first. */
+  private smilesHash = new Uint32Array(1024);
+  private keyHash = new Uint32Array(1024);
+  private readonly held = new Map<number, Held>();
   private readonly slotByUri = new Map<string, number>();
-  private readonly smilesOf: Array<string | undefined> = [];
-  private readonly keyOf: Array<string | undefined> = [];
-  private readonly bySmiles = new Map<string, Set<number>>();
-  private readonly byKey = new Map<string, Set<number>>();
+
+  /** `reader` reads entries that `add` was told are in the file. */
+  constructor(private reader?: EntryReader) {}
 
   /** Slots in use, removed ones included (the end of every scan). */
   get slots(): number {
@@ -44,96 +60,144 @@ export class StructureIndex {
     return this.slotByUri.get(uri);
   }
 
-  /** Adds or replaces the entry of `entry.uri`. */
-  add(entry: IndexEntry): number {
+  /** Reads entries from `reader` from now on (the index file, once open). */
+  readFrom(reader: EntryReader): void {
+    this.reader = reader;
+  }
+
+  /** Adds or replaces the entry of `entry.uri`; `at` is where the index file holds it, if it does. */
+  add(entry: IndexEntry, at = -1): number {
     this.remove(entry.uri);
     const slot = this.uris.length;
     this.grow(slot + 1);
-    this.morgan.set(entry.morgan.subarray(0, FP_WORDS), slot * FP_WORDS);
+    this.morgan.set(slot, entry.morgan);
     this.pattern.set(entry.pattern.subarray(0, FP_WORDS), slot * FP_WORDS);
-    this.counts[slot] = popcount(entry.morgan, 0);
     this.uris.push(entry.uri);
-    this.pickles.push(entry.pickle);
-    this.smilesOf.push(entry.canonicalSmiles);
-    this.keyOf.push(entry.inchiKey);
     this.slotByUri.set(entry.uri, slot);
-    addTo(this.bySmiles, entry.canonicalSmiles, slot);
-    if (entry.inchiKey) addTo(this.byKey, entry.inchiKey, slot);
+    this.smilesHash[slot] = hash(entry.canonicalSmiles);
+    this.keyHash[slot] = entry.inchiKey ? hash(entry.inchiKey) : 0;
+    this.relocate(slot, at >= 0 && this.reader ? at : -1, entry);
     return slot;
+  }
+
+  /** Records that the file holds the entry of `slot` at byte `at` (after a rewrite). */
+  relocate(slot: number, at: number, entry?: Held): void {
+    this.at[slot] = at;
+    if (at >= 0) this.held.delete(slot);
+    else if (entry) this.held.set(slot, { canonicalSmiles: entry.canonicalSmiles, inchiKey: entry.inchiKey, pickle: entry.pickle });
   }
 
   remove(uri: string): boolean {
     const slot = this.slotByUri.get(uri);
     if (slot === undefined) return false;
     this.slotByUri.delete(uri);
-    removeFrom(this.bySmiles, this.smilesOf[slot], slot);
-    removeFrom(this.byKey, this.keyOf[slot], slot);
     this.uris[slot] = undefined;
-    this.pickles[slot] = undefined;
-    this.smilesOf[slot] = undefined;
-    this.keyOf[slot] = undefined;
+    this.held.delete(slot);
+    this.at[slot] = -1;
+    this.smilesHash[slot] = 0;
+    this.keyHash[slot] = 0;
     // An all-zero fingerprint never passes a screen or reaches a positive threshold.
-    this.morgan.fill(0, slot * FP_WORDS, (slot + 1) * FP_WORDS);
+    this.morgan.clear(slot);
     this.pattern.fill(0, slot * FP_WORDS, (slot + 1) * FP_WORDS);
-    this.counts[slot] = 0;
     return true;
   }
 
   /** Slots whose canonical SMILES or InChIKey equals one given. */
   lookup(keys: { canonicalSmiles?: string; inchiKey?: string }): number[] {
-    const found = new Set<number>();
-    if (keys.canonicalSmiles) for (const s of this.bySmiles.get(keys.canonicalSmiles) ?? []) found.add(s);
-    if (keys.inchiKey) for (const s of this.byKey.get(keys.inchiKey) ?? []) found.add(s);
-    return [...found].sort((a, b) => a - b);
+    const smiles = keys.canonicalSmiles ? hash(keys.canonicalSmiles) : 0;
+    const key = keys.inchiKey ? hash(keys.inchiKey) : 0;
+    const found: number[] = [];
+    for (let slot = 0; slot < this.uris.length; slot++) {
+      const maybeSmiles = smiles !== 0 && this.smilesHash[slot] === smiles;
+      const maybeKey = key !== 0 && this.keyHash[slot] === key;
+      if (!maybeSmiles && !maybeKey) continue;
+      // Equal hashes: the stored keys decide.
+      const e = this.entry(slot)!;
+      if ((maybeSmiles && e.canonicalSmiles === keys.canonicalSmiles) || (maybeKey && e.inchiKey === keys.inchiKey)) found.push(slot);
+    }
+    return found;
   }
 
-  /** The stored entry of a slot (for persistence). */
+  /** The pickle of a slot (the structure a substructure match reads). */
+  pickle(slot: number): Uint8Array | undefined {
+    return this.entry(slot)?.pickle;
+  }
+
+  /** The stored entry of a slot. */
   entry(slot: number): IndexEntry | undefined {
     const uri = this.uris[slot];
     if (uri === undefined) return undefined;
-    return {
-      uri,
-      canonicalSmiles: this.smilesOf[slot]!,
-      inchiKey: this.keyOf[slot],
-      morgan: this.morgan.subarray(slot * FP_WORDS, (slot + 1) * FP_WORDS),
-      pattern: this.pattern.subarray(slot * FP_WORDS, (slot + 1) * FP_WORDS),
-      pickle: this.pickles[slot]!,
-    };
+    const held = this.held.get(slot);
+    if (!held) return this.reader!.read(this.at[slot]!);
+    return { uri, ...held, morgan: this.morgan.row(slot), pattern: this.pattern.subarray(slot * FP_WORDS, (slot + 1) * FP_WORDS) };
   }
 
-  /** Bytes held by the index (typed arrays and pickles; strings estimated at 2 bytes/char). */
+  /** Bytes held by the index (typed arrays, what is held in memory; strings estimated at 2 bytes/char). */
   memoryBytes(): number {
-    let bytes = this.morgan.byteLength + this.pattern.byteLength + this.counts.byteLength;
-    for (let s = 0; s < this.uris.length; s++) {
-      bytes += (this.pickles[s]?.byteLength ?? 0) + 2 * ((this.uris[s]?.length ?? 0) + (this.smilesOf[s]?.length ?? 0) + (this.keyOf[s]?.length ?? 0));
-    }
+    let bytes = this.morgan.byteLength + this.pattern.byteLength + this.at.byteLength + this.smilesHash.byteLength + this.keyHash.byteLength;
+    for (const uri of this.uris) bytes += 2 * (uri?.length ?? 0);
+    for (const h of this.held.values()) bytes += h.pickle.byteLength + 2 * (h.canonicalSmiles.length + (h.inchiKey?.length ?? 0));
     return bytes;
   }
 
-  private grow(slots: number): void {
-    if (slots <= this.counts.length) return;
-    const capacity = Math.max(slots, this.counts.length * 2);
-    const morgan = new Uint32Array(capacity * FP_WORDS);
-    morgan.set(this.morgan);
-    const pattern = new Uint32Array(capacity * FP_WORDS);
-    pattern.set(this.pattern);
-    const counts = new Uint16Array(capacity);
-    counts.set(this.counts);
+  /**
+   * Drops the slots of removed entries and sizes every array to the entries there are
+   * (growth leaves up to half again as much room).
+   * Renumbers slots, so only before any slot has been handed out (right after loading).
+   */
+  compact(): void {
+    const live = this.size;
+    const morgan = new FingerprintSet(FP_WORDS, live);
+    const pattern = new Uint32Array(live * FP_WORDS);
+    const at = new Float64Array(live);
+    const smilesHash = new Uint32Array(live);
+    const keyHash = new Uint32Array(live);
+    const uris: string[] = [];
+    const held = [...this.held];
+    this.held.clear();
+    const renumbered = new Map<number, number>();
+    for (let slot = 0; slot < this.uris.length; slot++) {
+      const uri = this.uris[slot];
+      if (uri === undefined) continue;
+      const to = uris.length;
+      morgan.copyRow(this.morgan, slot, to);
+      pattern.set(this.pattern.subarray(slot * FP_WORDS, (slot + 1) * FP_WORDS), to * FP_WORDS);
+      at[to] = this.at[slot]!;
+      smilesHash[to] = this.smilesHash[slot]!;
+      keyHash[to] = this.keyHash[slot]!;
+      uris.push(uri);
+      this.slotByUri.set(uri, to);
+      renumbered.set(slot, to);
+    }
+    for (const [slot, h] of held) this.held.set(renumbered.get(slot)!, h);
     this.morgan = morgan;
     this.pattern = pattern;
-    this.counts = counts;
+    this.at = at;
+    this.smilesHash = smilesHash;
+    this.keyHash = keyHash;
+    this.uris = uris;
+  }
+
+  private grow(slots: number): void {
+    if (slots <= this.at.length) return;
+    const capacity = Math.max(slots, Math.ceil(this.at.length * GROWTH));
+    const pattern = new Uint32Array(capacity * FP_WORDS);
+    pattern.set(this.pattern);
+    this.pattern = pattern;
+    const at = new Float64Array(capacity);
+    at.set(this.at);
+    this.at = at;
+    for (const name of ['smilesHash', 'keyHash'] as const) {
+      const grown = new Uint32Array(capacity);
+      grown.set(this[name]);
+      this[name] = grown;
+    }
   }
 }
 
-function addTo(map: Map<string, Set<number>>, key: string, slot: number): void {
-  const set = map.get(key);
-  if (set) set.add(slot);
-  else map.set(key, new Set([slot]));
-}
-
-function removeFrom(map: Map<string, Set<number>>, key: string | undefined, slot: number): void {
-  if (key === undefined) return;
-  const set = map.get(key);
-  set?.delete(slot);
-  if (set && set.size === 0) map.delete(key);
+/** FNV-1a over UTF-16 code units, never 0 (0 marks no key). */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0 || 1;
 }

@@ -1,6 +1,8 @@
 // k nearest neighbours (read-across): Tanimoto similarity on binary fingerprints,
 // 1 / (1 + Euclidean distance) on standardised numeric features otherwise. Each
-// prediction carries a confidence and an applicability-domain flag.
+// prediction carries a confidence and an applicability-domain flag. Tanimoto comes from
+// the search's kernel, the one similarity loop of the service.
+import { FingerprintSet } from '../../search/fingerprintSet.ts';
 
 export interface KnnModel {
   k: number;
@@ -36,17 +38,11 @@ export function packBits(row: readonly number[]): number[] {
   return words;
 }
 
-function popcount(v: number): number {
-  v -= (v >>> 1) & 0x55555555;
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
-}
-
+/** Tanimoto similarity of two packed rows (1 when both are empty). */
 export function tanimoto(a: readonly number[], b: readonly number[]): number {
-  let both = 0;
-  let either = 0;
-  for (let i = 0; i < a.length; i++) { both += popcount(a[i]! & b[i]!); either += popcount(a[i]! | b[i]!); }
-  return either === 0 ? 1 : both / either;
+  const set = new FingerprintSet(b.length, 1);
+  set.set(0, b);
+  return set.all(a)[0]!;
 }
 
 export function fitKnn(X: readonly (readonly number[])[], y: readonly number[], opt: { k: number; classes: number; minSimilarity: number }): KnnModel {
@@ -66,8 +62,8 @@ export function fitKnn(X: readonly (readonly number[])[], y: readonly number[], 
   return { ...opt, binary, rows, y: [...y], mean, sd };
 }
 
-/** Training rows laid out flat for fast scans, built once per model object. */
-interface Prepared { words: Int32Array; width: number; counts: Int32Array; values: Float64Array }
+/** Training rows laid out for fast scans, built once per model object. */
+interface Prepared { fingerprints: FingerprintSet | undefined; width: number; values: Float64Array }
 const prepared = new WeakMap<KnnModel, Prepared>();
 
 function prepare(m: KnnModel): Prepared {
@@ -75,16 +71,11 @@ function prepare(m: KnnModel): Prepared {
   if (p) return p;
   const width = m.rows[0]?.length ?? 0;
   const n = m.rows.length;
-  p = { words: new Int32Array(m.binary ? n * width : 0), width, counts: new Int32Array(n), values: new Float64Array(m.binary ? 0 : n * width) };
+  p = { fingerprints: m.binary ? new FingerprintSet(width, n) : undefined, width, values: new Float64Array(m.binary ? 0 : n * width) };
   for (let i = 0; i < n; i++) {
     const row = m.rows[i]!;
-    for (let j = 0; j < width; j++) {
-      const v = row[j]!;
-      if (m.binary) {
-        p.words[i * width + j] = v;
-        p.counts[i]! += popcount(v);
-      } else p.values[i * width + j] = v;
-    }
+    if (p.fingerprints) p.fingerprints.set(i, row);
+    else for (let j = 0; j < width; j++) p.values[i * width + j] = row[j]!;
   }
   prepared.set(m, p);
   return p;
@@ -92,25 +83,14 @@ function prepare(m: KnnModel): Prepared {
 
 /** Similarity of the query to every training row. */
 function similarities(m: KnnModel, p: Prepared, q: readonly number[]): Float64Array {
+  if (p.fingerprints) return p.fingerprints.all(q);
   const n = m.rows.length;
   const out = new Float64Array(n);
-  if (m.binary) {
-    let qc = 0;
-    for (const w of q) qc += popcount(w);
-    for (let i = 0; i < n; i++) {
-      let both = 0;
-      const o = i * p.width;
-      for (let j = 0; j < p.width; j++) both += popcount(p.words[o + j]! & q[j]!);
-      const either = qc + p.counts[i]! - both;
-      out[i] = either === 0 ? 1 : both / either;
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      let d = 0;
-      const o = i * p.width;
-      for (let j = 0; j < p.width; j++) d += (q[j]! - p.values[o + j]!) ** 2;
-      out[i] = 1 / (1 + Math.sqrt(d));
-    }
+  for (let i = 0; i < n; i++) {
+    let d = 0;
+    const o = i * p.width;
+    for (let j = 0; j < p.width; j++) d += (q[j]! - p.values[o + j]!) ** 2;
+    out[i] = 1 / (1 + Math.sqrt(d));
   }
   return out;
 }

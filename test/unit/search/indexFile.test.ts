@@ -52,6 +52,38 @@ describe('IndexFile (the search index on disk)', () => {
     expect(again.size).to.equal(2);
   });
 
+  it('keeps pickles and identity keys in the file and reads them back: pending, written, rewritten, loaded', async () => {
+    const file = path.join(tempDir(), 'search', 'structures.idx');
+    const writer = new IndexFile(file, 'v1');
+    const index = new StructureIndex(writer);
+    const add = (uri: string, smiles: string) => index.add(entry(uri, smiles), writer.append(entry(uri, smiles)));
+    const phenol = fingerprintsOf('Oc1ccccc1');
+    add('/compound/1', 'CCO');
+    add('/compound/2', 'Oc1ccccc1');
+    // Not written yet: read from the pending records.
+    expect([...index.pickle(index.slotOf('/compound/2')!)!]).to.deep.equal([...phenol.pickle]);
+    await new Promise((resolve) => setImmediate(resolve));
+    add('/compound/3', 'CC(=O)O');
+    index.add(entry('/compound/4', 'CCN')); // held in memory until the file is rewritten
+    expect(index.lookup({ canonicalSmiles: phenol.canonicalSmiles })).to.deep.equal([1]);
+    expect(index.lookup({ inchiKey: 'KEY-/compound/3' })).to.deep.equal([2]);
+    expect(index.lookup({ canonicalSmiles: 'CCCl', inchiKey: 'KEY-/compound/9' })).to.deep.equal([]);
+    writer.rewrite(index);
+    for (const [slot, smiles] of [[0, 'CCO'], [1, 'Oc1ccccc1'], [2, 'CC(=O)O'], [3, 'CCN']] as const) {
+      const e = index.entry(slot)!;
+      expect([e.uri, e.canonicalSmiles, e.inchiKey]).to.deep.equal([`/compound/${slot + 1}`, fingerprintsOf(smiles).canonicalSmiles, `KEY-/compound/${slot + 1}`]);
+      expect([...e.pickle]).to.deep.equal([...fingerprintsOf(smiles).pickle]);
+    }
+    writer.close();
+    const reader = new IndexFile(file, 'v1');
+    const again = new StructureIndex();
+    expect(reader.load(again)).to.deep.equal({ loaded: true, garbage: 0 });
+    expect(again.lookup({ inchiKey: 'KEY-/compound/4' })).to.deep.equal([3]);
+    expect([...again.pickle(1)!]).to.deep.equal([...phenol.pickle]);
+    expect([...again.entry(1)!.morgan]).to.deep.equal([...phenol.morgan]);
+    reader.close();
+  });
+
   it('ignores a file of another fingerprint version or no file at all', () => {
     const dir = tempDir();
     const file = path.join(dir, 'structures.idx');

@@ -1,0 +1,164 @@
+// Binary fingerprints packed in WebAssembly memory with their popcounts, and the one
+// Tanimoto scan over them: structure search, kNN, the applicability domain and validation
+// all compare fingerprints here and nowhere else.
+import { tanimotoModuleBytes } from './tanimotoWasm.ts';
+
+const PAGE = 65_536;
+/** Bytes of the fingerprint part of a row are a multiple of this (the scan does 4 words a turn). */
+const ROW_ALIGN = 32;
+
+type Scan = (q: number, rows: number, counts: number, stride: number, from: number, to: number, a: number, low: number, high: number, thr: number, outSlots: number, outSims: number) => number;
+
+let compiled: WebAssembly.Module | undefined;
+
+/** Set bits of one 32-bit word (SWAR popcount). */
+export function popcount32(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+export interface TanimotoHits {
+  /** Rows at or above the threshold, in row order. */
+  rows: Uint32Array;
+  similarities: Float64Array;
+}
+
+/**
+ * Rows of `words` 32-bit words. Memory layout: the query, then one u32 popcount per row,
+ * then the rows (padded to ROW_ALIGN bytes), then the scan's output; growing moves the rows.
+ */
+export class FingerprintSet {
+  private readonly rowBytes: number;
+  private capacity = 0;
+  private used = 0;
+  private readonly memory = new WebAssembly.Memory({ initial: 1 });
+  private readonly scanFn: Scan;
+  private u32 = new Uint32Array(0);
+
+  constructor(readonly words: number, capacity = 64) {
+    this.rowBytes = Math.max(ROW_ALIGN, Math.ceil((words * 4) / ROW_ALIGN) * ROW_ALIGN);
+    compiled ??= new WebAssembly.Module(tanimotoModuleBytes());
+    const instance = new WebAssembly.Instance(compiled, { env: { memory: this.memory } });
+    this.scanFn = instance.exports.scan as Scan;
+    this.reserve(capacity, 0);
+  }
+
+  /** Rows set so far (the end of a full scan). */
+  get length(): number {
+    return this.used;
+  }
+
+  /** Stores `words` values of `fp` from `offset` as row `row` (rows between stay empty). */
+  set(row: number, fp: ArrayLike<number>, offset = 0): void {
+    if (row >= this.capacity) this.reserve(Math.max(row + 1, Math.ceil(this.capacity * 1.5)), 0);
+    const at = (this.rowsAt() + row * this.rowBytes) >>> 2;
+    let count = 0;
+    for (let i = 0; i < this.words; i++) {
+      const w = fp[offset + i]! >>> 0;
+      this.u32[at + i] = w;
+      count += popcount32(w);
+    }
+    this.u32[(this.countsAt() >>> 2) + row] = count;
+    this.used = Math.max(this.used, row + 1);
+  }
+
+  /** Copies row `from` of `other` (a set of the same width) to row `row`. */
+  copyRow(other: FingerprintSet, from: number, row: number): void {
+    if (row >= this.capacity) this.reserve(Math.max(row + 1, Math.ceil(this.capacity * 1.5)), 0);
+    this.u32.set(other.row(from), (this.rowsAt() + row * this.rowBytes) >>> 2);
+    this.u32[(this.countsAt() >>> 2) + row] = other.count(from);
+    this.used = Math.max(this.used, row + 1);
+  }
+
+  /** Empties a row: an empty fingerprint is never a search hit. */
+  clear(row: number): void {
+    if (row >= this.used) return;
+    const at = (this.rowsAt() + row * this.rowBytes) >>> 2;
+    this.u32.fill(0, at, at + this.words);
+    this.u32[(this.countsAt() >>> 2) + row] = 0;
+  }
+
+  /** Bytes of memory the set holds. */
+  get byteLength(): number {
+    return this.memory.buffer.byteLength;
+  }
+
+  /** Set bits of a row. */
+  count(row: number): number {
+    return this.u32[(this.countsAt() >>> 2) + row]!;
+  }
+
+  /** The words of a row (a view, valid until the set grows). */
+  row(row: number): Uint32Array {
+    const at = (this.rowsAt() + row * this.rowBytes) >>> 2;
+    return this.u32.subarray(at, at + this.words);
+  }
+
+  /**
+   * Rows in [from, to) whose Tanimoto similarity to `query` is at least `threshold` (> 0).
+   * With a and b the popcounts, T = c / (a + b - c) <= min(a, b) / max(a, b) (Swamidass and
+   * Baldi 2007), so rows whose count is out of [a t, a / t] are skipped without reading them.
+   * The answer's arrays are views, valid until the next scan.
+   */
+  atLeast(query: ArrayLike<number>, threshold: number, from = 0, to = this.used): TanimotoHits {
+    const a = this.putQuery(query);
+    const low = Math.max(1, Math.ceil(a * threshold - 1e-9));
+    const high = Math.floor(a / threshold + 1e-9);
+    return this.scan(a, threshold, from, Math.min(to, this.used), low, high);
+  }
+
+  /** Tanimoto similarity of `query` to every row (1 between two empty fingerprints). */
+  all(query: ArrayLike<number>): Float64Array {
+    const a = this.putQuery(query);
+    return this.scan(a, 0, 0, this.used, 0, 0xffffffff).similarities.slice();
+  }
+
+  private scan(a: number, threshold: number, from: number, to: number, low: number, high: number): TanimotoHits {
+    if (to <= from) return { rows: new Uint32Array(0), similarities: new Float64Array(0) };
+    const outSlots = this.rowsAt() + this.capacity * this.rowBytes;
+    const outSims = outSlots + Math.ceil(((to - from) * 4) / 8) * 8;
+    this.reserve(this.capacity, outSims + (to - from) * 8 - outSlots);
+    const n = this.scanFn(0, this.rowsAt(), this.countsAt(), this.rowBytes / 8, from, to, a, low, high, threshold, outSlots, outSims);
+    return { rows: new Uint32Array(this.memory.buffer, outSlots, n), similarities: new Float64Array(this.memory.buffer, outSims, n) };
+  }
+
+  /** Writes the query at address 0 (zero padded); answers its popcount. */
+  private putQuery(query: ArrayLike<number>): number {
+    let a = 0;
+    for (let i = 0; i < this.rowBytes / 4; i++) {
+      const w = i < this.words ? query[i]! >>> 0 : 0;
+      this.u32[i] = w;
+      a += popcount32(w);
+    }
+    return a;
+  }
+
+  private countsAt(): number {
+    return this.rowBytes;
+  }
+
+  private rowsAt(capacity = this.capacity): number {
+    return Math.ceil((this.rowBytes + capacity * 4) / ROW_ALIGN) * ROW_ALIGN;
+  }
+
+  /** Makes room for `capacity` rows and `outBytes` of scan output after them. */
+  private reserve(capacity: number, outBytes: number): void {
+    const need = this.rowsAt(capacity) + capacity * this.rowBytes + outBytes;
+    const have = this.memory.buffer.byteLength;
+    if (need > have) this.memory.grow(Math.ceil((need - have) / PAGE));
+    if (capacity !== this.capacity || this.u32.buffer !== this.memory.buffer) {
+      const u32 = new Uint32Array(this.memory.buffer);
+      if (capacity !== this.capacity) {
+        // Rows move up (counts grew); copyWithin handles the overlap.
+        const from = this.rowsAt() >>> 2;
+        u32.copyWithin(this.rowsAt(capacity) >>> 2, from, from + (this.used * this.rowBytes) / 4);
+        u32.fill(0, this.rowsAt() >>> 2, this.rowsAt(capacity) >>> 2);
+        // Rows not set yet may hold an earlier scan's output.
+        u32.fill(0, (this.rowsAt(capacity) + this.used * this.rowBytes) >>> 2, (this.rowsAt(capacity) + capacity * this.rowBytes) >>> 2);
+        this.capacity = capacity;
+      }
+      this.u32 = u32;
+    }
+  }
+}
