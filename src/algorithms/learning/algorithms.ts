@@ -58,6 +58,8 @@ export const randomForest = learning('random-forest', 'randomForest', 'morgan', 
     { name: 'mtry', type: 'int', default: 0, min: 0, max: 100000, description: 'Features tried at each split; 0 means sqrt(p) for classification, p/3 for regression' },
     { name: 'max_depth', type: 'int', default: 40, min: 1, max: 200, description: 'Deepest tree level' },
     { name: 'min_leaf', type: 'int', default: 1, min: 1, max: 10000, description: 'Fewest training compounds in a leaf' },
+    // The default was chosen on the inner cross-validation of kazius's training part (docs/models.md#quality).
+    { name: 'maccs', type: 'boolean', default: true, description: 'With representation morgan (or auto on structures alone): append the 166 MACCS structural keys to the Morgan bits' },
   ],
 });
 

@@ -57,7 +57,7 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   const learner = learnerById(input.learner);
   const { task, reason: taskReason } = chooseTask(table, target, learner.tasks, (params.task as string | undefined) ?? 'auto');
   const column = entryAt(table.columns, target, 'column');
-  const rep = chooseRepresentation(table, target, params.representation as string, input.fallback, { radius: params.radius as number, bits: params.bits as number });
+  const rep = chooseRepresentation(table, target, params.representation as string, input.fallback, { radius: params.radius as number, bits: params.bits as number, maccs: params.maccs === true });
   if (rep.kind === 'features' && rep.uris.length === 0) throw new BadRequest('representation=features but the dataset has no numeric feature besides prediction_feature', { code: ERR.InvalidParameter });
   const vecs = await vectors(table, rep);
   input.progress?.(VECTORS_PERCENT);
