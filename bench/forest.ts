@@ -31,7 +31,7 @@ const OPTIONS = { classes: 2, trees: 100, mtry: 0, maxDepth: 40, minLeaf: 1, see
 const CORES = os.availableParallelism();
 
 /** Configurations of random-forest beside its defaults (documented in docs/models.md#quality). */
-const CANDIDATES: ParamValues[] = [{}, { maccs: false }, { trees: 500 }, { trees: 500, min_leaf: 2 }];
+const CANDIDATES: ParamValues[] = [{}, { maccs: false }, { trees: 500 }, { trees: 500, min_leaf: 2 }, { radius: 1, trees: 300 }];
 
 const rowsOf = (t: Table, keep: (i: number) => boolean): Table => {
   const idx = t.smiles.flatMap((_, i) => (keep(i) ? [i] : []));
