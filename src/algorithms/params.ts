@@ -20,6 +20,8 @@ export interface ParamDef {
   minExclusive?: boolean;
   /** True when `max` itself is not allowed, e.g. a share in (0,1). */
   maxExclusive?: boolean;
+  /** A number outside [min, max] that is allowed too and switches the step off, e.g. folds=0. */
+  off?: number;
   /** Allowed values of a string parameter. */
   choices?: readonly string[];
   /**
@@ -39,7 +41,7 @@ export function allowedRange(p: ParamDef): string {
   if (p.min === undefined && p.max === undefined) return kind;
   const lo = p.min === undefined ? '(-∞' : `${p.minExclusive ? '(' : '['}${p.min}`;
   const hi = p.max === undefined ? '∞)' : `${p.max}${p.maxExclusive ? ')' : ']'}`;
-  return `${kind} in ${lo},${hi}`;
+  return `${p.off === undefined ? '' : `${p.off} (off) or `}${kind} in ${lo},${hi}`;
 }
 
 function invalid(p: ParamDef, raw: string): BadRequest {
@@ -60,6 +62,7 @@ export function parseParam(p: ParamDef, raws: readonly string[]): ParamValue {
     case 'float': {
       const n = Number(raw);
       if (raw === '' || !Number.isFinite(n) || (p.type === 'int' && !Number.isInteger(n))) throw invalid(p, raw);
+      if (n === p.off) return n;
       if (p.min !== undefined && (n < p.min || (p.minExclusive && n === p.min))) throw invalid(p, raw);
       if (p.max !== undefined && (n > p.max || (p.maxExclusive && n === p.max))) throw invalid(p, raw);
       return n;

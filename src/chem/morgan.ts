@@ -1,20 +1,31 @@
 // Morgan (ECFP-like) fingerprints as 0/1 vectors for learning and read-across (the
-// search index keeps its own packed ones in fingerprints.ts).
+// search index keeps its own packed ones in fingerprints.ts), optionally followed by the
+// 166 MACCS structural keys (RDKit's 167 bits, bit 0 unused), which name the functional
+// groups a hashed circular fingerprint folds together (nitro, N-oxide, azo, epoxide...).
 import { rdkit, withMol } from './rdkitLazy.ts';
 
 export interface MorganOptions {
   radius: number;
   bits: number;
+  /** Append RDKit's 167 MACCS key bits after the Morgan bits. */
+  maccs?: boolean;
 }
 
-/** One 0/1 row per SMILES; undefined where the structure does not parse. */
+/** Length of RDKit's MACCS key vector. */
+export const MACCS_BITS = 167;
+
+/** One 0/1 row per SMILES (bits, then MACCS_BITS when `maccs`); undefined where the structure does not parse. */
 export async function morganFingerprints(smiles: readonly string[], opt: MorganOptions): Promise<Array<number[] | undefined>> {
   await rdkit();
   const details = JSON.stringify({ radius: opt.radius, nBits: opt.bits });
   return smiles.map((s) => withMol(s, (mol) => {
     const packed = mol.get_morgan_fp_as_uint8array(details) as Uint8Array;
-    const row = new Array<number>(opt.bits);
+    const row = new Array<number>(opt.bits + (opt.maccs ? MACCS_BITS : 0));
     for (let b = 0; b < opt.bits; b++) row[b] = (packed[b >> 3]! >> (b & 7)) & 1;
+    if (opt.maccs) {
+      const keys = mol.get_maccs_fp_as_uint8array() as Uint8Array;
+      for (let b = 0; b < MACCS_BITS; b++) row[opt.bits + b] = (keys[b >> 3]! >> (b & 7)) & 1;
+    }
     return row;
   }));
 }

@@ -50,8 +50,12 @@ export function paramSchema(p: ParamDef): Schema {
     case 'string': schema.type = 'string'; break;
     case 'list': schema.type = 'array'; schema.items = { type: 'string' }; break;
   }
-  if (p.min !== undefined) schema[p.minExclusive ? 'exclusiveMinimum' : 'minimum'] = p.min;
-  if (p.max !== undefined) schema[p.maxExclusive ? 'exclusiveMaximum' : 'maximum'] = p.max;
+  const range: Schema = {};
+  if (p.min !== undefined) range[p.minExclusive ? 'exclusiveMinimum' : 'minimum'] = p.min;
+  if (p.max !== undefined) range[p.maxExclusive ? 'exclusiveMaximum' : 'maximum'] = p.max;
+  // A value that switches the step off lies outside the range: either it or the range.
+  if (p.off !== undefined) schema.anyOf = [{ const: p.off }, range];
+  else Object.assign(schema, range);
   if (p.choices) schema.enum = [...p.choices];
   if (p.default !== undefined) schema.default = p.default;
   return schema;

@@ -49,7 +49,7 @@ async function run(session: ort.InferenceSession, vectors: number[][]): Promise<
   return session.run({ X: new ort.Tensor('float64', Float64Array.from(vectors.flat()), [vectors.length, width]) });
 }
 
-const morgan = async (smiles: string[], bits: number) => (await morganFingerprints(smiles, { radius: 2, bits })).map((v) => v!);
+const morgan = async (smiles: string[], bits: number, maccs = false) => (await morganFingerprints(smiles, { radius: 2, bits, maccs })).map((v) => v!);
 const descriptors = async (smiles: string[]) => (await computeDescriptors(smiles, DESCRIPTORS)).map((r) => r as number[]);
 
 describe('GET /model/{id} as application/onnx', function () {
@@ -77,7 +77,7 @@ describe('GET /model/{id} as application/onnx', function () {
   after(async () => { await app.close(); });
 
   const classifiers: Array<[string, string, Record<string, string>, (s: string[]) => Promise<number[][]>]> = [
-    ['random forest (TreeEnsembleClassifier), fingerprints', 'random-forest', { trees: '25', bits: '1024' }, (s) => morgan(s, 1024)],
+    ['random forest (TreeEnsembleClassifier), fingerprints', 'random-forest', { trees: '25', bits: '1024' }, (s) => morgan(s, 1024, true)],
     ['logistic regression (Scaler + LinearClassifier), descriptors', 'logistic-regression', { representation: 'descriptors' }, descriptors],
     ['kNN, Tanimoto on fingerprints (standard operators)', 'knn', { k: '5', bits: '512' }, (s) => morgan(s, 512)],
   ];
@@ -128,7 +128,7 @@ describe('GET /model/{id} as application/onnx', function () {
     for (const [algorithm, params] of [['logistic-regression', { representation: 'morgan', bits: '256' }], ['random-forest', { trees: '15', bits: '256' }], ['knn', { k: '3', bits: '256' }]] as const) {
       const model = await post(`${app.url}/algorithm/${algorithm}`, { dataset_uri: dataset, prediction_feature: target, folds: '2', ...params });
       const expected = await servicePredictions(model, query);
-      const out = await run(await onnx(model), await morgan(expected.map((r) => r.smiles), 256));
+      const out = await run(await onnx(model), await morgan(expected.map((r) => r.smiles), 256, algorithm === 'random-forest'));
       expect(Array.from(out.label!.data as string[]), algorithm).to.deep.equal(expected.map((r) => r.value));
       expect(out.probabilities!.dims, algorithm).to.deep.equal([expected.length, 3]);
       const p = Array.from(out.probabilities!.data as Float32Array | Float64Array);

@@ -46,6 +46,8 @@ describe('parameters bounded by the data are refused up front', function () {
     ['split_ratio=-0.2', '/validation/training_test_split', cv(() => activity, { split_ratio: '-0.2' }), /split_ratio="-0.2".*\(0,1\)/],
     ['k=20 above a training set of 12', '/algorithm/knn', knn({ k: '20' }), /k=20\b.*limit is 12\b.*compounds with a value/],
     ['the learner\'s folds=13 above 12 compounds', '/algorithm/random-forest', knn({ folds: '13', trees: '5' }), /folds=13\b.*limit is 12\b/],
+    ['the learner\'s folds=1, neither off (0) nor a cross-validation', '/algorithm/random-forest', knn({ folds: '1', trees: '5' }), /folds="1".*0 \(off\) or an integer in \[2,20\]/],
+    ['the learner\'s folds=-1', '/algorithm/knn', knn({ folds: '-1' }), /folds="-1".*0 \(off\) or an integer in \[2,20\]/],
     ['the learner\'s folds=13 on the classes of 12 compounds', '/algorithm/knn', () => ({ dataset_uri: dataset, prediction_feature: klass, folds: '13' }), /folds=13\b.*limit is 12\b/],
   ];
   for (const [name, path, fields, message] of refused) {
@@ -91,6 +93,22 @@ describe('parameters bounded by the data are refused up front', function () {
       expect(done.status, done.body).to.equal(200);
     });
   }
+
+  it('folds=0 builds the model without its cross-validation; folds=2 with it', async () => {
+    const model = async (folds: string) => {
+      const res = await fetch(`${app.url}/algorithm/random-forest`, { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams(knn({ folds, trees: '5' })()) });
+      expect(res.status).to.equal(202);
+      const done = await followTask((await res.text()).trim());
+      expect(done.status, done.body).to.equal(200);
+      const rdf = await fetch(done.body, { headers: { Accept: 'application/n-triples' } });
+      expect(rdf.status).to.equal(200);
+      return rdf.text();
+    };
+    const [off, on] = [await model('0'), await model('2')];
+    expect(on).to.match(/#numFolds> "2"/);
+    expect(off).to.not.match(/#numFolds>/);
+    expect(off).to.match(/#paramValue> "0"/);
+  });
 
   it('a default num_folds above the data is lowered, not refused', async () => {
     const res = await fetch(`${app.url}/validation/crossvalidation`, { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams(cv(() => klass, {})()) });

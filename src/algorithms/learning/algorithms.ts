@@ -17,7 +17,7 @@ function common(fallback: 'morgan' | 'descriptors'): ParamDef[] {
     { name: 'representation', type: 'string', default: 'auto', choices: REPRESENTATIONS, description: `What the model learns from: the dataset's numeric features (features), Morgan fingerprints (morgan), RDKit descriptors (descriptors), or auto (features when the dataset has any, else ${fallback})` },
     { name: 'radius', type: 'int', default: 2, min: 0, max: 6, description: 'Morgan fingerprint radius' },
     { name: 'bits', type: 'int', default: 2048, min: 64, max: 16384, description: 'Morgan fingerprint length in bits' },
-    { name: 'folds', type: 'int', default: 5, min: 2, max: 20, limitedBy: 'measured', description: 'Folds of the cross-validation reported with the model; its out-of-fold predictions calibrate the conformal intervals or p-values' },
+    { name: 'folds', type: 'int', default: 5, min: 2, max: 20, off: 0, limitedBy: 'measured', description: 'Folds of the cross-validation reported with the model; its out-of-fold predictions calibrate the conformal intervals or p-values. 0 builds the model on every row without it: no cross-validated statistics, no conformal intervals or p-values' },
     { name: 'seed', type: 'int', default: 1, min: 0, max: 2147483647, description: 'Seed of the folds and of any randomness in training' },
     { name: 'task', type: 'string', default: 'auto', choices: ['auto', 'classification', 'regression'], description: `What to learn: auto follows prediction_feature's values as scikit-learn's type_of_target does (classes for an ot:NominalFeature, text, booleans, or at most ${MAX_INTEGER_CLASSES} distinct integers; regression for other numbers); the model states which it chose and why` },
   ];
@@ -58,6 +58,8 @@ export const randomForest = learning('random-forest', 'randomForest', 'morgan', 
     { name: 'mtry', type: 'int', default: 0, min: 0, max: 100000, description: 'Features tried at each split; 0 means sqrt(p) for classification, p/3 for regression' },
     { name: 'max_depth', type: 'int', default: 40, min: 1, max: 200, description: 'Deepest tree level' },
     { name: 'min_leaf', type: 'int', default: 1, min: 1, max: 10000, description: 'Fewest training compounds in a leaf' },
+    // The default was chosen on the inner cross-validation of kazius's training part (docs/models.md#quality).
+    { name: 'maccs', type: 'boolean', default: true, description: 'With representation morgan (or auto on structures alone): append the 166 MACCS structural keys to the Morgan bits' },
   ],
 });
 

@@ -20,7 +20,7 @@ export function inputFeatureRequests(rep: Representation, physchemUri: string, l
     }));
   }
   if (rep.kind === 'morgan') {
-    return [{ title: `Morgan fingerprint (radius ${rep.radius}, ${rep.bits} bits, bit j of the vector is input j)`, type: 'string', source: learnerUri }];
+    return [{ title: `Morgan fingerprint (radius ${rep.radius}, ${rep.bits} bits, bit j of the vector is input j)${rep.maccs ? ` then the 167 MACCS keys (key j is input ${rep.bits} + j)` : ''}`, type: 'string', source: learnerUri }];
   }
   return [];
 }

@@ -16,7 +16,7 @@ export interface FeatureCalculation {
 }
 
 export type Representation =
-  | { kind: 'morgan'; radius: number; bits: number }
+  | { kind: 'morgan'; radius: number; bits: number; /** MACCS keys after the Morgan bits (chem/morgan.ts). */ maccs?: boolean }
   | { kind: 'descriptors'; names: string[] }
   | {
     kind: 'features';
@@ -32,12 +32,12 @@ export const REPRESENTATIONS = ['auto', 'morgan', 'descriptors', 'features'] as 
  * The representation a run asks for; `auto` takes the dataset's own numeric features when
  * it has any besides the target, and `fallback` (fingerprints or descriptors) otherwise.
  */
-export function chooseRepresentation(table: Table, target: number | undefined, asked: string, fallback: 'morgan' | 'descriptors', morgan: { radius: number; bits: number }): Representation {
+export function chooseRepresentation(table: Table, target: number | undefined, asked: string, fallback: 'morgan' | 'descriptors', morgan: { radius: number; bits: number; maccs?: boolean }): Representation {
   const numeric = numericColumns(table, target === undefined ? [] : [target]);
   const kind = asked === 'auto' ? (numeric.length > 0 ? 'features' : fallback) : asked;
   if (kind === 'features') return { kind, uris: numeric.map((j) => entryAt(table.columns, j, 'column').uri), titles: numeric.map((j) => entryAt(table.columns, j, 'column').title) };
   if (kind === 'descriptors') return { kind, names: DESCRIPTORS.map((d) => d.name) };
-  return { kind: 'morgan', ...morgan };
+  return { kind: 'morgan', radius: morgan.radius, bits: morgan.bits, ...(morgan.maccs ? { maccs: true } : {}) };
 }
 
 /** One vector per row; undefined where it cannot be built (unparsable structure). */

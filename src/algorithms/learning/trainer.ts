@@ -1,7 +1,7 @@
 // Trains a model on a table: builds vectors, cross-validates with seeded folds (
 // statistics on the training set travel with the model; not for a validation's fold model,
 // TrainInput.crossvalidate; the out-of-fold predictions calibrate the conformal scores,
-// conformal.ts), then fits on every row.
+// conformal.ts; folds=0 skips all of this), then fits on every row.
 import { BadRequest } from '../../errors.ts';
 import { ERR } from '../../rdf/vocab.ts';
 import { assignFolds } from '../ml/folds.ts';
@@ -57,7 +57,7 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   const learner = learnerById(input.learner);
   const { task, reason: taskReason } = chooseTask(table, target, learner.tasks, (params.task as string | undefined) ?? 'auto');
   const column = entryAt(table.columns, target, 'column');
-  const rep = chooseRepresentation(table, target, params.representation as string, input.fallback, { radius: params.radius as number, bits: params.bits as number });
+  const rep = chooseRepresentation(table, target, params.representation as string, input.fallback, { radius: params.radius as number, bits: params.bits as number, maccs: params.maccs === true });
   if (rep.kind === 'features' && rep.uris.length === 0) throw new BadRequest('representation=features but the dataset has no numeric feature besides prediction_feature', { code: ERR.InvalidParameter });
   const vecs = await vectors(table, rep);
   input.progress?.(VECTORS_PERCENT);
@@ -82,12 +82,13 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   const classCount = classes.length;
   // k fold fits and the final fit share the rest of the bar equally. The folds run for a
   // validation's fold model too: their out-of-fold predictions calibrate the conformal scores.
+  // folds=0: the final fit alone, without statistics or conformal calibration.
   const k = Math.min(params.folds as number, y.length);
   const step = (fit: number) => input.progress && ((fraction: number) => input.progress!(VECTORS_PERCENT + ((100 - VECTORS_PERCENT) * (fit + fraction)) / (k + 1)));
-  const oof = await outOfFold(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k)));
+  const oof = k > 0 ? await outOfFold(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k))) : undefined;
   // rows maps positions of y to rows of the table.
   const compounds = rows.map((i) => entryAt(table.compounds, i, 'compound'));
-  const validation = input.crossvalidate === false ? undefined : statisticsOf(oof, y, classCount, params, compounds);
+  const validation = input.crossvalidate === false || !oof ? undefined : statisticsOf(oof, y, classCount, params, compounds);
   const state = await learner.fit(X, y, classCount, params, step(k));
   return {
     learner: input.learner,
@@ -102,7 +103,7 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
     means,
     state,
     validation,
-    calibration: calibrate(y, oof.predicted, classCount, oof.folds),
+    calibration: oof && calibrate(y, oof.predicted, classCount, oof.folds),
     trainingSize: rows.length,
         // y holds indices of classes when classifying: every present label has its class.
     training: input.learner === 'knn' ? { compounds: rows.map((i) => entryAt(table.compounds, i, 'compound')), measured: y.map((v) => (task === 'classification' ? classes[v]! : v)) } : undefined,

@@ -10,6 +10,7 @@ import type { Forest } from '../../algorithms/ml/forest.ts';
 import type { KnnModel } from '../../algorithms/ml/knn.ts';
 import type { LogisticModel } from '../../algorithms/ml/logistic.ts';
 import { DESCRIPTORS } from '../../chem/descriptors.ts';
+import { MACCS_BITS } from '../../chem/morgan.ts';
 import type { Representation } from '../../algorithms/learning/representation.ts';
 import type { TrainedModel } from '../../algorithms/learning/model.ts';
 import { readModel } from '../models.ts';
@@ -24,7 +25,8 @@ export const ONNX = 'application/onnx';
 export function inputColumns(rep: Representation): Array<{ name: string; uri?: string }> {
   if (rep.kind === 'features') return rep.uris.map((uri, j) => ({ name: rep.titles[j] ?? uri, uri }));
   if (rep.kind === 'descriptors') return DESCRIPTORS.filter((d) => rep.names.includes(d.name)).map((d) => ({ name: `${d.name} (${d.title}, RDKit)` }));
-  return Array.from({ length: rep.bits }, (_, j) => ({ name: `bit ${j} of the Morgan fingerprint (RDKit, radius ${rep.radius}, ${rep.bits} bits)` }));
+  const bits = Array.from({ length: rep.bits }, (_, j) => ({ name: `bit ${j} of the Morgan fingerprint (RDKit, radius ${rep.radius}, ${rep.bits} bits)` }));
+  return rep.maccs ? [...bits, ...Array.from({ length: MACCS_BITS }, (_, j) => ({ name: `MACCS key ${j} (RDKit)` }))] : bits;
 }
 
 function refuse(uri: string, why: string): never {
@@ -53,7 +55,7 @@ export async function exportOnnx(deps: Deps, uri: string): Promise<Buffer> {
   const graph = graphOf(uri, m, columns.length);
   const computed = m.representation.kind !== 'features';
   const inputDoc = computed
-    ? `the ${m.representation.kind === 'morgan' ? 'Morgan fingerprint bits' : 'RDKit descriptors'} the model computes from each structure, in this order: ${columns.length <= 50 ? columns.map((c) => c.name).join('; ') : `${columns[0]!.name} ... ${columns.at(-1)!.name}`}`
+    ? `the ${m.representation.kind === 'morgan' ? (m.representation.maccs ? 'Morgan fingerprint bits and MACCS keys' : 'Morgan fingerprint bits') : 'RDKit descriptors'} the model computes from each structure, in this order: ${columns.length <= 50 ? columns.map((c) => c.name).join('; ') : `${columns[0]!.name} ... ${columns.at(-1)!.name}`}`
     : `values of the model's independent variables, in this order: ${columns.map((c) => `${c.name} <${c.uri}>`).join('; ')}`;
   const software = serviceSoftware();
   return encodeModel({

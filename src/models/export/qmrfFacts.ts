@@ -48,7 +48,10 @@ const localName = (iri: string) => iri.slice(Math.max(iri.lastIndexOf('#'), iri.
 async function descriptorsOf(deps: Deps, m: TrainedModel | undefined, independent: readonly string[]): Promise<DescriptorFact[]> {
   const rep = m?.representation;
   if (rep?.kind === 'descriptors') return DESCRIPTORS.filter((d) => rep.names.includes(d.name)).map((d) => ({ name: d.name, units: d.units, description: d.title, source: 'RDKit' }));
-  if (rep?.kind === 'morgan') return [{ name: `Morgan fingerprint (radius ${rep.radius}, ${rep.bits} bits)`, units: 'bit (0 or 1)', description: `${rep.bits} bits of a hashed circular (ECFP-like) fingerprint of radius ${rep.radius}, each 0 or 1`, source: 'RDKit' }];
+  if (rep?.kind === 'morgan') {
+    const morgan = { name: `Morgan fingerprint (radius ${rep.radius}, ${rep.bits} bits)`, units: 'bit (0 or 1)', description: `${rep.bits} bits of a hashed circular (ECFP-like) fingerprint of radius ${rep.radius}, each 0 or 1`, source: 'RDKit' };
+    return rep.maccs ? [morgan, { name: 'MACCS keys (167 bits)', units: 'bit (0 or 1)', description: 'the 166 MACCS structural keys as RDKit computes them (bit 0 unused), each 0 or 1', source: 'RDKit' }] : [morgan];
+  }
   const uris = rep?.kind === 'features' ? rep.uris : independent;
   return Promise.all(uris.map(async (uri) => {
     const f = await readFeature(deps, uri);

@@ -64,6 +64,14 @@ describe('algorithm parameters', () => {
     expect(parseParam(share, ['0.5'])).to.equal(0.5);
   });
 
+  it('a value that switches the step off is allowed beside the range, and nothing else outside it', () => {
+    const folds: ParamDef = { name: 'folds', type: 'int', min: 2, max: 20, off: 0, default: 5, description: '' };
+    expect(allowedRange(folds)).to.equal('0 (off) or an integer in [2,20]');
+    expect(parseParam(folds, ['0'])).to.equal(0);
+    expect(parseParam(folds, ['2'])).to.equal(2);
+    for (const raw of ['1', '-1', '21', '0.5']) expect(error(() => parseParam(folds, [raw])).message).to.contain(`folds="${raw}"`).and.contain('0 (off) or an integer in [2,20]');
+  });
+
   it('reads only posted parameters, then fills defaults and refuses a missing mandatory one', () => {
     const explicit = readParams([support, k], (n) => (n === 'k' ? ['3'] : []));
     expect(explicit).to.deep.equal({ k: 3 });
