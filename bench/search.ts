@@ -19,6 +19,7 @@ import { searchToolkit } from '../src/chem/fingerprints.ts';
 import { popcount32 } from '../src/search/bits.ts';
 import type { AlgorithmIO } from '../src/algorithms/io.ts';
 import type { BenchModule, BenchRow } from './types.ts';
+import { substructureRows } from './searchSubstructure.ts';
 
 /** Collection size; BENCH_SEARCH_N makes a quick run (its cache is kept apart). */
 const TARGET = Number(process.env.BENCH_SEARCH_N ?? 100_000);
@@ -27,7 +28,6 @@ const DATA = [path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../
 const FILES = ['kazius.csv', 'EPAFHM.csv', 'LOAEL_log_mmol_corrected_smiles.csv', 'hamster_carcinogenicity.csv', 'ISSCAN-multi.csv'];
 /** Groups bonded to the first atom of a base structure; invalid products are skipped. */
 const PREFIXES = ['', 'C', 'CC', 'Cl', 'F', 'Br', 'O', 'N', 'OC', 'CCC', 'FC(F)(F)', 'N#C', 'O=C(O)', '[O-][N+](=O)', 'CC(C)', 'c1ccccc1', 'OCC', 'NC', 'CO', 'ClC', 'S', 'CS', 'I', 'CCCC', 'OC(=O)C', 'C1CC1', 'NC(=O)'];
-const PATTERNS: Array<[string, string]> = [['benzene ring', 'c1ccccc1'], ['carboxylic acid', 'C(=O)[OH]'], ['nitro group', '[N+](=O)[O-]']];
 
 function baseSmiles(): string[] {
   const dir = DATA.find((d) => { try { readFileSync(path.join(d, FILES[0]!)); return true; } catch { return false; } }) ?? DATA[1]!;
@@ -41,10 +41,11 @@ function baseSmiles(): string[] {
   return [...out];
 }
 
-async function buildIndex(): Promise<{ engine: SearchEngine; smiles: string[]; built: number }> {
-  const engine = await SearchEngine.open({ dataDir: CACHE, timeoutMs: 600_000, workers: 1 });
+async function buildIndex(): Promise<{ engine: SearchEngine; smiles: string[]; uris: string[]; built: number }> {
+  const engine = await SearchEngine.open({ dataDir: CACHE, timeoutMs: 600_000, workers: os.availableParallelism() });
   const bases = baseSmiles();
   const smiles: string[] = [];
+  const uris: string[] = [];
   let n = 0;
   let built = 0;
   for (const prefix of PREFIXES) {
@@ -56,10 +57,13 @@ async function buildIndex(): Promise<{ engine: SearchEngine; smiles: string[]; b
         built++;
         if (built % 10_000 === 0) process.stderr.write(`search bench: ${engine.index.size} compounds indexed\n`);
       }
-      if (engine.index.has(uri)) smiles.push(prefix + base);
+      if (engine.index.has(uri)) {
+        smiles.push(prefix + base);
+        uris.push(uri);
+      }
     }
   }
-  return { engine, smiles, built };
+  return { engine, smiles, uris, built };
 }
 
 const rate = (n: number, ms: number): string => `${(n / (ms / 1000)).toFixed(n / (ms / 1000) < 10 ? 2 : 0)}/s`;
@@ -86,7 +90,7 @@ function rawCost(sample: string[], compare: (mol: NonNullable<ReturnType<ReturnT
 
 async function run(): Promise<BenchRow[]> {
   const started = performance.now();
-  const { engine, smiles, built } = await buildIndex();
+  const { engine, smiles, uris, built } = await buildIndex();
   const buildMs = performance.now() - started;
   const storeDir = path.join(os.tmpdir(), `opentox-search-bench-store-${process.pid}`);
   const store = await EmbeddedStore.open(storeDir);
@@ -123,18 +127,7 @@ async function run(): Promise<BenchRow[]> {
   const simRate = sim.runs / (sim.ms / 1000);
   rows.push({ bench: `similarity search, threshold 0.7 (${(hits / sim.runs).toFixed(1)} hits avg)`, figure: rate(sim.runs, sim.ms), baseline: `RDKit parse + Morgan + Tanimoto per molecule: ${simRaw.toFixed(3)}/s`, ratio: `${(simRate / simRaw).toFixed(0)}x` });
 
-  for (const [name, smarts] of PATTERNS) {
-    let found = 0;
-    const sub = await timed(async () => { found = await get('smarts=' + encodeURIComponent(smarts)); }, 2000, 2);
-    const qmol = rd.get_qmol(smarts)!;
-    const cost = rawCost(sample, (mol) => { mol.get_substruct_match(qmol); });
-    qmol.delete();
-    const raw = 1000 / (cost * N);
-    const mine = sub.runs / (sub.ms / 1000);
-    rows.push({ bench: `substructure ${name} ${smarts} (${found.toLocaleString('en')} hits)`, figure: rate(sub.runs, sub.ms), baseline: `RDKit parse + match per molecule: ${raw.toFixed(3)}/s`, ratio: `${(mine / raw).toFixed(1)}x` });
-    const first = await timed(async () => { await get('smarts=' + encodeURIComponent(smarts) + '&page=0&pagesize=100'); }, 1000, 3);
-    rows.push({ bench: `  first page of 100 hits (the route stops early)`, figure: rate(first.runs, first.ms) });
-  }
+  rows.push(...(await substructureRows(engine, config.baseUrl, smiles, uris)));
   server.close();
   await tasks.close();
   await store.close();

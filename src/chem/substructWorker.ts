@@ -40,8 +40,10 @@ function run(job: Job): { id: number; value: Uint32Array } {
   const matched: number[] = [];
   let start = 0;
   for (let i = 0; i < job.ends.length; i++) {
-    const mol = rdkit.get_mol_from_uint8array(job.pickles.subarray(start, job.ends[i]));
-    start = job.ends[i]!;
+    const end = job.ends[i]!;
+    // An empty pickle stands for a compound removed meanwhile.
+    const mol = end > start ? rdkit.get_mol_from_uint8array(job.pickles.subarray(start, end)) : null;
+    start = end;
     if (!mol) continue;
     try {
       if (mol.get_substruct_match(query) !== '{}') matched.push(i);

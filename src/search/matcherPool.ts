@@ -154,17 +154,27 @@ export class MatcherPool {
     this.workers = Array.from({ length: Math.max(1, size) }, () => new MatchWorker());
   }
 
-  /** The worker with the shortest queue; one search keeps to one worker. */
-  pick(): { match: (kind: QueryKind, text: string, pickles: Uint8Array[], timeoutMs: number) => Promise<Uint32Array> } {
-    const worker = this.leastBusy();
-    return { match: async (kind, text, pickles, timeoutMs) => (await worker.run(this.job(kind, text, pickles), timeoutMs)).value! };
+  get size(): number {
+    return this.workers.length;
   }
 
-  private leastBusy(): MatchWorker {
-    return this.workers.reduce((a, b) => (b.load < a.load ? b : a));
+  /**
+   * Indexes of the molecules (pickles) that contain the query. The molecules are shared
+   * out in runs to every matcher, the least busy first, which match them at once.
+   */
+  async match(kind: QueryKind, text: string, pickles: readonly Uint8Array[], timeoutMs: number): Promise<Uint32Array> {
+    const workers = [...this.workers].sort((a, b) => a.load - b.load);
+    const share = Math.ceil(pickles.length / workers.length);
+    const parts = await Promise.all(workers.map(async (worker, w) => {
+      const from = w * share;
+      if (from >= pickles.length) return [];
+      const matched = (await worker.run(this.job(kind, text, pickles.slice(from, from + share)), timeoutMs)).value!;
+      return Array.from(matched, (i) => i + from);
+    }));
+    return Uint32Array.from(parts.flat());
   }
 
-  private job(kind: MatchJob['kind'], text: string, pickles: Uint8Array[]): MatchJob {
+  private job(kind: MatchJob['kind'], text: string, pickles: readonly Uint8Array[]): MatchJob {
     const total = pickles.reduce((n, p) => n + p.byteLength, 0);
     const packed = new Uint8Array(total);
     const ends = new Uint32Array(pickles.length);
