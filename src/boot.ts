@@ -89,7 +89,7 @@ export async function openDeps(config: Config, logger: Logger = createLogger(con
   closers.push(() => closeIds(store));
   const tasks = new JobEngine({ config, store, logger }, options);
   closers.push(() => tasks.close());
-  const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: searchMatchers(config), baseUrl: () => config.baseUrl });
+  const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: searchMatchers(config), moleculeCache: config.searchMoleculeCache, baseUrl: () => config.baseUrl });
   closers.push(() => search.close());
   const deps: Deps = { config, store, logger, tasks, search, changes, identity: identityOf(config), io: undefined as unknown as AlgorithmIO, predictors: new Map() };
   // Built once, here: both read and write through deps itself, so they are set before anything runs.

@@ -38,6 +38,7 @@ export interface Config {
   searchTimeoutMs: number;
   /** Worker threads for substructure matching. */
   searchWorkers: number;
+  searchMoleculeCache: number;
   /** Who may read resources when auth is on: anyone, any user, or owners and their grantees. */
   authRead: 'public' | 'authenticated' | 'owner';
   /** Login attempts allowed per address within loginWindowSeconds (0 = unlimited). */
@@ -136,6 +137,7 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'trustProxy', env: 'TRUST_PROXY', parse: bool, describe: 'trust X-Forwarded-For/-Proto from a proxy in front (default false)' },
   { key: 'searchTimeoutMs', env: 'SEARCH_TIMEOUT_MS', parse: int, describe: 'time limit of a substructure search, 503 beyond (default 10000)' },
   { key: 'searchWorkers', env: 'SEARCH_WORKERS', parse: int, describe: 'matcher processes of the substructure search, 0 = one per core (default 0)' },
+  { key: 'searchMoleculeCache', env: 'SEARCH_MOLECULE_CACHE', parse: int, describe: 'molecules each substructure matcher keeps parsed between searches, about 12 KB each (default 0)' },
   { key: 'authRead', env: 'AUTH_READ', parse: (r) => parseAuthRead(r), describe: 'with auth on, who reads: public, authenticated, or owner (owners and whom they grant; default public)' },
   { key: 'loginRateLimit', env: 'LOGIN_RATE_LIMIT', parse: int, describe: 'login attempts per address and window, 0 = unlimited (default 10)' },
   { key: 'loginWindowSeconds', env: 'LOGIN_WINDOW_SECONDS', parse: int, describe: 'window of LOGIN_RATE_LIMIT in seconds (default 60)' },
@@ -228,6 +230,7 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     trustProxy: false,
     searchTimeoutMs: 10_000,
     searchWorkers: 0,
+    searchMoleculeCache: 0,
     authRead: 'public',
     loginRateLimit: 10,
     loginWindowSeconds: 60,

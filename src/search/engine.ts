@@ -50,18 +50,18 @@ export class SearchEngine {
   /** Counts changes of the index: a kept substructure result is valid for one count only. */
   private writes = 0;
 
-  private constructor(private readonly file: IndexFile | undefined, private readonly timeoutMs: number, workers: number, private readonly base: () => string) {
-    this.pool = new MatcherPool(workers);
+  private constructor(private readonly file: IndexFile | undefined, private readonly timeoutMs: number, workers: number, moleculeCache: number, private readonly base: () => string) {
+    this.pool = new MatcherPool(workers, moleculeCache);
   }
 
   /**
    * Loads the toolkit and the index file under `dataDir` (none: memory only). URIs under
    * `baseUrl()` are kept relative to it, so the index survives a change of public base.
    */
-  static async open(options: { dataDir?: string; timeoutMs: number; workers: number; baseUrl?: () => string }): Promise<SearchEngine> {
+  static async open(options: { dataDir?: string; timeoutMs: number; workers: number; moleculeCache?: number; baseUrl?: () => string }): Promise<SearchEngine> {
     const rd = await initFingerprints();
     const file = options.dataDir ? new IndexFile(path.join(options.dataDir, 'search', 'structures.idx'), `${FP_VERSION} rdkit-${rd.version()}`) : undefined;
-    const engine = new SearchEngine(file, options.timeoutMs, options.workers, options.baseUrl ?? (() => ''));
+    const engine = new SearchEngine(file, options.timeoutMs, options.workers, options.moleculeCache ?? 0, options.baseUrl ?? (() => ''));
     const loaded = file?.load(engine.index);
     engine.stale = !loaded?.loaded || loaded.garbage > 0;
     return engine;
@@ -177,7 +177,7 @@ export class SearchEngine {
       const size = Math.min(MATCH_CHUNK * this.pool.size, Math.max(64 * this.pool.size, wanted), candidates.length - cursor.next);
       const slots = candidates.subarray(cursor.next, cursor.next + size);
       const started = performance.now();
-      const matched = await this.matchChunk(kind, text, Array.from(slots, (s) => this.index.pickles[s] ?? EMPTY), budget);
+      const matched = await this.matchChunk(kind, text, slots, Array.from(slots, (s) => this.index.pickles[s] ?? EMPTY), budget);
       budget -= performance.now() - started;
       // Pages of one search run one after the other (the lock): `next` is still this page's.
       for (const m of matched) cursor.hits.push(slots[m]!);
@@ -190,10 +190,10 @@ export class SearchEngine {
     await this.pool.close();
   }
 
-  private async matchChunk(kind: QueryKind, text: string, pickles: Uint8Array[], budget: number): Promise<Uint32Array> {
+  private async matchChunk(kind: QueryKind, text: string, slots: Int32Array, pickles: Uint8Array[], budget: number): Promise<Uint32Array> {
     try {
       if (budget <= 0) throw new MatchTimeout(this.timeoutMs);
-      return await this.pool.match(kind, text, pickles, budget);
+      return await this.pool.match(kind, text, slots, pickles, budget);
     } catch (e) {
       if (!(e instanceof MatchTimeout)) throw e;
       throw new ServiceUnavailable(`substructure search for ${kind === 'smarts' ? 'SMARTS' : 'SMILES'} "${text}" was stopped after its time limit of ${this.timeoutMs} ms`, {

@@ -85,6 +85,20 @@ describe('search engine', () => {
     expect(await engine.substructure('smarts', 'c[N+](=O)[O-]')).to.deep.equal(all);
   });
 
+  it('two matchers keeping a few parsed molecules find what one parsing each finds, search after search', async () => {
+    const keeping = await SearchEngine.open({ timeoutMs: 30_000, workers: 2, moleculeCache: 20 });
+    try {
+      smiles.forEach((s, i) => keeping.indexCompound(uri(i), s));
+      for (const round of [1, 2]) {
+        for (const [kind, q] of [['smarts', '[N+](=O)[O-]'], ['smiles', 'c1ccccc1'], ['smarts', 'C(=O)[OH]']] as const) {
+          expect(await keeping.substructure(kind, q), `${q}, round ${round}`).to.deep.equal(await engine.substructure(kind, q));
+        }
+      }
+    } finally {
+      await keeping.close();
+    }
+  });
+
   it('a SMILES substructure query matches aromatic rings however they were drawn', async () => {
     const benzene = await engine.substructure('smiles', 'C1=CC=CC=C1');
     expect(benzene.map((h) => h.uri)).to.include(uri(1));
