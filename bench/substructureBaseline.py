@@ -1,7 +1,8 @@
 # Baseline of the search bench's substructure rows: RDKit (Debian python3-rdkit) screening
 # with its pattern fingerprint and matching with HasSubstructMatch, on molecules parsed
 # (and fingerprinted) before the clock starts, one process per core, each over its share.
-# Usage: substructureBaseline.py SMILES_FILE QUERIES_JSON; prints JSON, one entry a query:
+# Usage: substructureBaseline.py SMILES_FILE; prints {"cores": n} once the molecules are
+# parsed, then answers each line of stdin, a JSON [kind, text], with one line of JSON:
 # {"hits": [indexes into the file's lines], "seconds": median of 3 runs, "screened": n}.
 import json
 import os
@@ -46,17 +47,16 @@ def search(job):
 
 
 if __name__ == '__main__':
-    queries = json.loads(sys.argv[2])
     cores = os.cpu_count() or 1
     step = (len(MOLS) + cores - 1) // cores
-    out = []
     with Pool(cores) as pool:
-        for kind, text in queries:
+        print(json.dumps({'cores': cores}), flush=True)
+        for line in sys.stdin:
+            kind, text = json.loads(line)
             jobs = [(kind, text, lo, min(lo + step, len(MOLS))) for lo in range(0, len(MOLS), step)]
             times = []
             for _ in range(3):
                 start = time.perf_counter()
                 parts = pool.map(search, jobs)
                 times.append(time.perf_counter() - start)
-            out.append({'hits': [i for h, _ in parts for i in h], 'screened': sum(s for _, s in parts), 'seconds': statistics.median(times)})
-    print(json.dumps({'cores': cores, 'results': out}))
+            print(json.dumps({'hits': [i for h, _ in parts for i in h], 'screened': sum(s for _, s in parts), 'seconds': statistics.median(times)}), flush=True)
