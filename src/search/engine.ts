@@ -15,7 +15,7 @@ import { bySimilarity, screenScan, similarityScan, type SimilarityHit, type Slot
 
 const SCAN_CHUNK = 16_384;
 /** Most candidates one matcher is sent at once. */
-const MATCH_CHUNK = 2_048;
+const MATCH_CHUNK = 4_096;
 /** A removed compound's pickle: nothing RDKit reads, so it matches nothing. */
 const EMPTY = new Uint8Array(0);
 
@@ -171,9 +171,10 @@ export class SearchEngine {
     const { candidates } = cursor;
     while (cursor.hits.length < limit && cursor.next < candidates.length) {
       this.checkAborted(signal);
-      // A page needs few matches: as many candidates as the hit rate so far says it needs, so it stops soon after it is full.
+      // A page stops soon after it is full: a batch of a few times the candidates the hit rate so
+      // far says it needs (each batch is a round trip to every matcher; the next pages use the rest).
       const rate = cursor.next === 0 ? 1 : Math.max(cursor.hits.length / cursor.next, 0.01);
-      const wanted = Math.ceil((1.2 * (limit - cursor.hits.length)) / rate);
+      const wanted = Math.ceil((4 * (limit - cursor.hits.length)) / rate);
       const size = Math.min(MATCH_CHUNK * this.pool.size, Math.max(64 * this.pool.size, wanted), candidates.length - cursor.next);
       const slots = candidates.subarray(cursor.next, cursor.next + size);
       const started = performance.now();
