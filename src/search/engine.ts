@@ -172,9 +172,10 @@ export class SearchEngine {
     while (cursor.hits.length < limit && cursor.next < candidates.length) {
       this.checkAborted(signal);
       // A page stops soon after it is full: a batch of a few times the candidates the hit rate so
-      // far says it needs (each batch is a round trip to every matcher; the next pages use the rest).
+      // far says it needs, and no smaller than all matched so far, so a search paged to its end
+      // makes few batches (each is a round trip to every matcher; the next pages use the rest).
       const rate = cursor.next === 0 ? 1 : Math.max(cursor.hits.length / cursor.next, 0.01);
-      const wanted = Math.ceil((4 * (limit - cursor.hits.length)) / rate);
+      const wanted = Math.max(Math.ceil((4 * (limit - cursor.hits.length)) / rate), cursor.next);
       const size = Math.min(MATCH_CHUNK * this.pool.size, Math.max(64 * this.pool.size, wanted), candidates.length - cursor.next);
       const slots = candidates.subarray(cursor.next, cursor.next + size);
       const started = performance.now();
