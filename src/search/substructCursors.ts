@@ -56,17 +56,8 @@ export class SubstructCursors {
     return cursor;
   }
 
-  /** Forgets `cursor` (its index state is gone). */
-  drop(cursor: SubstructCursor): void {
-    if (this.cursors.get(cursor.key) === cursor) this.cursors.delete(cursor.key);
-  }
-
   /** Forgets every search (the index changed). */
   clear(): void {
     this.cursors.clear();
-  }
-
-  get size(): number {
-    return this.cursors.size;
   }
 }
