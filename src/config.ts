@@ -38,6 +38,7 @@ export interface Config {
   searchTimeoutMs: number;
   /** Worker threads for substructure matching. */
   searchWorkers: number;
+  searchMoleculeCache: number;
   /** Who may read resources when auth is on: anyone, any user, or owners and their grantees. */
   authRead: 'public' | 'authenticated' | 'owner';
   /** Login attempts allowed per address within loginWindowSeconds (0 = unlimited). */
@@ -135,7 +136,8 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'tokenTtlSeconds', env: 'TOKEN_TTL_SECONDS', parse: int, describe: 'lifetime of issued tokens (default 86400)' },
   { key: 'trustProxy', env: 'TRUST_PROXY', parse: bool, describe: 'trust X-Forwarded-For/-Proto from a proxy in front (default false)' },
   { key: 'searchTimeoutMs', env: 'SEARCH_TIMEOUT_MS', parse: int, describe: 'time limit of a substructure search, 503 beyond (default 10000)' },
-  { key: 'searchWorkers', env: 'SEARCH_WORKERS', parse: int, describe: 'worker threads for substructure matching (default 1)' },
+  { key: 'searchWorkers', env: 'SEARCH_WORKERS', parse: int, describe: 'matcher processes of the substructure search, 0 = one per core (default 0)' },
+  { key: 'searchMoleculeCache', env: 'SEARCH_MOLECULE_CACHE', parse: int, describe: 'molecules each substructure matcher keeps parsed between searches, about 12 KB each (default 0)' },
   { key: 'authRead', env: 'AUTH_READ', parse: (r) => parseAuthRead(r), describe: 'with auth on, who reads: public, authenticated, or owner (owners and whom they grant; default public)' },
   { key: 'loginRateLimit', env: 'LOGIN_RATE_LIMIT', parse: int, describe: 'login attempts per address and window, 0 = unlimited (default 10)' },
   { key: 'loginWindowSeconds', env: 'LOGIN_WINDOW_SECONDS', parse: int, describe: 'window of LOGIN_RATE_LIMIT in seconds (default 60)' },
@@ -227,7 +229,8 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     tokenTtlSeconds: 86_400,
     trustProxy: false,
     searchTimeoutMs: 10_000,
-    searchWorkers: 1,
+    searchWorkers: 0,
+    searchMoleculeCache: 0,
     authRead: 'public',
     loginRateLimit: 10,
     loginWindowSeconds: 60,
@@ -260,6 +263,9 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
 
 /** Threads of the job pool: WORKERS, or one per core when it is 0. */
 export const workerThreads = (config: Pick<Config, 'workers'>): number => config.workers || os.availableParallelism();
+
+/** Matcher processes of the substructure search: SEARCH_WORKERS, or one per core when it is 0. */
+export const searchMatchers = (config: Pick<Config, 'searchWorkers'>): number => config.searchWorkers || os.availableParallelism();
 
 /** Flag name of an option: PORT → --port, DATA_DIR → --data-dir. */
 export const flagName = (env: string): string => '--' + env.toLowerCase().replace(/_/g, '-');

@@ -12,6 +12,9 @@ interface Job {
   id: number;
   kind: QueryKind;
   text: string;
+  /** Most molecules kept parsed between jobs, by slot; 0 parses each candidate for each job. */
+  keep: number;
+  slots: Int32Array;
   pickles: Uint8Array;
   ends: Uint32Array;
 }
@@ -35,18 +38,46 @@ function queryFor(kind: QueryKind, text: string): Mol {
   return current.mol;
 }
 
+/**
+ * Molecules parsed by earlier jobs, by slot, the least recently used first. A slot's
+ * molecule never changes (a replaced compound gets a new slot), so a kept one stays right.
+ */
+const kept = new Map<number, Mol>();
+
+/** The candidate's molecule: kept, or read from its pickle (and kept when `keep` allows). */
+function moleculeOf(job: Job, i: number, start: number): { mol: Mol | null; owned: boolean } {
+  const slot = job.slots[i]!;
+  const known = kept.get(slot);
+  if (known) {
+    kept.delete(slot);
+    kept.set(slot, known);
+    return { mol: known, owned: false };
+  }
+  const end = job.ends[i]!;
+  // An empty pickle stands for a compound removed meanwhile.
+  const mol = end > start ? rdkit.get_mol_from_uint8array(job.pickles.subarray(start, end)) : null;
+  if (!mol || job.keep <= 0) return { mol, owned: true };
+  kept.set(slot, mol);
+  for (const [old, m] of kept) {
+    if (kept.size <= job.keep) break;
+    kept.delete(old);
+    m.delete();
+  }
+  return { mol, owned: false };
+}
+
 function run(job: Job): { id: number; value: Uint32Array } {
   const query = queryFor(job.kind, job.text);
   const matched: number[] = [];
   let start = 0;
   for (let i = 0; i < job.ends.length; i++) {
-    const mol = rdkit.get_mol_from_uint8array(job.pickles.subarray(start, job.ends[i]));
+    const { mol, owned } = moleculeOf(job, i, start);
     start = job.ends[i]!;
     if (!mol) continue;
     try {
       if (mol.get_substruct_match(query) !== '{}') matched.push(i);
     } finally {
-      mol.delete();
+      if (owned) mol.delete();
     }
   }
   return { id: job.id, value: Uint32Array.from(matched) };

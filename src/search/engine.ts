@@ -10,18 +10,24 @@ import { ERR } from '../rdf/vocab.ts';
 import { StructureIndex } from './index.ts';
 import { IndexFile } from './indexFile.ts';
 import { MatcherPool, MatchTimeout } from './matcherPool.ts';
+import { SubstructCursors, type SubstructCursor } from './substructCursors.ts';
 import { bySimilarity, screenScan, similarityScan, type SimilarityHit, type SlotFilter } from './scan.ts';
 
 const SCAN_CHUNK = 16_384;
 /** Slots a similarity scan does between yields to the event loop (a few ms in the kernel). */
 const SIMILARITY_CHUNK = 262_144;
-const MATCH_CHUNK = 2_048;
+/** Most candidates one matcher is sent at once. */
+const MATCH_CHUNK = 4_096;
+/** A removed compound's pickle: nothing RDKit reads, so it matches nothing. */
+const EMPTY = new Uint8Array(0);
 
 export interface SearchOptions {
   /** Only these compounds (a dataset's); undefined searches all. */
   within?: readonly string[];
   /** Stop after this many results (paging asks for offset + page size). */
   limit?: number;
+  /** Substructure search: the first `offset` results are left out (they still count towards `limit`). */
+  offset?: number;
   signal?: AbortSignal;
 }
 
@@ -42,19 +48,22 @@ export class SearchEngine {
   /** True when the file holds more or other than the index (compacted by reconcile). */
   private stale = false;
   private readonly pool: MatcherPool;
+  private readonly cursors = new SubstructCursors();
+  /** Counts changes of the index: a kept substructure result is valid for one count only. */
+  private writes = 0;
 
-  private constructor(private readonly file: IndexFile | undefined, private readonly timeoutMs: number, workers: number, private readonly base: () => string) {
-    this.pool = new MatcherPool(workers);
+  private constructor(private readonly file: IndexFile | undefined, private readonly timeoutMs: number, workers: number, moleculeCache: number, private readonly base: () => string) {
+    this.pool = new MatcherPool(workers, moleculeCache);
   }
 
   /**
    * Loads the toolkit and the index file under `dataDir` (none: memory only). URIs under
    * `baseUrl()` are kept relative to it, so the index survives a change of public base.
    */
-  static async open(options: { dataDir?: string; timeoutMs: number; workers: number; baseUrl?: () => string }): Promise<SearchEngine> {
+  static async open(options: { dataDir?: string; timeoutMs: number; workers: number; moleculeCache?: number; baseUrl?: () => string }): Promise<SearchEngine> {
     const rd = await initFingerprints();
     const file = options.dataDir ? new IndexFile(path.join(options.dataDir, 'search', 'structures.idx'), `${FP_VERSION} rdkit-${rd.version()}`) : undefined;
-    const engine = new SearchEngine(file, options.timeoutMs, options.workers, options.baseUrl ?? (() => ''));
+    const engine = new SearchEngine(file, options.timeoutMs, options.workers, options.moleculeCache ?? 0, options.baseUrl ?? (() => ''));
     if (file) engine.index.readFrom(file);
     const loaded = file?.load(engine.index);
     engine.stale = !loaded?.loaded || loaded.garbage > 0;
@@ -79,6 +88,7 @@ export class SearchEngine {
     }
     let removed = 0;
     for (const uri of this.index.uris) if (uri !== undefined && !keep.has(uri) && this.index.remove(uri)) removed++;
+    if (removed > 0) this.changed();
     // Rewriting 100k entries takes a while: only when the file is not already exact.
     if (this.stale || computed > 0 || removed > 0) this.file?.rewrite(this.index);
     this.stale = false;
@@ -98,7 +108,9 @@ export class SearchEngine {
   /** Called when a compound is deleted. */
   removeCompound(uri: string): void {
     const key = this.keyOf(uri);
-    if (this.index.remove(key)) this.file?.appendRemove(key);
+    if (!this.index.remove(key)) return;
+    this.changed();
+    this.file?.appendRemove(key);
   }
 
   /** URIs of compounds with the identity of `text` (SMILES, InChI or InChIKey), in storage order. */
@@ -122,34 +134,60 @@ export class SearchEngine {
     return hits.slice(0, options.limit ?? hits.length).map((h) => ({ uri: this.uriOf(this.index.uris[h.slot]!), similarity: h.similarity }));
   }
 
-  /** Compounds that contain the query, in storage order. */
+  /**
+   * Compounds that contain the query, in storage order, from `options.offset` (default 0) to
+   * `options.limit`. The screened candidates and the hits matched so far are kept for the
+   * next page of the same search (substructCursors.ts), which goes on from there.
+   */
   async substructure(kind: QueryKind, text: string, options: SearchOptions = {}): Promise<Hit[]> {
     const screen = this.parse(() => screenOf(kind, text), kind === 'smarts' ? 'SMARTS' : 'SMILES');
-    const filter = this.filterOf(options.within);
     const limit = options.limit ?? Infinity;
-    const worker = this.pool.pick();
-    let budget = this.timeoutMs;
+    const key = SubstructCursors.keyOf(kind, text, options.within);
+    const cursor = this.cursors.get(key, this.writes) ?? this.cursors.create(key, this.writes, await this.screened(screen, options));
+    // One page of a search matches at a time; the next waits and finds the hits it needs.
+    const turn = cursor.lock.then(() => this.matchUntil(cursor, kind, text, limit, options.signal));
+    cursor.lock = turn.catch(() => undefined);
+    await turn;
     const found: Hit[] = [];
-    for (let from = 0; from < this.index.slots && found.length < limit; from += SCAN_CHUNK) {
-      const candidates: number[] = [];
-      screenScan(this.index, screen, from, Math.min(from + SCAN_CHUNK, this.index.slots), filter, candidates);
-      for (let i = 0; i < candidates.length && found.length < limit; ) {
-        // A page needs few matches: small chunks first, so it stops soon after it is full.
-        const size = Math.min(MATCH_CHUNK, Math.max(64, 2 * (limit - found.length)));
-        const chunk = candidates.slice(i, i + size);
-        i += size;
-        const started = performance.now();
-        const matched = await this.matchChunk(worker, kind, text, chunk.map((s) => this.index.pickle(s)!), budget);
-        budget -= performance.now() - started;
-        // The index may have changed while the worker ran: report only compounds still stored.
-        for (const m of matched) {
-          const uri = this.index.uris[chunk[m]!];
-          if (uri !== undefined && found.length < limit) found.push({ uri: this.uriOf(uri) });
-        }
-        this.checkAborted(options.signal);
-      }
+    for (let i = options.offset ?? 0; i < cursor.hits.length && found.length < limit - (options.offset ?? 0); i++) {
+      // The index may have changed since the candidates were screened: only compounds still stored.
+      const uri = this.index.uris[cursor.hits[i]!];
+      if (uri !== undefined) found.push({ uri: this.uriOf(uri) });
     }
     return found;
+  }
+
+  /** Slots whose pattern fingerprint holds the query's, in storage order. */
+  private async screened(screen: Uint32Array, options: SearchOptions): Promise<Int32Array> {
+    const filter = this.filterOf(options.within);
+    const candidates: number[] = [];
+    for (let from = 0; from < this.index.slots; from += SCAN_CHUNK) {
+      screenScan(this.index, screen, from, Math.min(from + SCAN_CHUNK, this.index.slots), filter, candidates);
+      if (from + SCAN_CHUNK < this.index.slots) await this.pause(options.signal);
+    }
+    return Int32Array.from(candidates);
+  }
+
+  /** Matches the cursor's candidates, a batch on every matcher at once, until it holds `limit` hits or none are left. */
+  private async matchUntil(cursor: SubstructCursor, kind: QueryKind, text: string, limit: number, signal: AbortSignal | undefined): Promise<void> {
+    let budget = this.timeoutMs;
+    const { candidates } = cursor;
+    while (cursor.hits.length < limit && cursor.next < candidates.length) {
+      this.checkAborted(signal);
+      // A page stops soon after it is full: a batch of a few times the candidates the hit rate so
+      // far says it needs, and no smaller than all matched so far, so a search paged to its end
+      // makes few batches (each is a round trip to every matcher; the next pages use the rest).
+      const rate = cursor.next === 0 ? 1 : Math.max(cursor.hits.length / cursor.next, 0.01);
+      const wanted = Math.max(Math.ceil((4 * (limit - cursor.hits.length)) / rate), cursor.next);
+      const size = Math.min(MATCH_CHUNK * this.pool.size, Math.max(64 * this.pool.size, wanted), candidates.length - cursor.next);
+      const slots = candidates.subarray(cursor.next, cursor.next + size);
+      const started = performance.now();
+      const matched = await this.matchChunk(kind, text, slots, Array.from(slots, (s) => this.index.pickle(s) ?? EMPTY), budget);
+      budget -= performance.now() - started;
+      // Pages of one search run one after the other (the lock): `next` is still this page's.
+      for (const m of matched) cursor.hits.push(slots[m]!);
+      cursor.next += size;
+    }
   }
 
   async close(): Promise<void> {
@@ -157,10 +195,10 @@ export class SearchEngine {
     await this.pool.close();
   }
 
-  private async matchChunk(worker: ReturnType<MatcherPool['pick']>, kind: QueryKind, text: string, pickles: Uint8Array[], budget: number): Promise<Uint32Array> {
+  private async matchChunk(kind: QueryKind, text: string, slots: Int32Array, pickles: Uint8Array[], budget: number): Promise<Uint32Array> {
     try {
       if (budget <= 0) throw new MatchTimeout(this.timeoutMs);
-      return await worker.match(kind, text, pickles, budget);
+      return await this.pool.match(kind, text, slots, pickles, budget);
     } catch (e) {
       if (!(e instanceof MatchTimeout)) throw e;
       throw new ServiceUnavailable(`substructure search for ${kind === 'smarts' ? 'SMARTS' : 'SMILES'} "${text}" was stopped after its time limit of ${this.timeoutMs} ms`, {
@@ -179,12 +217,22 @@ export class SearchEngine {
     } catch (e) {
       // A structure RDKit cannot read stays findable by nothing but its identity keys.
       if (!(e instanceof ToolkitParseError)) throw e;
-      if (this.index.remove(s.uri) && persist) this.file?.appendRemove(s.uri);
+      if (this.index.remove(s.uri)) {
+        this.changed();
+        if (persist) this.file?.appendRemove(s.uri);
+      }
       return false;
     }
     const entry = { uri: s.uri, canonicalSmiles: fps.canonicalSmiles, inchiKey: s.inchiKey, morgan: fps.morgan, pattern: fps.pattern, pickle: fps.pickle };
     this.index.add(entry, persist ? this.file?.append(entry) : undefined);
+    this.changed();
     return true;
+  }
+
+  /** The index changed: kept substructure results no longer hold. */
+  private changed(): void {
+    this.writes++;
+    this.cursors.clear();
   }
 
   private parse<T>(fn: () => T, what: string): T {

@@ -10,6 +10,10 @@ interface MatchJob {
   id: number;
   kind: QueryKind;
   text: string;
+  /** Most molecules the matcher keeps parsed between jobs, by slot (0: none). */
+  keep: number;
+  /** The candidates' slots (a matcher may keep a slot's molecule parsed: slots are never reused). */
+  slots: Int32Array;
   /** The candidates' pickles end to end; `ends[i]` is where candidate i ends. */
   pickles: Uint8Array;
   ends: Uint32Array;
@@ -150,21 +154,34 @@ export class MatcherPool {
   private readonly workers: MatchWorker[];
   private nextId = 1;
 
-  constructor(size: number) {
+  /** `moleculeCache`: molecules each matcher keeps parsed between jobs (0: none). */
+  constructor(size: number, private readonly moleculeCache = 0) {
     this.workers = Array.from({ length: Math.max(1, size) }, () => new MatchWorker());
   }
 
-  /** The worker with the shortest queue; one search keeps to one worker. */
-  pick(): { match: (kind: QueryKind, text: string, pickles: Uint8Array[], timeoutMs: number) => Promise<Uint32Array> } {
-    const worker = this.leastBusy();
-    return { match: async (kind, text, pickles, timeoutMs) => (await worker.run(this.job(kind, text, pickles), timeoutMs)).value! };
+  get size(): number {
+    return this.workers.length;
   }
 
-  private leastBusy(): MatchWorker {
-    return this.workers.reduce((a, b) => (b.load < a.load ? b : a));
+  /**
+   * Indexes (into `slots`) of the candidates that contain the query; `pickles[i]` is the
+   * molecule of `slots[i]`. Matcher `slot % size` gets each, so a slot always goes to the
+   * matcher that may have its molecule parsed already; they all match at once.
+   */
+  async match(kind: QueryKind, text: string, slots: Int32Array, pickles: readonly Uint8Array[], timeoutMs: number): Promise<Uint32Array> {
+    const n = this.workers.length;
+    const shares: number[][] = Array.from({ length: n }, () => []);
+    for (let i = 0; i < slots.length; i++) shares[slots[i]! % n]!.push(i);
+    const parts = await Promise.all(shares.map(async (share, w) => {
+      if (share.length === 0) return [];
+      const job = this.job(kind, text, Int32Array.from(share, (i) => slots[i]!), share.map((i) => pickles[i]!));
+      const matched = (await this.workers[w]!.run(job, timeoutMs)).value!;
+      return Array.from(matched, (k) => share[k]!);
+    }));
+    return Uint32Array.from(parts.flat()).sort();
   }
 
-  private job(kind: MatchJob['kind'], text: string, pickles: Uint8Array[]): MatchJob {
+  private job(kind: MatchJob['kind'], text: string, slots: Int32Array, pickles: readonly Uint8Array[]): MatchJob {
     const total = pickles.reduce((n, p) => n + p.byteLength, 0);
     const packed = new Uint8Array(total);
     const ends = new Uint32Array(pickles.length);
@@ -174,7 +191,7 @@ export class MatcherPool {
       pos += p.byteLength;
       ends[i] = pos;
     });
-    return { id: this.nextId++, kind, text, pickles: packed, ends };
+    return { id: this.nextId++, kind, text, keep: this.moleculeCache, slots, pickles: packed, ends };
   }
 
   async close(): Promise<void> {

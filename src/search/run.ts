@@ -22,11 +22,15 @@ export async function runSearch(deps: Pick<Deps, 'store' | 'search' | 'config' |
   await catchUpCompounds(deps);
   const end = paging.offset + paging.limit;
   const scope = { within: options.within, signal: options.signal, limit: end + 1 };
+  const reachedMax = paging.max !== undefined && end >= paging.max;
+  if (query.mode === 'substructure') {
+    // Only this page's hits (and one beyond) are made into URIs; the search goes on from the last page's.
+    const hits = await deps.search.substructure(query.kind, query.text, { ...scope, offset: paging.offset });
+    return { hits: hits.slice(0, paging.limit), hasMore: hits.length > paging.limit && !reachedMax };
+  }
   let hits: Hit[];
   if (query.mode === 'similarity') hits = await deps.search.similar(query.smiles, query.threshold, scope);
-  else if (query.mode === 'substructure') hits = await deps.search.substructure(query.kind, query.text, scope);
   else hits = await exactHits(deps, query.text, options.within);
-  const reachedMax = paging.max !== undefined && end >= paging.max;
   return { hits: hits.slice(paging.offset, end), hasMore: hits.length > end && !reachedMax };
 }
 

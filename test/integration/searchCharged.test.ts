@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { rdkitSubstructureHits, type JudgeKind } from '../helpers/rdkitPython.ts';
+import { readFileSync } from 'node:fs';
+import { sharedData } from '../helpers/data.ts';
 
 // Substructure search with charged atoms, judged by RDKit's Python: a SMILES query matches
 // as RDKit matches a molecule, by element and written charge, without the radicals its
@@ -92,5 +94,47 @@ describe('substructure search with charged atoms', () => {
 
   it('uncharged SMARTS queries find what RDKit finds', async () => {
     for (const q of ['c1ccccc1', 'C(=O)O', 'C(=O)[OH]']) expect(await hits('smarts', q), q).to.deep.equal(rdkitSubstructureHits(STRUCTURES, [['smarts', q]])[0]);
+  });
+});
+
+describe('substructure search over 200 kazius structures, page after page, against RDKit', () => {
+  const STRUCTURES = readFileSync(sharedData('opentox-test', 'kazius.csv'), 'utf8').split(/\r?\n/).slice(1, 201).map((l) => l.split(',')[0]!);
+  const QUERIES: Array<[string, JudgeKind, string]> = [
+    ['substructure', 'smiles', 'c1ccccc1'],
+    ['smarts', 'smarts', 'C(=O)[OH]'],
+    ['substructure', 'smiles', '[N+](=O)[O-]'],
+    ['smarts', 'smarts', '[N+](=O)[O-]'],
+  ];
+  let app: TestApp;
+  let judged: number[][];
+  const uri = (i: number) => `${app.url}/compound/${i + 1}`;
+
+  before(async function () {
+    this.timeout(60_000);
+    app = await startApp();
+    STRUCTURES.forEach((s, i) => app.deps.search.indexCompound(uri(i), s));
+    judged = rdkitSubstructureHits(STRUCTURES, QUERIES.map(([, kind, text]) => [kind, text]));
+  });
+  after(async () => { await app.close(); });
+
+  QUERIES.forEach(([param, , text], q) => {
+    it(`${param}=${text}: the pages of 9 together are RDKit's hits, each once, in storage order`, async () => {
+      const found: string[] = [];
+      let next: string | undefined = `${app.url}/compound?${param}=${encodeURIComponent(text)}&pagesize=9`;
+      let pages = 0;
+      for (; next; pages++) {
+        const res: Response = await fetch(next, { headers: { Accept: 'text/uri-list' } });
+        expect(res.status).to.equal(200);
+        expect(res.headers.get('content-type')).to.match(/^text\/uri-list/);
+        const page = (await res.text()).split('\r\n').filter(Boolean);
+        expect(page.length, `page ${pages}`).to.be.at.most(9);
+        found.push(...page);
+        next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
+      }
+      const expected = judged[q]!;
+      expect(expected.length, 'the judge finds something').to.be.greaterThan(2);
+      expect(pages).to.equal(Math.ceil(expected.length / 9));
+      expect(found).to.deep.equal(expected.map(uri));
+    });
   });
 });

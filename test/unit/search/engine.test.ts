@@ -67,6 +67,38 @@ describe('search engine', () => {
     expect(await engine.substructure('smarts', '[N+](=O)[O-]', { limit: 2 })).to.deep.equal(all.slice(0, 2));
   });
 
+  it('substructure pages go on from the last one, and a write starts the search again', async () => {
+    const all = await engine.substructure('smarts', 'c[N+](=O)[O-]');
+    expect(all.length).to.be.greaterThan(4);
+    const pages = [];
+    for (let offset = 0; offset < all.length; offset += 3) pages.push(...(await engine.substructure('smarts', 'c[N+](=O)[O-]', { offset, limit: offset + 3 })));
+    expect(pages).to.deep.equal(all);
+    // Pages of one search asked for at once answer in turn, each its own hits.
+    const [a, b] = await Promise.all([engine.substructure('smarts', 'c[N+](=O)[O-]', { limit: 2 }), engine.substructure('smarts', 'c[N+](=O)[O-]', { offset: 2, limit: 4 })]);
+    expect([...a, ...b]).to.deep.equal(all.slice(0, 4));
+    engine.indexCompound('http://x/compound/new', 'O=[N+]([O-])c1ccccc1Br');
+    try {
+      expect(await engine.substructure('smarts', 'c[N+](=O)[O-]', { offset: all.length })).to.deep.equal([{ uri: 'http://x/compound/new' }]);
+    } finally {
+      engine.removeCompound('http://x/compound/new');
+    }
+    expect(await engine.substructure('smarts', 'c[N+](=O)[O-]')).to.deep.equal(all);
+  });
+
+  it('two matchers keeping a few parsed molecules find what one parsing each finds, search after search', async () => {
+    const keeping = await SearchEngine.open({ timeoutMs: 30_000, workers: 2, moleculeCache: 20 });
+    try {
+      smiles.forEach((s, i) => keeping.indexCompound(uri(i), s));
+      for (const round of [1, 2]) {
+        for (const [kind, q] of [['smarts', '[N+](=O)[O-]'], ['smiles', 'c1ccccc1'], ['smarts', 'C(=O)[OH]']] as const) {
+          expect(await keeping.substructure(kind, q), `${q}, round ${round}`).to.deep.equal(await engine.substructure(kind, q));
+        }
+      }
+    } finally {
+      await keeping.close();
+    }
+  });
+
   it('a SMILES substructure query matches aromatic rings however they were drawn', async () => {
     const benzene = await engine.substructure('smiles', 'C1=CC=CC=C1');
     expect(benzene.map((h) => h.uri)).to.include(uri(1));
