@@ -22,8 +22,7 @@ import { ownTerms } from '../rdf/vocab.ts';
 import type { Table } from './table.ts';
 import { MODEL_KIND } from './apply.ts';
 import type { FeatureCalculation } from './learning/representation.ts';
-import { algorithmById } from './catalogue.ts';
-import { algorithmUri, HASH, storedValues } from './parameterised.ts';
+import { algorithmById, algorithmUri, HASH, storedValues } from './catalogue.ts';
 import { withDefaults } from './params.ts';
 import { bound } from '../store/api.ts';
 

@@ -8,9 +8,8 @@ import { NotFound } from '../errors.ts';
 import { fetchPage, type Paging } from '../http/paging.ts';
 import { DC } from '../rdf/vocab.ts';
 import { checkIri } from '../store/binder.ts';
-import { algorithmById } from './catalogue.ts';
+import { algorithmById, algorithmUri, HASH, storedValues } from './catalogue.ts';
 import { algorithmQuads, type DescribeOptions } from './describe.ts';
-import { algorithmUri, HASH, storedValues } from './parameterised.ts';
 import type { AlgorithmDef } from './types.ts';
 import { bound } from '../store/api.ts';
 
