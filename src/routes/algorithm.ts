@@ -9,7 +9,7 @@ import { readForm } from '../http/body.ts';
 import { BadRequest } from '../errors.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { checkIri } from '../store/binder.ts';
-import { algorithmGraph, algorithmGraphs, listAlgorithms, resolveAlgorithm } from '../algorithms/listing.ts';
+import { algorithmGraph, algorithmGraphs, listAlgorithms, resolveAlgorithm } from '../algorithms/catalogue.ts';
 import { selectFeatures, startApply } from '../algorithms/startApply.ts';
 import { ERR, PREFIXES } from '../rdf/vocab.ts';
 import { jobCallerOf } from '../auth/namedInputs.ts';
