@@ -11,7 +11,7 @@ import type { Form } from '../http/body.ts';
 import { BadRequest, HttpError, NotFound } from '../errors.ts';
 import { readUriParam } from '../http/uriParam.ts';
 import { redact } from '../util/redact.ts';
-import { checkReadable, formValues, type JobCaller } from '../auth/namedInputs.ts';
+import { checkReadable, formValues, type JobCaller } from '../auth/readAccess.ts';
 import { admitRemote } from '../http/outbound/policy.ts';
 import { ATYPE, ERR } from '../rdf/vocab.ts';
 import type { JobContext } from '../tasks/api.ts';

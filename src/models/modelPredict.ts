@@ -18,7 +18,7 @@ import { modelGraph, readModel } from './models.ts';
 import { writeNeighbours } from './neighbours.ts';
 import type { Form } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
-import { checkReadable, formValues, type JobCaller } from '../auth/namedInputs.ts';
+import { checkReadable, formValues, type JobCaller } from '../auth/readAccess.ts';
 import { directReply } from '../tasks/taskReply.ts';
 import { CONFIDENCE_LEVEL_PARAM } from '../algorithms/learning/conformal.ts';
 import { readParams } from '../algorithms/params.ts';

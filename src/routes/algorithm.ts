@@ -12,7 +12,7 @@ import { checkIri } from '../store/binder.ts';
 import { algorithmGraph, algorithmGraphs, listAlgorithms, resolveAlgorithm } from '../algorithms/catalogue.ts';
 import { selectFeatures, startApply } from '../algorithms/startApply.ts';
 import { ERR, PREFIXES } from '../rdf/vocab.ts';
-import { jobCallerOf } from '../auth/namedInputs.ts';
+import { jobCallerOf } from '../auth/readAccess.ts';
 import { directReply } from '../tasks/taskReply.ts';
 
 /**
