@@ -19,7 +19,7 @@ import type { Reply } from '../http/reply.ts';
 import { applyAlgorithm, type ApplyParams } from './apply.ts';
 import { algorithmById, algorithmUri, ensureParameterised, resolveAlgorithm, storedValues } from './catalogue.ts';
 import { admitDataset, datasetRef, readDatasetRef } from './datasetRef.ts';
-import { workerRunner } from './parallel.ts';
+import { workerRunner } from './worker.ts';
 import { readParams, withDefaults } from './params.ts';
 import { checkAgainstData } from './sizeLimits.ts';
 import { valuesTable } from './datasetIO.ts';
