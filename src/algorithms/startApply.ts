@@ -18,11 +18,10 @@ import type { JobContext } from '../tasks/api.ts';
 import type { Reply } from '../http/reply.ts';
 import { applyAlgorithm, type ApplyParams } from './apply.ts';
 import { algorithmById, algorithmUri, ensureParameterised, resolveAlgorithm, storedValues } from './catalogue.ts';
-import { admitDataset, datasetRef, readDatasetRef } from './datasetRef.ts';
+import { admitDataset, datasetRef, readDatasetRef, valuesTable } from './datasetIO.ts';
 import { workerRunner } from './worker.ts';
 import { readParams, withDefaults } from './params.ts';
 import { checkAgainstData } from './sizeLimits.ts';
-import { valuesTable } from './datasetIO.ts';
 import type { AlgorithmDef } from './types.ts';
 
 export const APPLY_JOB = 'algorithm-apply';

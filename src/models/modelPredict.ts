@@ -3,7 +3,7 @@
 // when the model predicts one), optionally published to a dataset_service.
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import { admitDataset, datasetRef } from '../algorithms/datasetRef.ts';
+import { admitDataset, datasetRef } from '../algorithms/datasetIO.ts';
 import { compoundIndex, compoundNumber, knowCompound } from '../compounds/compoundIndex.ts';
 import { redact } from '../util/redact.ts';
 import { BadRequest, InternalError } from '../errors.ts';
