@@ -1,5 +1,5 @@
 // The dataset resource: algorithm outputs, list, delete (uploads: datasetUploadJob.ts,
-// metadata edits: datasetMetadata.ts). Layout and reads are in datasetLayout.ts / datasetView.ts.
+// metadata edits: datasetMetadata.ts). Layout and reads are in datasetLayout.ts.
 import type { Deps } from '../deps.ts';
 import { requireDataset } from './datasetLayout.ts';
 import { numberLiteral, stringLiteral, writeEntries, type EntrySource } from './datasetWrite.ts';
