@@ -10,8 +10,8 @@
 // or compare validations, names as its inputs (dataset_uri, model_uri, test_dataset_uri,
 // validation_uris, feature URIs...) must be readable by the caller: a job would otherwise
 // read a private dataset from the store on behalf of someone its owner never granted.
-// Applying an algorithm or a model checks its form in its domain call (startApply,
-// startPredict), with the rest of its inputs; the middleware checks the other job paths.
+// Applying an algorithm or a model checks its form when its route takes the caller
+// (jobCallerOf), before the domain call; the middleware checks the other job paths.
 import type Koa from 'koa';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
@@ -151,8 +151,8 @@ export async function readablePage(page: ListPage, fetch: (limit: number, offset
 }
 
 const JOB_PATH = /^\/(algorithm|model|validation)(\/|$)/;
-/** POSTs whose domain call checks the inputs itself (startApply, startPredict). */
-const CHECKED_BY_DOMAIN = /^\/(algorithm|model)\//;
+/** POSTs whose routes check the form through jobCallerOf. */
+const CHECKED_BY_ROUTE = /^\/(algorithm|model)\//;
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
 
 /** A caller as a domain call that starts a job takes it: with what they may read (absent when everyone reads everything). */
@@ -160,20 +160,22 @@ export interface JobCaller extends Caller {
   access?: ReadAccess;
 }
 
-export function jobCallerOf(deps: Pick<Deps, 'config' | 'store' | 'identity'>, ctx: Koa.Context): JobCaller {
+/** The caller of a POST that starts a job, once every value of its `form` is a resource they may read (else 403). */
+export async function jobCallerOf(deps: Pick<Deps, 'config' | 'store' | 'identity'>, ctx: Koa.Context, form: Form): Promise<JobCaller> {
   const caller: JobCaller = callerOf(ctx);
   const access = readAccessOf(deps, ctx);
   if (access) caller.access = access;
+  await checkReadable(formValues(form), access);
   return caller;
 }
 
 /** Every value of a form. */
-export function formValues(form: Form): string[] {
+function formValues(form: Form): string[] {
   return form.names().flatMap((name) => form.all(name));
 }
 
 /** 403 naming the first value that is a resource the caller may not read. */
-export async function checkReadable(values: readonly string[], access: ReadAccess | undefined): Promise<void> {
+async function checkReadable(values: readonly string[], access: ReadAccess | undefined): Promise<void> {
   if (!access) return;
   for (const value of values) {
     // A value may list several URIs (validation_uris takes them separated by spaces or commas).
@@ -190,8 +192,8 @@ async function parameterValues(ctx: Koa.Context): Promise<string[]> {
   return values;
 }
 
-/** The check for job paths whose routes start no domain call that checks them. */
+/** The check for job paths whose routes do not take their caller through jobCallerOf. */
 export async function checkNamedInputs(ctx: Koa.Context, access: ReadAccess): Promise<void> {
-  if (!JOB_PATH.test(ctx.path) || (ctx.method === 'POST' && CHECKED_BY_DOMAIN.test(ctx.path))) return;
+  if (!JOB_PATH.test(ctx.path) || (ctx.method === 'POST' && CHECKED_BY_ROUTE.test(ctx.path))) return;
   await checkReadable(await parameterValues(ctx), access);
 }

@@ -50,6 +50,9 @@ export function modelRouter(deps: Deps): Router {
     return emptyReply();
   }));
 
-  router.post('/model/:id', handle(async (ctx) => startPredict(deps, modelUri(ctx), await readForm(ctx), jobCallerOf(deps, ctx))));
+  router.post('/model/:id', handle(async (ctx) => {
+    const form = await readForm(ctx);
+    return startPredict(deps, modelUri(ctx), form, await jobCallerOf(deps, ctx, form));
+  }));
   return router;
 }
