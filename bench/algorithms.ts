@@ -7,7 +7,7 @@ import { computeDescriptors, DESCRIPTORS } from '../src/chem/descriptors.ts';
 import { rdkit } from '../src/chem/rdkitLazy.ts';
 import { algorithmById } from '../src/algorithms/catalogue.ts';
 import { withDefaults, type ParamValues } from '../src/algorithms/params.ts';
-import { workerRunner } from '../src/algorithms/parallel.ts';
+import { workerRunner } from '../src/algorithms/worker.ts';
 import { trainModel, predictWith } from '../src/algorithms/learning/trainer.ts';
 import type { ClassificationStats, RegressionStats } from '../src/algorithms/ml/metrics.ts';
 import type { Table } from '../src/algorithms/table.ts';

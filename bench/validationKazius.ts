@@ -11,8 +11,7 @@ import path from 'node:path';
 import { startApp } from '../test/helpers/app.ts';
 import { followTask, uploadDataset } from '../test/helpers/datasets.ts';
 import { sharedData } from '../test/helpers/data.ts';
-import { algorithmById } from '../src/algorithms/catalogue.ts';
-import { ensureParameterised } from '../src/algorithms/parameterised.ts';
+import { algorithmById, ensureParameterised } from '../src/algorithms/catalogue.ts';
 import { readParams, withDefaults } from '../src/algorithms/params.ts';
 
 const csv = sharedData('opentox-test', 'kazius.csv');

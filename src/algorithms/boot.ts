@@ -2,9 +2,8 @@
 // listing and ?type= queries (rdfs:subClassOf* over the ontology graphs) run in the store.
 import type { Deps } from '../deps.ts';
 import type { WriteOp } from '../store/api.ts';
-import { ALGORITHMS } from './catalogue.ts';
+import { ALGORITHMS, algorithmUri } from './catalogue.ts';
 import { algorithmQuads } from './describe.ts';
-import { algorithmUri } from './parameterised.ts';
 
 export async function loadAlgorithms(deps: Deps): Promise<void> {
   const ops: WriteOp[] = ALGORITHMS.map((def) => {

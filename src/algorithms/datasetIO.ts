@@ -1,8 +1,17 @@
-// AlgorithmIO over this service's dataset, feature, compound and model resources, built
-// once at boot (boot.ts) and handed to whoever runs algorithms through deps.io.
+// How algorithms reach this service's datasets. dataset_uri (SPEC §2.1) is read once per
+// request into a DatasetRef that the checks, the job and the dataset loader all take, and
+// checked before any task exists (SPEC §2.1: "400 incorrect dataset URI"): http(s), a
+// dataset of this service that exists, or one elsewhere that the outbound policy admits
+// (DESIGN "Outbound requests and trust"). AlgorithmIO over this service's dataset,
+// feature, compound and model resources is built once at boot (boot.ts) and handed to
+// whoever runs algorithms through deps.io.
+import type { Config } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
-import { BadRequest } from '../errors.ts';
+import { BadRequest, HttpError } from '../errors.ts';
+import { readUriParam } from '../http/uriParam.ts';
+import { admitRemote } from '../http/outbound/policy.ts';
+import { isDataset } from '../datasets/datasetLayout.ts';
 import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { ensureFeatures } from '../features/features.ts';
@@ -15,17 +24,58 @@ import { addConformers } from '../compounds/conformers.ts';
 import { compoundNumber } from '../compounds/compoundIndex.ts';
 import { ensureCompounds } from '../compounds/compounds.ts';
 import { initChem, parseStructure, type ParsedStructure } from '../chem/index.ts';
-import type { AlgorithmIO } from './io.ts';
-import { datasetRef } from './datasetRef.ts';
 import { redact } from '../util/redact.ts';
-import { ownTerms } from '../rdf/vocab.ts';
+import { ERR, ownTerms } from '../rdf/vocab.ts';
 import type { Table } from './table.ts';
 import { MODEL_KIND } from './apply.ts';
 import type { FeatureCalculation } from './learning/representation.ts';
-import { algorithmById } from './catalogue.ts';
-import { algorithmUri, HASH, storedValues } from './parameterised.ts';
+import { algorithmById, algorithmUri, HASH, storedValues } from './catalogue.ts';
 import { withDefaults } from './params.ts';
 import { bound } from '../store/api.ts';
+import type { AlgorithmIO, DatasetRef } from './io.ts';
+
+export type { DatasetRef } from './io.ts';
+
+/** The reference an already normalised http(s) dataset URI stands for. */
+export function datasetRef(config: Config, uri: string): DatasetRef {
+  const url = new URL(uri);
+  const featureUris = [...url.searchParams.getAll('feature_uris[]'), ...url.searchParams.getAll('feature_uris')];
+  url.search = '';
+  const ref: DatasetRef = { uri, base: url.href, local: url.href.startsWith(uriOf(config, '/dataset/')) };
+  if (featureUris.length > 0) ref.featureUris = featureUris;
+  return ref;
+}
+
+/** A form field naming a dataset, normalised (SPEC §1 rule 2); 400 unless an http(s) URI. */
+export function readDatasetRef(config: Config, sent: string, name = 'dataset_uri'): DatasetRef {
+  const uri = readUriParam(sent, name);
+  // Only http(s) datasets are read (SPEC §2.1: a dataset service's URI).
+  if (!/^https?:\/\//i.test(uri)) throw new BadRequest(`${name} must be an http(s) URI of a dataset: ${JSON.stringify(redact(uri).slice(0, 200))}`, { code: ERR.InvalidIRI });
+  return datasetRef(config, uri);
+}
+
+/**
+ * 400 unless the job could read the dataset: a local one exists (and holds
+ * prediction_feature when one is named), a remote one passes the outbound policy. Answers a
+ * local dataset's prediction_feature column as read for the check (the size limits use it).
+ */
+export async function admitDataset(deps: Deps, ref: DatasetRef, options: { name?: string; predictionFeature?: string; subjectid?: string } = {}): Promise<LoadedDataset | undefined> {
+  const name = options.name ?? 'dataset_uri';
+  if (!ref.local) {
+    await admitRemote(deps.config, ref.uri, name);
+    return undefined;
+  }
+  if (!(await isDataset(deps, ref.base))) throw new BadRequest(`${name} ${ref.uri} names no dataset of this service`, { code: ERR.InvalidParameter });
+  const feature = options.predictionFeature;
+  if (!feature) return undefined;
+  try {
+    const d = await loadDataset(deps, ref.base, { subjectid: options.subjectid, featureUris: [feature] });
+    if (d.features.some((f) => f.uri === feature)) return d;
+  } catch (e) {
+    if (!(e instanceof HttpError) || e.status !== 400) throw e;
+  }
+  throw new BadRequest(`prediction_feature ${feature} is not a feature of dataset ${ref.base}`, { code: ERR.PredictionFeatureNotInDataset });
+}
 
 /** Compounds per SMILES read. */
 const SMILES_PER_READ = 100;

@@ -38,7 +38,7 @@ export interface ModelRequest {
   data: unknown;
 }
 
-/** A dataset_uri as read once from the request (datasetRef.ts); plain data, so it travels in job parameters. */
+/** A dataset_uri as read once from the request (datasetIO.ts datasetRef); plain data, so it travels in job parameters. */
 export interface DatasetRef {
   /** As sent, normalised (SPEC §1 rule 2), query included. */
   uri: string;
@@ -55,7 +55,7 @@ export interface AlgorithmIO {
   ownTerms: OwnTerms;
   /** URI of the algorithm `id` of this service (unparameterised). */
   algorithmUri: (id: string) => string;
-  /** The reference a dataset URI stands for (datasetRef.ts), for runs that start from a stored URI. */
+  /** The reference a dataset URI stands for (datasetIO.ts datasetRef), for runs that start from a stored URI. */
   ref: (datasetUri: string) => DatasetRef;
   /**
    * The dataset as a table with a SMILES per row; feature_uris[] on the URI restrict the

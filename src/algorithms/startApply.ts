@@ -2,8 +2,9 @@
 // checked before a task exists — the algorithm (looked up once), dataset_uri (read once
 // into a DatasetRef), prediction_feature for supervised algorithms, each parameter's type
 // and range, rule 6 (no parameters on a parameterised URI), and the outbound policy for
-// everything the job would fetch or post elsewhere, and (AUTH_READ=owner) that the caller
-// may read every resource the form names — then the job is queued. The job runs
+// everything the job would fetch or post elsewhere — then the job is queued. That the
+// caller may read every resource the form names (AUTH_READ=owner) the route checked
+// already, taking the caller (jobCallerOf). The job runs
 // applyAlgorithm (apply.ts) with the AlgorithmIO built once at boot (deps.io).
 import { workerThreads } from '../config.ts';
 import type { Deps } from '../deps.ts';
@@ -11,20 +12,17 @@ import type { Form } from '../http/body.ts';
 import { BadRequest, HttpError, NotFound } from '../errors.ts';
 import { readUriParam } from '../http/uriParam.ts';
 import { redact } from '../util/redact.ts';
-import { checkReadable, formValues, type JobCaller } from '../auth/namedInputs.ts';
+import type { JobCaller } from '../auth/readAccess.ts';
 import { admitRemote } from '../http/outbound/policy.ts';
 import { ATYPE, ERR } from '../rdf/vocab.ts';
 import type { JobContext } from '../tasks/api.ts';
 import type { Reply } from '../http/reply.ts';
 import { applyAlgorithm, type ApplyParams } from './apply.ts';
-import { algorithmById } from './catalogue.ts';
-import { admitDataset, datasetRef, readDatasetRef } from './datasetRef.ts';
-import { resolveAlgorithm } from './listing.ts';
-import { workerRunner } from './parallel.ts';
-import { algorithmUri, ensureParameterised, storedValues } from './parameterised.ts';
+import { algorithmById, algorithmUri, ensureParameterised, resolveAlgorithm, storedValues } from './catalogue.ts';
+import { admitDataset, datasetRef, readDatasetRef, valuesTable } from './datasetIO.ts';
+import { workerRunner } from './worker.ts';
 import { readParams, withDefaults } from './params.ts';
 import { checkAgainstData } from './sizeLimits.ts';
-import { valuesTable } from './datasetIO.ts';
 import type { AlgorithmDef } from './types.ts';
 
 export const APPLY_JOB = 'algorithm-apply';
@@ -83,7 +81,6 @@ async function admit(deps: Deps, def: AlgorithmDef, p: ApplyParams, subjectid?: 
 
 /** POST /algorithm/{id}[/{hash}]: checks everything, then queues the job (SPEC §4.3: 202 with a task). */
 export async function startApply(deps: Deps, target: ApplyTarget, form: Form, caller: JobCaller): Promise<Reply> {
-  await checkReadable(formValues(form), caller.access);
   const { def } = await resolveAlgorithm(deps, target.id, target.hash);
   const params = await readApplyForm(deps, def, form, target.hash);
   const subjectid = caller.subjectid ?? form.get('subjectid');
@@ -102,7 +99,6 @@ export async function startApply(deps: Deps, target: ApplyTarget, form: Form, ca
  * features), answered at once with the selected features.
  */
 export async function selectFeatures(deps: Deps, id: string, form: Form, caller: JobCaller): Promise<{ selected: string[]; title: string; creator: string }> {
-  await checkReadable(formValues(form), caller.access);
   const { def } = await resolveAlgorithm(deps, id);
   if (!def.types.some((t) => t.equals(ATYPE.FeatureSelection))) throw new NotFound(`${id} is not a feature selection algorithm`);
   const params = await readApplyForm(deps, def, form);

@@ -11,8 +11,7 @@ import { recordCreated } from './ownerFallback.ts';
 import { forgetOwner, ownerOf } from './owners.ts';
 import { forgetGrants } from './grants.ts';
 import { isAuthPath, pathAndAncestors, requirement } from './policy.ts';
-import { readAccessOf } from './readAccess.ts';
-import { checkNamedInputs } from './namedInputs.ts';
+import { checkNamedInputs, readAccessOf } from './readAccess.ts';
 import { TOKEN_SHAPE, tokenOfForm, tokenOfHeaders } from './tokenSource.ts';
 
 const LOGIN_HINT = 'Log in with POST /auth/authenticate (form fields username, password) and send the token as subjectid.';

@@ -6,13 +6,21 @@
 // made from: a feature its ot:hasSource (the features an upload mints are as private as
 // the dataset), a model its ot:trainingDataset (the per-fold models of a cross-validation).
 // One ReadAccess per request remembers its answers; lists and /sparql filter with it.
+// Under AUTH_READ=owner, the resources a request to apply an algorithm or a model, to run
+// or compare validations, names as its inputs (dataset_uri, model_uri, test_dataset_uri,
+// validation_uris, feature URIs...) must be readable by the caller: a job would otherwise
+// read a private dataset from the store on behalf of someone its owner never granted.
+// Applying an algorithm or a model checks its form when its route takes the caller
+// (jobCallerOf), before the domain call; the middleware checks the other job paths.
 import type Koa from 'koa';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { uriOf } from '../deps.ts';
+import { Forbidden } from '../errors.ts';
+import { contentType, readForm, type Form } from '../http/body.ts';
 import { OT } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
-import type { AuthState } from './caller.ts';
+import { callerOf, type AuthState, type Caller } from './caller.ts';
 import { granteesOf, isGranted } from './grants.ts';
 import { aclGraph, ownerOf } from './owners.ts';
 import { PRIVATE_PATH, pathAndAncestors } from './policy.ts';
@@ -140,4 +148,52 @@ export async function readablePage(page: ListPage, fetch: (limit: number, offset
     if (rows.length < chunk) break;
   }
   return { uris: kept.slice(page.offset, page.offset + page.limit), more: kept.length > page.offset + page.limit };
+}
+
+const JOB_PATH = /^\/(algorithm|model|validation)(\/|$)/;
+/** POSTs whose routes check the form through jobCallerOf. */
+const CHECKED_BY_ROUTE = /^\/(algorithm|model)\//;
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+/** A caller as a domain call that starts a job takes it: with what they may read (absent when everyone reads everything). */
+export interface JobCaller extends Caller {
+  access?: ReadAccess;
+}
+
+/** The caller of a POST that starts a job, once every value of its `form` is a resource they may read (else 403). */
+export async function jobCallerOf(deps: Pick<Deps, 'config' | 'store' | 'identity'>, ctx: Koa.Context, form: Form): Promise<JobCaller> {
+  const caller: JobCaller = callerOf(ctx);
+  const access = readAccessOf(deps, ctx);
+  if (access) caller.access = access;
+  await checkReadable(formValues(form), access);
+  return caller;
+}
+
+/** Every value of a form. */
+function formValues(form: Form): string[] {
+  return form.names().flatMap((name) => form.all(name));
+}
+
+/** 403 naming the first value that is a resource the caller may not read. */
+async function checkReadable(values: readonly string[], access: ReadAccess | undefined): Promise<void> {
+  if (!access) return;
+  for (const value of values) {
+    // A value may list several URIs (validation_uris takes them separated by spaces or commas).
+    for (const uri of new Set([value.trim(), ...value.split(/[\s,]+/)])) {
+      if (uri && !(await access.mayRead(uri))) throw new Forbidden(`${uri.slice(0, 200)} belongs to another user, who has not granted you access to it`);
+    }
+  }
+}
+
+/** Every parameter value of the query string and of a form body. */
+async function parameterValues(ctx: Koa.Context): Promise<string[]> {
+  const values = Object.values(ctx.query).flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
+  if (FORM_TYPES.has(contentType(ctx))) values.push(...formValues(await readForm(ctx)));
+  return values;
+}
+
+/** The check for job paths whose routes do not take their caller through jobCallerOf. */
+export async function checkNamedInputs(ctx: Koa.Context, access: ReadAccess): Promise<void> {
+  if (!JOB_PATH.test(ctx.path) || (ctx.method === 'POST' && CHECKED_BY_ROUTE.test(ctx.path))) return;
+  await checkReadable(await parameterValues(ctx), access);
 }

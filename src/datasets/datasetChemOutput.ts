@@ -10,7 +10,7 @@ import { SVC } from '../rdf/vocab.ts';
 import { bound } from '../store/api.ts';
 import { readStructureFile } from '../compounds/compoundFiles.ts';
 import { storedSmiles } from '../compounds/compoundQuads.ts';
-import { rowsOf, type DatasetView } from './datasetView.ts';
+import { rowsOf, type DatasetView } from './datasetLayout.ts';
 import { readFeatures } from '../features/features.ts';
 import type { CsvExtra } from './datasetOutput.ts';
 import { COMPOUND_FIELD } from './sdf.ts';

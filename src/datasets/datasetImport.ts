@@ -20,7 +20,7 @@ import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
 import { isNumeric } from './table.ts';
 import type { UploadKind } from './readTable.ts';
-import { EntryWriter, numberLiteral, stringLiteral, type DatasetMeta } from './datasetWrite.ts';
+import { EntryWriter, numberLiteral, stringLiteral, type DatasetMeta } from './datasets.ts';
 import { isDataset } from './datasetLayout.ts';
 import { UPLOAD_READER, type UploadInput, type UploadOutline, type UploadRow } from './uploadReader.ts';
 

@@ -9,8 +9,7 @@ import { ERR, XSD } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
 import { readRdfDataset } from './rdfDataset.ts';
 import { isNumeric } from './table.ts';
-import { isDataset } from './datasetLayout.ts';
-import { rowsOf, viewOf } from './datasetView.ts';
+import { isDataset, rowsOf, viewOf } from './datasetLayout.ts';
 import { readFeatures, type FeatureInfo } from '../features/features.ts';
 import type { LoadedDataset } from './loadedDataset.ts';
 

@@ -6,7 +6,7 @@ import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { OT, RDF as RDFNS, ownTerms } from '../rdf/vocab.ts';
 import { warningsIn, warningSummaryQuads } from './datasetWarnings.ts';
-import { compoundsOf, rowsOf, type DatasetView, type EntryRow } from './datasetView.ts';
+import { compoundsOf, rowsOf, type DatasetView, type EntryRow } from './datasetLayout.ts';
 import { readFeature, readFeatures } from '../features/features.ts';
 import { csvField } from '../rdf/csvCell.ts';
 

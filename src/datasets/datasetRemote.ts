@@ -16,7 +16,7 @@ import { rdfTextStream } from '../rdf/stream.ts';
 import { ERR } from '../rdf/vocab.ts';
 import { isValidIri } from '../store/binder.ts';
 import { datasetQuadChunks } from './datasetOutput.ts';
-import { viewOf } from './datasetView.ts';
+import { viewOf } from './datasetLayout.ts';
 
 const uriListOf = (res: RemoteResponse): string => res.body.toString('utf8').trim();
 

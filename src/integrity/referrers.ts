@@ -36,7 +36,7 @@ export const compoundReferrers = (deps: Deps, compound: string): Promise<Referre
 /** Datasets with a column of this feature, and models using it as a variable. */
 export async function featureReferrers(deps: Deps, feature: string): Promise<Referrer[]> {
   const f = namedNode(feature);
-  // Every dataset copies the type of each of its features into its graph (datasetWrite.ts).
+  // Every dataset copies the type of each of its features into its graph (datasets.ts writeEntries).
   return [
     ...(await graphsWith(deps, f, RDFNS.type, OT.Feature, feature, 'ot:feature')),
     ...(await graphsWith(deps, null, OT.independentVariables, f, feature, 'ot:independentVariables')),

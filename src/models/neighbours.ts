@@ -11,9 +11,8 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Deps } from '../deps.ts';
 import { DC, RDF as RDFNS, XSD, ownTerms, type OwnTerms } from '../rdf/vocab.ts';
-import { entryUri } from '../datasets/datasetLayout.ts';
+import { entryUri, type EntryRow } from '../datasets/datasetLayout.ts';
 import type { CsvGroup } from '../datasets/datasetOutput.ts';
-import type { EntryRow } from '../datasets/datasetView.ts';
 import type { NeighbourOutputInfo, NeighbourValue } from './predictors.ts';
 
 export type { NeighbourOutputInfo, NeighbourValue } from './predictors.ts';
@@ -75,7 +74,7 @@ export async function datasetNeighbourOutput(deps: Pick<Deps, 'store' | 'config'
   return { uri: link.value, count, measure: about.find((q) => q.predicate.equals(own.similarityMeasure))?.object.value ?? '' };
 }
 
-/** The neighbours of each row (rows read with their entry nodes, datasetView.ts), by rank. */
+/** The neighbours of each row (rows read with their entry nodes, datasetLayout.ts rowsOf), by rank. */
 export async function neighboursOfRows(deps: Pick<Deps, 'store' | 'config'>, dataset: string, rows: readonly EntryRow[]): Promise<NeighbourValue[][]> {
   const own = ownTerms(deps.config.baseUrl);
   const nodes = rows.flatMap((r) => r.nodes.filter((q) => q.predicate.equals(own.neighbour)).map((q) => q.object as RDF.NamedNode));

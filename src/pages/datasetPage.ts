@@ -8,7 +8,7 @@ import { isSearch } from '../search/params.ts';
 import { parsePaging } from '../http/paging.ts';
 import { BadRequest } from '../errors.ts';
 import { ERR } from '../rdf/vocab.ts';
-import { viewOf, rowsOf, type EntryRow } from '../datasets/datasetView.ts';
+import { viewOf, rowsOf, type EntryRow } from '../datasets/datasetLayout.ts';
 import { datasetNeighbourOutput, neighboursOfRows } from '../models/neighbours.ts';
 import { neighbourCells } from './neighbourCells.ts';
 import { metadataOf } from '../datasets/datasetOutput.ts';

@@ -9,10 +9,10 @@ import { readForm } from '../http/body.ts';
 import { BadRequest } from '../errors.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
 import { checkIri } from '../store/binder.ts';
-import { algorithmGraph, algorithmGraphs, listAlgorithms, resolveAlgorithm } from '../algorithms/listing.ts';
-import { selectFeatures, startApply } from '../algorithms/startApply.ts';
+import { algorithmGraph, algorithmGraphs, listAlgorithms, resolveAlgorithm } from '../algorithms/catalogue.ts';
+import { selectFeatures, startApply, type ApplyTarget } from '../algorithms/startApply.ts';
 import { ERR, PREFIXES } from '../rdf/vocab.ts';
-import { jobCallerOf } from '../auth/namedInputs.ts';
+import { jobCallerOf } from '../auth/readAccess.ts';
 import { directReply } from '../tasks/taskReply.ts';
 
 /**
@@ -49,16 +49,23 @@ async function describe(deps: Deps, id: string, hash?: string): Promise<Reply> {
   return { status: 200, headers: {}, variants: rdfVariants(() => algorithmGraph(deps, uri)), depends: [uri] };
 }
 
+/** POST /algorithm/{id}[/{hash}]: the form, the caller who may read what it names, one domain call. */
+async function apply(deps: Deps, ctx: Koa.Context, target: ApplyTarget): Promise<Reply> {
+  const form = await readForm(ctx);
+  return startApply(deps, target, form, await jobCallerOf(deps, ctx, form));
+}
+
 export function algorithmRouter(deps: Deps): Router {
   const router = new Router();
   router.get('/algorithm', handle((ctx) => list(deps, ctx)));
   router.get('/algorithm/:id', handle((ctx) => describe(deps, ctx.params.id)));
   router.get('/algorithm/:id/:hash', handle((ctx) => describe(deps, ctx.params.id, ctx.params.hash)));
-  router.post('/algorithm/:id', handle(async (ctx) => startApply(deps, { id: ctx.params.id }, await readForm(ctx), jobCallerOf(deps, ctx))));
-  router.post('/algorithm/:id/:hash', handle(async (ctx) => startApply(deps, { id: ctx.params.id, hash: ctx.params.hash }, await readForm(ctx), jobCallerOf(deps, ctx))));
+  router.post('/algorithm/:id', handle(async (ctx) => apply(deps, ctx, { id: ctx.params.id })));
+  router.post('/algorithm/:id/:hash', handle(async (ctx) => apply(deps, ctx, { id: ctx.params.id, hash: ctx.params.hash })));
   router.post('/algorithm/preprocessing/featureselection/:id', handle(async (ctx) => {
-    const caller = jobCallerOf(deps, ctx);
-    const { selected, title, creator } = await selectFeatures(deps, ctx.params.id, await readForm(ctx), caller);
+    const form = await readForm(ctx);
+    const caller = await jobCallerOf(deps, ctx, form);
+    const { selected, title, creator } = await selectFeatures(deps, ctx.params.id, form, caller);
     return directReply(deps, selected, { title, creator, owner: caller.owner });
   }));
   return router;

@@ -14,7 +14,7 @@ import { CONTEXT_PATH } from '../rdf/jsonContext.ts';
 import { OT, RDF as RDFNS } from '../rdf/vocab.ts';
 import { DataFactory } from 'n3';
 import { rdfTextStream } from '../rdf/stream.ts';
-import { viewOf, compoundsOf } from '../datasets/datasetView.ts';
+import { compoundsOf, requireDataset, viewOf } from '../datasets/datasetLayout.ts';
 import { datasetCsv, datasetQuadChunks, datasetsMetadata, datasetUriList, featureDefinitions, metadataOf } from '../datasets/datasetOutput.ts';
 import { datasetSdf, smilesColumn } from '../datasets/datasetChemOutput.ts';
 import { deleteDataset, listDatasets } from '../datasets/datasets.ts';
@@ -22,7 +22,6 @@ import { replaceMetadata } from '../datasets/datasetMetadata.ts';
 import { entryQuads } from '../datasets/datasetEntry.ts';
 import { forceOf } from '../integrity/referrers.ts';
 import { incomingUpload, startUpload } from '../datasets/datasetUploadJob.ts';
-import { requireDataset } from '../datasets/datasetLayout.ts';
 import { parsePaging, pagingHeaders, type Paging } from '../http/paging.ts';
 // The caller's name and token (SPEC §5.1), from every source: header, query, cookie, form.
 import { callerOf } from '../auth/caller.ts';

@@ -9,10 +9,9 @@ import { readForm } from '../http/body.ts';
 import { deleteModel, listModels, modelGraph, modelGraphs } from '../models/models.ts';
 import { startPredict } from '../models/modelPredict.ts';
 import { parsePaging, pagingHeaders } from '../http/paging.ts';
-import { jobCallerOf } from '../auth/namedInputs.ts';
+import { jobCallerOf, readFilter } from '../auth/readAccess.ts';
 import { NotFound } from '../errors.ts';
 import { OT } from '../rdf/vocab.ts';
-import { readFilter } from '../auth/readAccess.ts';
 import { exportOnnx, ONNX } from '../models/export/onnxExport.ts';
 import { qmrfReply } from '../models/export/qmrfReply.ts';
 
@@ -51,6 +50,9 @@ export function modelRouter(deps: Deps): Router {
     return emptyReply();
   }));
 
-  router.post('/model/:id', handle(async (ctx) => startPredict(deps, modelUri(ctx), await readForm(ctx), jobCallerOf(deps, ctx))));
+  router.post('/model/:id', handle(async (ctx) => {
+    const form = await readForm(ctx);
+    return startPredict(deps, modelUri(ctx), form, await jobCallerOf(deps, ctx, form));
+  }));
   return router;
 }

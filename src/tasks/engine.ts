@@ -6,10 +6,12 @@
 // either way it carries "run task T" to deliver(), which reads the task from the store.
 import { workerThreads, type Config } from '../config.ts';
 import { uriOf } from '../deps.ts';
-import { NotFound, ServiceUnavailable } from '../errors.ts';
+import { HttpError, InternalError, NotFound, ServiceUnavailable } from '../errors.ts';
 import type { Reply } from '../http/reply.ts';
+import { reportOf } from '../http/errorReport.ts';
 import { ERR } from '../rdf/vocab.ts';
 import type { Store } from '../store/api.ts';
+import { isValidIri } from '../store/binder.ts';
 import { infoOf, readTask, taskQuads, type TaskRecord } from './tasks.ts';
 import { taskReply } from './taskReply.ts';
 import type { JobDefinition, JobResult, TaskEngine, TaskInfo, TaskMeta, WorkerOptions } from './api.ts';
@@ -21,12 +23,43 @@ import { withFetchBudget } from '../http/outbound/budget.ts';
 import { LiveJob } from './liveJob.ts';
 import { TaskWriter } from './taskWriter.ts';
 import { JobQuota } from './quota.ts';
-import { completeTask, failTask } from './outcome.ts';
 import { forgetOwner, recordOwner, recordOwners } from '../auth/owners.ts';
 import type { Logger } from '../logger.ts';
 import type { Delivery, JobQueue, QueuedJob } from './queue.ts';
 import { LocalQueue } from './localQueue.ts';
 import { RedisQueue } from './redis/redisQueue.ts';
+
+// What a job's end does to its task (SPEC §3): Running → Completed with ot:resultURI, or
+// Running → Error with the report of what it threw (an HttpError keeps its status, any
+// other error is a 500 TaskFailed carrying its message).
+function move(t: TaskRecord, event: 'complete' | 'fail'): void {
+  t.status = transition(t.status, event) ?? t.status;
+  if (isFinal(t.status)) t.ended = new Date();
+}
+
+/** Marks `t` Error with the report of `failure`. True when the failure was unexpected (worth logging). */
+function failTask(t: TaskRecord, failure: unknown, debug: boolean): boolean {
+  const known = failure instanceof HttpError;
+  const message = (failure as Error | undefined)?.message || String(failure);
+  const err = known ? failure : new InternalError(message, { code: ERR.TaskFailed, cause: failure });
+  move(t, 'fail');
+  t.error = reportOf(err, t.creator, debug);
+  t.description ??= t.error.message;
+  return !known;
+}
+
+/** Marks `t` Completed with the URI(s) a job returned; anything but URIs fails it instead. */
+function completeTask(t: TaskRecord, result: JobResult | undefined, debug: boolean): void {
+  const uris = Array.isArray(result) ? result : [result];
+  const bad = uris.find((u) => typeof u !== 'string' || !isValidIri(u));
+  if (bad !== undefined) {
+    failTask(t, new InternalError(`job ${t.kind} returned an invalid result URI: ${JSON.stringify(bad)}`), debug);
+    return;
+  }
+  move(t, 'complete');
+  t.resultUris = uris as string[];
+  t.percentageCompleted = 100;
+}
 
 export interface EngineDeps {
   config: Config;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { lines } from '../helpers/datasets.ts';
-import { numberLiteral, writeEntries, type WritePlan } from '../../src/datasets/datasetWrite.ts';
+import { numberLiteral, writeEntries, type WritePlan } from '../../src/datasets/datasets.ts';
 import { ensureFeature } from '../../src/features/features.ts';
 
 describe('an interrupted dataset write', () => {

@@ -8,8 +8,7 @@ import { followTask, lines, uploadDataset } from '../helpers/datasets.ts';
 import { sharedData } from '../helpers/data.ts';
 import { turtle } from '../helpers/tasks.ts';
 import { OT, RDF } from '../../src/rdf/vocab.ts';
-import { algorithmById } from '../../src/algorithms/catalogue.ts';
-import { ensureParameterised } from '../../src/algorithms/parameterised.ts';
+import { algorithmById, ensureParameterised } from '../../src/algorithms/catalogue.ts';
 import { withDefaults } from '../../src/algorithms/params.ts';
 import { sleep } from '../helpers/tasks.ts';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../../src/config.ts';
 import { HttpError } from '../../../src/errors.ts';
-import { datasetRef, readDatasetRef } from '../../../src/algorithms/datasetRef.ts';
+import { datasetRef, readDatasetRef } from '../../../src/algorithms/datasetIO.ts';
 
 const config = loadConfig([], {}, { baseUrl: 'http://service.example.org' });
 

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { ALGORITHMS } from '../../../src/algorithms/catalogue.ts';
+import { ALGORITHMS, parameterHash } from '../../../src/algorithms/catalogue.ts';
 import { algorithmQuads } from '../../../src/algorithms/describe.ts';
-import { parameterHash } from '../../../src/algorithms/parameterised.ts';
 import { ATYPE, DC, OT, OWL, RDF, XSD } from '../../../src/rdf/vocab.ts';
 
 const base = 'http://example.org/algorithm/';

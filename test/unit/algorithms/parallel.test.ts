@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { algorithmById } from '../../../src/algorithms/catalogue.ts';
 import { withDefaults } from '../../../src/algorithms/params.ts';
-import { workerRunner, type RunInWorker } from '../../../src/algorithms/parallel.ts';
-import { runAlgorithm, type WorkerRunInput } from '../../../src/algorithms/worker.ts';
+import { runAlgorithm, type RunInWorker, type WorkerRunInput, workerRunner } from '../../../src/algorithms/worker.ts';
 import type { FeaturesResult } from '../../../src/algorithms/types.ts';
 import { csvTable } from '../../helpers/csvTable.ts';
 

@@ -1,7 +1,7 @@
 // Rows of numbers between threads: packed into one Float64Array, read back row by row, and
 // moved (not copied) out of a pool thread.
 import { expect } from 'chai';
-import { packRows, rowAt, rowCount } from '../../../src/threads/numberRows.ts';
+import { packRows, rowAt, rowCount } from '../../../src/algorithms/worker.ts';
 import { WorkerPool } from '../../../src/tasks/workerPool.ts';
 
 describe('rows of numbers between threads', function () {
