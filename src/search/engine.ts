@@ -12,6 +12,7 @@ import { IndexFile } from './indexFile.ts';
 import { MatcherPool, MatchTimeout } from './matcherPool.ts';
 import { SubstructCursors, type SubstructCursor } from './substructCursors.ts';
 import { bySimilarity, screenScan, similarityScan, type SimilarityHit, type SlotFilter } from './scan.ts';
+import { SizedLru } from '../util/sizedLru.ts';
 
 const SCAN_CHUNK = 16_384;
 /** Slots a similarity scan does between yields to the event loop (a few ms in the kernel). */
@@ -20,6 +21,8 @@ const SIMILARITY_CHUNK = 262_144;
 const MATCH_CHUNK = 4_096;
 /** A removed compound's pickle: nothing RDKit reads, so it matches nothing. */
 const EMPTY = new Uint8Array(0);
+/** Query fingerprints kept by query text (a client paging through hits asks the same query once a page). */
+const QUERY_FINGERPRINTS = 256;
 
 export interface SearchOptions {
   /** Only these compounds (a dataset's); undefined searches all. */
@@ -51,6 +54,8 @@ export class SearchEngine {
   private readonly cursors = new SubstructCursors();
   /** Counts changes of the index: a kept substructure result is valid for one count only. */
   private writes = 0;
+  /** Morgan fingerprints of recent similarity queries: parsing one costs about a tenth of a scan over 100,000 compounds. */
+  private readonly queryFingerprints = new SizedLru<Uint32Array>(QUERY_FINGERPRINTS, () => 1);
 
   private constructor(private readonly file: IndexFile | undefined, private readonly timeoutMs: number, workers: number, moleculeCache: number, private readonly base: () => string) {
     this.pool = new MatcherPool(workers, moleculeCache);
@@ -123,7 +128,7 @@ export class SearchEngine {
 
   /** Compounds with Tanimoto similarity >= threshold, most similar first. */
   async similar(smiles: string, threshold: number, options: SearchOptions = {}): Promise<Hit[]> {
-    const query = this.parse(() => morganOf(smiles), 'SMILES');
+    const query = this.queryFingerprint(smiles);
     const filter = this.filterOf(options.within);
     const hits: SimilarityHit[] = [];
     for (let from = 0; from < this.index.slots; from += SIMILARITY_CHUNK) {
@@ -131,7 +136,25 @@ export class SearchEngine {
       if (from + SIMILARITY_CHUNK < this.index.slots) await this.pause(options.signal);
     }
     hits.sort(bySimilarity);
-    return hits.slice(0, options.limit ?? hits.length).map((h) => ({ uri: this.uriOf(this.index.uris[h.slot]!), similarity: h.similarity }));
+    const found: Hit[] = [];
+    // Between chunks compounds may have been removed: only those still stored are answered.
+    for (const h of hits) {
+      const uri = this.index.uris[h.slot];
+      if (uri === undefined) continue;
+      if (found.length === (options.limit ?? Infinity)) break;
+      found.push({ uri: this.uriOf(uri), similarity: h.similarity });
+    }
+    return found;
+  }
+
+  /** The Morgan fingerprint of a similarity query (the kernel only reads it). */
+  private queryFingerprint(smiles: string): Uint32Array {
+    let fp = this.queryFingerprints.get(smiles);
+    if (!fp) {
+      fp = this.parse(() => morganOf(smiles), 'SMILES');
+      this.queryFingerprints.set(smiles, fp);
+    }
+    return fp;
   }
 
   /**

@@ -6,8 +6,11 @@ import { tanimotoModuleBytes } from './tanimotoWasm.ts';
 const PAGE = 65_536;
 /** Bytes of the fingerprint part of a row are a multiple of this (the scan does 4 words a turn). */
 const ROW_ALIGN = 32;
+/** Bits a block popcount covers, and blocks the scan bounds with at a time (one 128-bit vector of u8). */
+const BLOCK_BITS = 128;
+const BLOCK_ALIGN = 16;
 
-type Scan = (q: number, rows: number, counts: number, stride: number, from: number, to: number, a: number, low: number, high: number, thr: number, outSlots: number, outSims: number) => number;
+type Scan = (q: number, rows: number, counts: number, stride: number, from: number, to: number, a: number, low: number, high: number, thr: number, outSlots: number, outSims: number, blocks: number, qBlocks: number, blockBytes: number) => number;
 
 let compiled: WebAssembly.Module | undefined;
 
@@ -25,19 +28,24 @@ export interface TanimotoHits {
 }
 
 /**
- * Rows of `words` 32-bit words. Memory layout: the query, then one u32 popcount per row,
- * then the rows (padded to ROW_ALIGN bytes), then the scan's output; growing moves the rows.
+ * Rows of `words` 32-bit words. Memory layout: the query and its block popcounts, one u32
+ * popcount per row, the rows' block popcounts (one u8 per 128 bits, padded to BLOCK_ALIGN
+ * bytes), the rows (padded to ROW_ALIGN bytes), then the scan's output; growing moves the
+ * block popcounts and the rows.
  */
 export class FingerprintSet {
   private readonly rowBytes: number;
+  private readonly blockBytes: number;
   private capacity = 0;
   private used = 0;
   private readonly memory = new WebAssembly.Memory({ initial: 1 });
   private readonly scanFn: Scan;
   private u32 = new Uint32Array(0);
+  private u8 = new Uint8Array(0);
 
   constructor(readonly words: number, capacity = 64) {
     this.rowBytes = Math.max(ROW_ALIGN, Math.ceil((words * 4) / ROW_ALIGN) * ROW_ALIGN);
+    this.blockBytes = Math.ceil(this.rowBytes / (BLOCK_BITS / 8) / BLOCK_ALIGN) * BLOCK_ALIGN;
     compiled ??= new WebAssembly.Module(tanimotoModuleBytes());
     const instance = new WebAssembly.Instance(compiled, { env: { memory: this.memory } });
     this.scanFn = instance.exports.scan as Scan;
@@ -53,13 +61,8 @@ export class FingerprintSet {
   set(row: number, fp: ArrayLike<number>, offset = 0): void {
     if (row >= this.capacity) this.reserve(Math.max(row + 1, Math.ceil(this.capacity * 1.5)), 0);
     const at = (this.rowsAt() + row * this.rowBytes) >>> 2;
-    let count = 0;
-    for (let i = 0; i < this.words; i++) {
-      const w = fp[offset + i]! >>> 0;
-      this.u32[at + i] = w;
-      count += popcount32(w);
-    }
-    this.u32[(this.countsAt() >>> 2) + row] = count;
+    for (let i = 0; i < this.words; i++) this.u32[at + i] = fp[offset + i]! >>> 0;
+    this.u32[(this.countsAt() >>> 2) + row] = this.countBlocks(at, this.blocksAt() + row * this.blockBytes);
     this.used = Math.max(this.used, row + 1);
   }
 
@@ -67,6 +70,7 @@ export class FingerprintSet {
   copyRow(other: FingerprintSet, from: number, row: number): void {
     if (row >= this.capacity) this.reserve(Math.max(row + 1, Math.ceil(this.capacity * 1.5)), 0);
     this.u32.set(other.row(from), (this.rowsAt() + row * this.rowBytes) >>> 2);
+    this.u8.set(other.u8.subarray(other.blocksAt() + from * other.blockBytes, other.blocksAt() + (from + 1) * other.blockBytes), this.blocksAt() + row * this.blockBytes);
     this.u32[(this.countsAt() >>> 2) + row] = other.count(from);
     this.used = Math.max(this.used, row + 1);
   }
@@ -76,6 +80,7 @@ export class FingerprintSet {
     if (row >= this.used) return;
     const at = (this.rowsAt() + row * this.rowBytes) >>> 2;
     this.u32.fill(0, at, at + this.words);
+    this.u8.fill(0, this.blocksAt() + row * this.blockBytes, this.blocksAt() + (row + 1) * this.blockBytes);
     this.u32[(this.countsAt() >>> 2) + row] = 0;
   }
 
@@ -119,27 +124,40 @@ export class FingerprintSet {
     const outSlots = this.rowsAt() + this.capacity * this.rowBytes;
     const outSims = outSlots + Math.ceil(((to - from) * 4) / 8) * 8;
     this.reserve(this.capacity, outSims + (to - from) * 8 - outSlots);
-    const n = this.scanFn(0, this.rowsAt(), this.countsAt(), this.rowBytes / 8, from, to, a, low, high, threshold, outSlots, outSims);
+    const n = this.scanFn(0, this.rowsAt(), this.countsAt(), this.rowBytes / 8, from, to, a, low, high, threshold, outSlots, outSims, this.blocksAt(), this.rowBytes, this.blockBytes);
     return { rows: new Uint32Array(this.memory.buffer, outSlots, n), similarities: new Float64Array(this.memory.buffer, outSims, n) };
   }
 
-  /** Writes the query at address 0 (zero padded); answers its popcount. */
+  /** Writes the query at address 0 (zero padded), its block popcounts after it; answers its popcount. */
   private putQuery(query: ArrayLike<number>): number {
-    let a = 0;
-    for (let i = 0; i < this.rowBytes / 4; i++) {
-      const w = i < this.words ? query[i]! >>> 0 : 0;
-      this.u32[i] = w;
-      a += popcount32(w);
+    for (let i = 0; i < this.rowBytes / 4; i++) this.u32[i] = i < this.words ? query[i]! >>> 0 : 0;
+    return this.countBlocks(0, this.rowBytes);
+  }
+
+  /** Writes the block popcounts of the row at u32 index `at` to byte `to`; answers their sum. */
+  private countBlocks(at: number, to: number): number {
+    const perBlock = BLOCK_BITS / 32;
+    let count = 0;
+    for (let k = 0; k < this.blockBytes; k++) {
+      let c = 0;
+      // Blocks past the row (padding to BLOCK_ALIGN) count 0.
+      for (let i = k * perBlock; i < (k + 1) * perBlock && i < this.rowBytes / 4; i++) c += popcount32(this.u32[at + i]!);
+      this.u8[to + k] = c;
+      count += c;
     }
-    return a;
+    return count;
   }
 
   private countsAt(): number {
-    return this.rowBytes;
+    return this.rowBytes + this.blockBytes;
+  }
+
+  private blocksAt(capacity = this.capacity): number {
+    return Math.ceil((this.countsAt() + capacity * 4) / BLOCK_ALIGN) * BLOCK_ALIGN;
   }
 
   private rowsAt(capacity = this.capacity): number {
-    return Math.ceil((this.rowBytes + capacity * 4) / ROW_ALIGN) * ROW_ALIGN;
+    return Math.ceil((this.blocksAt(capacity) + capacity * this.blockBytes) / ROW_ALIGN) * ROW_ALIGN;
   }
 
   /** Makes room for `capacity` rows and `outBytes` of scan output after them. */
@@ -149,16 +167,20 @@ export class FingerprintSet {
     if (need > have) this.memory.grow(Math.ceil((need - have) / PAGE));
     if (capacity !== this.capacity || this.u32.buffer !== this.memory.buffer) {
       const u32 = new Uint32Array(this.memory.buffer);
+      const u8 = new Uint8Array(this.memory.buffer);
       if (capacity !== this.capacity) {
-        // Rows move up (counts grew); copyWithin handles the overlap.
-        const from = this.rowsAt() >>> 2;
-        u32.copyWithin(this.rowsAt(capacity) >>> 2, from, from + (this.used * this.rowBytes) / 4);
-        u32.fill(0, this.rowsAt() >>> 2, this.rowsAt(capacity) >>> 2);
-        // Rows not set yet may hold an earlier scan's output.
+        // Rows, then block popcounts, move up (what is below them grew); copyWithin handles the overlap.
+        const rows = this.rowsAt() >>> 2;
+        u32.copyWithin(this.rowsAt(capacity) >>> 2, rows, rows + (this.used * this.rowBytes) / 4);
+        u8.copyWithin(this.blocksAt(capacity), this.blocksAt(), this.blocksAt() + this.used * this.blockBytes);
+        // Everything of the rows not set yet may hold old rows or an earlier scan's output.
+        u32.fill(0, (this.countsAt() >>> 2) + this.used, this.blocksAt(capacity) >>> 2);
+        u8.fill(0, this.blocksAt(capacity) + this.used * this.blockBytes, this.rowsAt(capacity));
         u32.fill(0, (this.rowsAt(capacity) + this.used * this.rowBytes) >>> 2, (this.rowsAt(capacity) + capacity * this.rowBytes) >>> 2);
         this.capacity = capacity;
       }
       this.u32 = u32;
+      this.u8 = u8;
     }
   }
 }

@@ -1,4 +1,4 @@
-// Replies of a structure search: RDF by default, text/uri-list and CSV streamed.
+// Replies of a structure search: RDF by default, text/uri-list and CSV (streamed when long).
 // Similarity hits carry their Tanimoto value as the value of one similarity feature with a
 // stable URI, so the result reads like a dataset (RDF) or a two-column table (CSV).
 import { Readable } from 'node:stream';
@@ -61,21 +61,33 @@ function quadsOf(page: SearchPage): RDF.Quad[] {
   return out;
 }
 
-function streamed(type: string, lines: () => Iterable<string>): Variant {
-  return { type, produce: () => Readable.from(lines()) };
+/** Hits written a line each, this many to a chunk of a streamed body. */
+const LINES_PER_CHUNK = 1024;
+
+/**
+ * A line per hit after `head`: one string when the page fits one chunk (the compression
+ * middleware then leaves a small body alone), else streamed a chunk at a time, not a line.
+ */
+function lined(type: string, head: string, hits: readonly Hit[], line: (h: Hit) => string): Variant {
+  const chunk = (from: number): string => hits.slice(from, from + LINES_PER_CHUNK).map(line).join('');
+  return {
+    type,
+    produce: () => {
+      if (hits.length <= LINES_PER_CHUNK) return head + chunk(0);
+      return Readable.from((function* () {
+        yield head;
+        for (let from = 0; from < hits.length; from += LINES_PER_CHUNK) yield chunk(from);
+      })());
+    },
+  };
 }
 
 export function searchReply(page: SearchPage): Reply {
   const similarity = page.query.mode === 'similarity';
   const variants: Variant[] = [
     ...rdfVariants(() => quadsOf(page)),
-    streamed(URI_LIST, function* () {
-      for (const h of page.hits) yield h.uri + '\r\n';
-    }),
-    streamed(CSV, function* () {
-      yield similarity ? 'compound,similarity\r\n' : 'compound\r\n';
-      for (const h of page.hits) yield csvField(h.uri) + (similarity ? ',' + h.similarity!.toFixed(4) : '') + '\r\n';
-    }),
+    lined(URI_LIST, '', page.hits, (h) => h.uri + '\r\n'),
+    lined(CSV, similarity ? 'compound,similarity\r\n' : 'compound\r\n', page.hits, (h) => csvField(h.uri) + (similarity ? ',' + h.similarity!.toFixed(4) : '') + '\r\n'),
   ];
   return { status: 200, headers: {}, variants };
 }

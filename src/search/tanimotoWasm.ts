@@ -2,21 +2,30 @@
 // nothing but TypeScript builds it. One function, in the text format:
 //
 //   (func (export "scan") (param $q $rows $counts $stride $from $to $a $low $high i32)
-//         (param $thr f64) (param $outSlots $outSims i32) (result i32)
+//         (param $thr f64) (param $outSlots $outSims $blocks $qBlocks $blockBytes i32) (result i32)
 //     ;; for each slot in [from, to) whose popcount b is within [low, high]:
+//     ;;   m = sum of min(qBlocks[k], blocks[slot][k]) over `blockBytes` bytes (16 at a time)
+//     ;;   skip the slot if m / (a + b - m) < thr
 //     ;;   c = sum of i64.popcnt(q[i] & row[i]) over `stride` 64-bit words (4 at a time)
 //     ;;   t = c / (a + b - c), or 1 when both fingerprints are empty
 //     ;;   if t >= thr: outSlots[n] = slot; outSims[n] = t; n++
 //     ;; answers n)
 //
-// Rows are `stride` 64-bit words long, stride a multiple of 4; counts are one u32 per row.
+// Rows are `stride` 64-bit words long, stride a multiple of 4; counts are one u32 per row;
+// blocks are one u8 popcount per 128 bits of a row, `blockBytes` (a multiple of 16) a row.
+// Since popcnt(x & y) <= min(popcnt x, popcnt y) for every block, c <= m, and T rises with
+// c: a slot whose bound m falls below the threshold cannot reach it, and is skipped reading
+// 16 bytes instead of the row (the division is the same IEEE double one, so no hit is lost).
 // i64.popcnt is one instruction on current x86 and ARM cores (the WebAssembly core spec,
-// section 4.3.2); the division is IEEE double, so t is the value `c / (a + b - c)` in JS.
+// section 4.3.2); i8x16.min_u and the pairwise widening adds are 128-bit SIMD (section 4.3.3).
 
 const I32 = 0x7f;
 const I64 = 0x7e;
 const F64 = 0x7c;
 const VOID = 0x40;
+const V128 = 0x7b;
+/** Prefix of the SIMD instructions; each is followed by its LEB128 opcode. */
+const SIMD = 0xfd;
 
 const op = {
   block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d,
@@ -27,6 +36,11 @@ const op = {
   i32Or: 0x72, i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c, i32Shl: 0x74,
   i64Popcnt: 0x7b, i64Add: 0x7c, i64And: 0x83,
   i32WrapI64: 0xa7, f64Div: 0xa3, f64ConvertI32U: 0xb8, select: 0x1b,
+} as const;
+
+const simd = {
+  v128Load: [SIMD, 0x00], i8x16MinU: [SIMD, 0x77], i32x4ExtractLane: [SIMD, 0x1b],
+  i16x8ExtaddPairwiseI8x16U: [SIMD, 0x7d], i32x4ExtaddPairwiseI16x8U: [SIMD, 0x7f],
 } as const;
 
 /** Unsigned LEB128 (the encoding of every count and index in a module). */
@@ -59,12 +73,40 @@ const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.fl
 const mem = (align: number, offset = 0): number[] => [...uleb(align), ...uleb(offset)];
 
 // Parameters, then locals, by index.
-const [Q, ROWS, COUNTS, STRIDE, FROM, TO, A, LOW, HIGH, THR, OUT_SLOTS, OUT_SIMS] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
-const [SLOT, N, B, P, QP, END, C, CI, D, T] = [12, 13, 14, 15, 16, 17, 18, 19, 20, 21];
+const [Q, ROWS, COUNTS, STRIDE, FROM, TO, A, LOW, HIGH, THR, OUT_SLOTS, OUT_SIMS, BLOCKS, Q_BLOCKS, BLOCK_BYTES] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+const [SLOT, N, B, P, QP, END, M, C, CI, D, T, V] = [15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26];
 
 /** c += popcnt(load(p + off) & load(qp + off)) */
 function andPopcount(off: number): number[] {
   return [op.get, C, op.get, P, op.i64Load, ...mem(3, off), op.get, QP, op.i64Load, ...mem(3, off), op.i64And, op.i64Popcnt, op.i64Add, op.set, C];
+}
+
+/** m = the sum over the slot's blocks of min(query block, row block); p, qp, end reused. */
+function blockBound(): number[] {
+  const lane = (i: number): number[] => [op.get, V, ...simd.i32x4ExtractLane, i];
+  return [
+    op.i32Const, ...sleb(0), op.set, M,
+    op.get, BLOCKS, op.get, SLOT, op.get, BLOCK_BYTES, op.i32Mul, op.i32Add, op.set, P,
+    op.get, Q_BLOCKS, op.set, QP,
+    op.get, Q_BLOCKS, op.get, BLOCK_BYTES, op.i32Add, op.set, END,
+    op.block, VOID, op.loop, VOID,
+    op.get, QP, op.get, END, op.i32GeU, op.brIf, 1,
+    op.get, P, ...simd.v128Load, ...mem(4), op.get, QP, ...simd.v128Load, ...mem(4), ...simd.i8x16MinU,
+    ...simd.i16x8ExtaddPairwiseI8x16U, ...simd.i32x4ExtaddPairwiseI16x8U, op.set, V,
+    op.get, M, ...lane(0), op.i32Add, ...lane(1), op.i32Add, ...lane(2), op.i32Add, ...lane(3), op.i32Add, op.set, M,
+    op.get, P, op.i32Const, ...sleb(16), op.i32Add, op.set, P,
+    op.get, QP, op.i32Const, ...sleb(16), op.i32Add, op.set, QP,
+    op.br, 0, op.end, op.end,
+  ];
+}
+
+/** t = d == 0 ? 1 : c / d, of two i32 locals; leaves t on the stack. */
+function tanimoto(c: number, d: number): number[] {
+  return [
+    op.f64Const, ...new Uint8Array(new Float64Array([1]).buffer),
+    op.get, c, op.f64ConvertI32U, op.get, d, op.f64ConvertI32U, op.f64Div,
+    op.get, d, op.i32Eqz, op.select,
+  ];
 }
 
 function scanBody(): number[] {
@@ -83,9 +125,7 @@ function scanBody(): number[] {
     // d = a + b - c; t = d == 0 ? 1 : c / d
     op.get, C, op.i32WrapI64, op.set, CI,
     op.get, A, op.get, B, op.i32Add, op.get, CI, op.i32Sub, op.set, D,
-    op.f64Const, ...new Uint8Array(new Float64Array([1]).buffer),
-    op.get, CI, op.f64ConvertI32U, op.get, D, op.f64ConvertI32U, op.f64Div,
-    op.get, D, op.i32Eqz, op.select, op.set, T,
+    ...tanimoto(CI, D), op.set, T,
     op.get, T, op.get, THR, op.f64Ge,
     op.if, VOID,
     op.get, OUT_SLOTS, op.get, N, op.i32Const, ...sleb(2), op.i32Shl, op.i32Add, op.get, SLOT, op.i32Store, ...mem(2),
@@ -100,20 +140,26 @@ function scanBody(): number[] {
     // b = counts[slot]; if (b >= low && b <= high) { ... }
     op.get, COUNTS, op.get, SLOT, op.i32Const, ...sleb(2), op.i32Shl, op.i32Add, op.i32Load, ...mem(2), op.tee, B,
     op.get, LOW, op.i32LtU, op.get, B, op.get, HIGH, op.i32GtU, op.i32Or, op.i32Eqz,
+    op.if, VOID,
+    ...blockBound(),
+    // d = a + b - m; skip unless m / d >= thr
+    op.get, A, op.get, B, op.i32Add, op.get, M, op.i32Sub, op.set, D,
+    ...tanimoto(M, D), op.get, THR, op.f64Ge,
     op.if, VOID, ...inner, op.end,
+    op.end,
     op.get, SLOT, op.i32Const, ...sleb(1), op.i32Add, op.set, SLOT,
     op.br, 0, op.end, op.end,
     op.get, N,
   ];
-  // Locals: slot n b p qp end (i32), c (i64), ci d (i32), t (f64).
-  const locals = vec([[6, I32], [1, I64], [2, I32], [1, F64]]);
+  // Locals: slot n b p qp end m (i32), c (i64), ci d (i32), t (f64), v (v128).
+  const locals = vec([[7, I32], [1, I64], [2, I32], [1, F64], [1, V128]]);
   const body = [...locals, ...code, op.end];
   return [...uleb(body.length), ...body];
 }
 
 /** The module: imports its memory as env.memory and exports `scan`. */
 export function tanimotoModuleBytes(): Uint8Array<ArrayBuffer> {
-  const params = [I32, I32, I32, I32, I32, I32, I32, I32, I32, F64, I32, I32];
+  const params = [I32, I32, I32, I32, I32, I32, I32, I32, I32, F64, I32, I32, I32, I32, I32];
   const bytes = [
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec([[0x60, ...uleb(params.length), ...params, 1, I32]])),

@@ -57,6 +57,15 @@ describe('search engine', () => {
     expect(await engine.similar(smiles[3]!, 0.3, { limit: 2 })).to.deep.equal(hits.slice(0, 2));
   });
 
+  it('a repeated similarity query answers as the first (its fingerprint kept), an unreadable one fails each time', async () => {
+    const first = await engine.similar(smiles[5]!, 0.4);
+    expect(first[0]).to.deep.equal({ uri: uri(5), similarity: 1 });
+    expect(await engine.similar(smiles[5]!, 0.4)).to.deep.equal(first);
+    // Another query right after is not answered from the one before.
+    expect((await engine.similar(smiles[3]!, 0.4))[0]).to.deep.equal({ uri: uri(3), similarity: 1 });
+    for (let i = 0; i < 2; i++) expect((await rejection(() => engine.similar('C(C)(C)(C)(C)C', 0.5))).status).to.equal(400);
+  });
+
   it('substructure: nitro groups, restricted to some compounds, limited', async () => {
     const all = await engine.substructure('smarts', '[N+](=O)[O-]');
     expect(all.length).to.be.greaterThan(3);
