@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { followTask, uploadDataset } from '../helpers/datasets.ts';
 import { DESCRIPTORS } from '../../src/chem/descriptors.ts';
+import { TOXICOPHORES } from '../../src/chem/toxicophores.ts';
 
 async function apply(url: string, f: Record<string, string>): Promise<{ status: number; body: string }> {
   const res = await fetch(url, { method: 'POST', headers: { Accept: 'text/uri-list' }, body: new URLSearchParams(f) });
@@ -76,5 +77,14 @@ describe('a model names its inputs', function () {
     expect(objects(own, inputs[0]!, 'http://purl.org/dc/elements/1.1/title')[0]).to.match(/^"Morgan fingerprint \(radius 2, 256 bits/);
     const again = await apply(`${app.url}/algorithm/knn`, { dataset_uri: dataset, prediction_feature: target, folds: '2', bits: '256', k: '3' });
     expect(inputList(await nt(again.body), again.body, `${app.url}/ontology/service#`)).to.deep.equal(inputs);
+  });
+
+  it('a forest with toxicophores names them, after the MACCS keys, in its fingerprint feature', async () => {
+    const built = await apply(`${app.url}/algorithm/random-forest`, { dataset_uri: dataset, prediction_feature: target, folds: '2', bits: '256', trees: '5', toxicophores: 'true' });
+    expect(built.status, built.body).to.equal(200);
+    const inputs = inputList(await nt(built.body), built.body, `${app.url}/ontology/service#`);
+    expect(inputs).to.have.length(1);
+    const title = JSON.parse(objects(await nt(inputs[0]!), inputs[0]!, 'http://purl.org/dc/elements/1.1/title')[0]!) as string;
+    expect(title).to.equal(`Morgan fingerprint (radius 2, 256 bits, bit j of the vector is input j) then the 167 MACCS keys (key j is input 256 + j) then the ${TOXICOPHORES.length} mutagenicity toxicophores after Kazius et al. 2005 (alert j is input 423 + j)`);
   });
 });

@@ -49,7 +49,7 @@ async function run(session: ort.InferenceSession, vectors: number[][]): Promise<
   return session.run({ X: new ort.Tensor('float64', Float64Array.from(vectors.flat()), [vectors.length, width]) });
 }
 
-const morgan = async (smiles: string[], bits: number, maccs = false) => (await morganFingerprints(smiles, { radius: 2, bits, maccs })).map((v) => v!);
+const morgan = async (smiles: string[], bits: number, maccs = false, toxicophores = false) => (await morganFingerprints(smiles, { radius: 2, bits, maccs, toxicophores })).map((v) => v!);
 const descriptors = async (smiles: string[]) => (await computeDescriptors(smiles, DESCRIPTORS)).map((r) => r as number[]);
 
 describe('GET /model/{id} as application/onnx', function () {
@@ -78,6 +78,7 @@ describe('GET /model/{id} as application/onnx', function () {
 
   const classifiers: Array<[string, string, Record<string, string>, (s: string[]) => Promise<number[][]>]> = [
     ['random forest (TreeEnsembleClassifier), fingerprints', 'random-forest', { trees: '25', bits: '1024' }, (s) => morgan(s, 1024, true)],
+    ['random forest, fingerprints and toxicophores', 'random-forest', { trees: '25', bits: '1024', toxicophores: 'true' }, (s) => morgan(s, 1024, true, true)],
     ['logistic regression (Scaler + LinearClassifier), descriptors', 'logistic-regression', { representation: 'descriptors' }, descriptors],
     ['kNN, Tanimoto on fingerprints (standard operators)', 'knn', { k: '5', bits: '512' }, (s) => morgan(s, 512)],
   ];

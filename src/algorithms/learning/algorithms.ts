@@ -5,6 +5,7 @@ import { ATYPE } from '../../rdf/vocab.ts';
 import type { NamedNode } from 'n3';
 import type { ParamDef } from '../params.ts';
 import type { AlgorithmDef } from '../types.ts';
+import { TOXICOPHORES } from '../../chem/toxicophores.ts';
 import { REPRESENTATIONS } from './representation.ts';
 import { learnerById } from './learners.ts';
 import { MAX_INTEGER_CLASSES, taskOf, trainModel } from './trainer.ts';
@@ -60,6 +61,8 @@ export const randomForest = learning('random-forest', 'randomForest', 'morgan', 
     { name: 'min_leaf', type: 'int', default: 1, min: 1, max: 10000, description: 'Fewest training compounds in a leaf' },
     // The default was chosen on the inner cross-validation of kazius's training part (docs/models.md#quality).
     { name: 'maccs', type: 'boolean', default: true, description: 'With representation morgan (or auto on structures alone): append the 166 MACCS structural keys to the Morgan bits' },
+    { name: 'toxicophores', type: 'boolean', default: false, description: `With representation morgan (or auto on structures alone): append a bit per Ames mutagenicity alert, ${TOXICOPHORES.length} SMARTS after the toxicophores of Kazius et al. (J. Med. Chem. 2005: aromatic nitro, aromatic amine, three-membered heterocycle, nitroso, azo-type, aliphatic halide, polycyclic aromatic...) and the alerts of Ashby & Tennant and Benigni & Bossa` },
+    { name: 'toxicophore_weight', type: 'int', default: 5, min: 1, max: 100, description: 'With toxicophores: how many fingerprint bits each toxicophore counts as when a split draws its candidate features (as if repeated; mtry defaults to the square root of that total)' },
   ],
 });
 

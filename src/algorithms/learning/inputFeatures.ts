@@ -9,6 +9,8 @@ import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { BO_NS, RDF, type OwnTerms } from '../../rdf/vocab.ts';
 import { DESCRIPTORS } from '../../chem/descriptors.ts';
+import { MACCS_BITS } from '../../chem/morgan.ts';
+import { TOXICOPHORES } from '../../chem/toxicophores.ts';
 import type { FeatureRequest } from '../io.ts';
 import type { Representation } from './representation.ts';
 
@@ -20,7 +22,10 @@ export function inputFeatureRequests(rep: Representation, physchemUri: string, l
     }));
   }
   if (rep.kind === 'morgan') {
-    return [{ title: `Morgan fingerprint (radius ${rep.radius}, ${rep.bits} bits, bit j of the vector is input j)${rep.maccs ? ` then the 167 MACCS keys (key j is input ${rep.bits} + j)` : ''}`, type: 'string', source: learnerUri }];
+    const keys = rep.bits + (rep.maccs ? MACCS_BITS : 0);
+    const maccs = rep.maccs ? ` then the ${MACCS_BITS} MACCS keys (key j is input ${rep.bits} + j)` : '';
+    const alerts = rep.toxicophores ? ` then the ${TOXICOPHORES.length} mutagenicity toxicophores after Kazius et al. 2005 (alert j is input ${keys} + j)` : '';
+    return [{ title: `Morgan fingerprint (radius ${rep.radius}, ${rep.bits} bits, bit j of the vector is input j)${maccs}${alerts}`, type: 'string', source: learnerUri }];
   }
   return [];
 }

@@ -28,9 +28,11 @@ export interface Learner {
   tasks: readonly LearningTask[];
   /**
    * The learned state, as JSON (or a promise of it: a forest grows in worker threads).
-   * `progress`, when given, receives the fraction of the fit done (per tree for a forest).
+   * `progress`, when given, receives the fraction of the fit done (per tree for a forest);
+   * `weights`, per column, how often a forest draws it as a split candidate
+   * (representation.ts drawWeights; the other learners ignore them).
    */
-  fit: (X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void) => unknown;
+  fit: (X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void, weights?: readonly number[]) => unknown;
   predict: (state: unknown, X: number[][]) => RawPrediction[];
 }
 
@@ -52,13 +54,14 @@ const knn: Learner = {
 
 const randomForest: Learner = {
   tasks: ['classification', 'regression'],
-  fit: (X, y, classes, params, progress) => fitForestThreads(X, y, {
+  fit: (X, y, classes, params, progress, weights) => fitForestThreads(X, y, {
     classes,
     trees: params.trees as number,
     mtry: params.mtry as number,
     maxDepth: params.max_depth as number,
     minLeaf: params.min_leaf as number,
     seed: params.seed as number,
+    ...(weights ? { weights } : {}),
   }, progress),
   predict: (state, X) => X.map((x) => {
     const f = state as Forest;

@@ -10,7 +10,7 @@ import type { ParamValues } from '../params.ts';
 import { entryAt, numberOf, type Cell, type Table } from '../table.ts';
 import { learnerById, type RawPrediction } from './learners.ts';
 import type { LearningTask, PredictOptions, Prediction, TrainedModel, Validation } from './model.ts';
-import { chooseRepresentation, vectors } from './representation.ts';
+import { chooseRepresentation, drawWeights, vectors } from './representation.ts';
 import { calibrate, DEFAULT_CONFIDENCE_LEVEL, region } from './conformal.ts';
 import { chooseTask } from './taskChoice.ts';
 
@@ -57,7 +57,7 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   const learner = learnerById(input.learner);
   const { task, reason: taskReason } = chooseTask(table, target, learner.tasks, (params.task as string | undefined) ?? 'auto');
   const column = entryAt(table.columns, target, 'column');
-  const rep = chooseRepresentation(table, target, params.representation as string, input.fallback, { radius: params.radius as number, bits: params.bits as number, maccs: params.maccs === true });
+  const rep = chooseRepresentation(table, target, params.representation as string, input.fallback, { radius: params.radius as number, bits: params.bits as number, maccs: params.maccs === true, toxicophores: params.toxicophores === true });
   if (rep.kind === 'features' && rep.uris.length === 0) throw new BadRequest('representation=features but the dataset has no numeric feature besides prediction_feature', { code: ERR.InvalidParameter });
   const vecs = await vectors(table, rep);
   input.progress?.(VECTORS_PERCENT);
@@ -85,11 +85,12 @@ export async function trainModel(input: TrainInput): Promise<TrainedModel> {
   // folds=0: the final fit alone, without statistics or conformal calibration.
   const k = Math.min(params.folds as number, y.length);
   const step = (fit: number) => input.progress && ((fraction: number) => input.progress!(VECTORS_PERCENT + ((100 - VECTORS_PERCENT) * (fit + fraction)) / (k + 1)));
-  const oof = k > 0 ? await outOfFold(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k))) : undefined;
+  const weights = drawWeights(rep, (params.toxicophore_weight as number | undefined) ?? 1);
+  const oof = k > 0 ? await outOfFold(input.learner, X, y, classCount, params, step(0) && ((f: number) => step(0)!(f * k)), weights) : undefined;
   // rows maps positions of y to rows of the table.
   const compounds = rows.map((i) => entryAt(table.compounds, i, 'compound'));
   const validation = input.crossvalidate === false || !oof ? undefined : statisticsOf(oof, y, classCount, params, compounds);
-  const state = await learner.fit(X, y, classCount, params, step(k));
+  const state = await learner.fit(X, y, classCount, params, step(k), weights);
   return {
     learner: input.learner,
     algorithmUri: input.algorithmUri,
@@ -120,7 +121,7 @@ interface OutOfFold {
 }
 
 /** `progress` receives the fraction of the cross-validation done, per fold and within each fit. */
-async function outOfFold(learnerId: string, X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void): Promise<OutOfFold> {
+async function outOfFold(learnerId: string, X: number[][], y: number[], classes: number, params: ParamValues, progress?: (fraction: number) => void, weights?: number[]): Promise<OutOfFold> {
   const learner = learnerById(learnerId);
   const k = Math.min(params.folds as number, y.length);
   const fold = assignFolds(y, k, params.seed as number, classes > 0);
@@ -130,7 +131,7 @@ async function outOfFold(learnerId: string, X: number[][], y: number[], classes:
     const test = y.map((_, i) => i).filter((i) => fold[i] === f);
     if (test.length === 0 || train.length === 0) continue;
     // train and test hold positions of X and y.
-    const state = await learner.fit(train.map((i) => X[i]!), train.map((i) => y[i]!), classes, params, progress && ((fraction) => progress((f + 0.9 * fraction) / k)));
+    const state = await learner.fit(train.map((i) => X[i]!), train.map((i) => y[i]!), classes, params, progress && ((fraction) => progress((f + 0.9 * fraction) / k)), weights);
     learner.predict(state, test.map((i) => X[i]!)).forEach((p, t) => { predicted[test[t]!] = p; });
     progress?.((f + 1) / k);
   }

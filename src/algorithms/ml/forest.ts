@@ -15,6 +15,8 @@ export interface ForestOptions {
   maxDepth: number;
   minLeaf: number;
   seed: number;
+  /** Per column, how many draws it counts as when a split picks its mtry candidates (tree.ts draws); 1 each when absent. */
+  weights?: readonly number[];
 }
 
 export interface Forest {
@@ -22,8 +24,15 @@ export interface Forest {
   trees: Tree[];
 }
 
+/** sqrt(p) or p/3 of the draws (a weighted column counted as often as its weight), as if the columns were repeated. */
 export function mtryOf(opt: ForestOptions, cols: number): number {
   return opt.mtry > 0 ? Math.min(opt.mtry, cols) : Math.max(1, Math.round(opt.classes ? Math.sqrt(cols) : cols / 3));
+}
+
+/** Column j listed weights[j] times; undefined when every weight is 1. */
+export function drawsOf(weights: readonly number[] | undefined): number[] | undefined {
+  if (!weights || weights.every((v) => v === 1)) return undefined;
+  return weights.flatMap((v, j) => Array<number>(Math.max(0, Math.round(v))).fill(j));
 }
 
 /** Tree `t` of a forest: its bootstrap sample and its splits drawn from its own seed. */
@@ -31,7 +40,8 @@ export function growForestTree(m: Matrix, y: Float64Array, opt: ForestOptions, t
   const rng = seededRng((Math.imul(opt.seed, 0x9e3779b1) + t) >>> 0);
   const sample = new Int32Array(m.rows);
   for (let i = 0; i < m.rows; i++) sample[i] = Math.floor(rng() * m.rows);
-  return growTree(m, y, sample, { classes: opt.classes, mtry: mtryOf(opt, m.cols), maxDepth: opt.maxDepth, minLeaf: opt.minLeaf }, rng);
+  const draws = drawsOf(opt.weights);
+  return growTree(m, y, sample, { classes: opt.classes, mtry: mtryOf(opt, draws?.length ?? m.cols), maxDepth: opt.maxDepth, minLeaf: opt.minLeaf, draws }, rng);
 }
 
 /** `progress` receives the fraction of trees grown after each tree. */

@@ -31,6 +31,11 @@ export interface TreeOptions {
   mtry: number;
   maxDepth: number;
   minLeaf: number;
+  /**
+   * The columns a split draws its candidates from, a column listed as often as its weight
+   * (ranger's split.select.weights, as integers); every column once when absent.
+   */
+  draws?: ArrayLike<number>;
 }
 
 /** A grown tree as flat arrays; a leaf has feature -1 and its output at value[node]. */
@@ -92,7 +97,8 @@ export function growTree(m: Matrix, y: Float64Array, sample: Int32Array, opt: Tr
   const w = new Float64Array(m.rows);
   for (const r of sample) w[r]!++;
   const idx = Int32Array.from({ length: m.rows }, (_, r) => r).filter((r) => w[r]! > 0);
-  const features = Int32Array.from({ length: m.cols }, (_, j) => j);
+  const features = opt.draws ? Int32Array.from(opt.draws) : Int32Array.from({ length: m.cols }, (_, j) => j);
+  const pool = features.length;
   const stack: Pending[] = [];
   const newNode = () => {
     tree.feature.push(-1); tree.threshold.push(0); tree.left.push(-1); tree.right.push(-1); tree.value.push([]);
@@ -116,8 +122,8 @@ export function growTree(m: Matrix, y: Float64Array, sample: Int32Array, opt: Tr
     // split any node below (a subset of the rows), so it moves to the unusable front of
     // `features` and is never drawn again in this subtree.
     let unusable = above;
-    for (let k = unusable, tried = 0; tried < opt.mtry && k < m.cols; k++) {
-      const r = k + Math.floor(rng() * (m.cols - k));
+    for (let k = unusable, tried = 0; tried < opt.mtry && k < pool; k++) {
+      const r = k + Math.floor(rng() * (pool - k));
       const f = features[r]!;
       features[r] = features[k]!;
       features[k] = f;

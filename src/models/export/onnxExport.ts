@@ -11,6 +11,7 @@ import type { KnnModel } from '../../algorithms/ml/knn.ts';
 import type { LogisticModel } from '../../algorithms/ml/logistic.ts';
 import { DESCRIPTORS } from '../../chem/descriptors.ts';
 import { MACCS_BITS } from '../../chem/morgan.ts';
+import { TOXICOPHORES } from '../../chem/toxicophores.ts';
 import type { Representation } from '../../algorithms/learning/representation.ts';
 import type { TrainedModel } from '../../algorithms/learning/model.ts';
 import { readModel } from '../models.ts';
@@ -26,7 +27,9 @@ export function inputColumns(rep: Representation): Array<{ name: string; uri?: s
   if (rep.kind === 'features') return rep.uris.map((uri, j) => ({ name: rep.titles[j] ?? uri, uri }));
   if (rep.kind === 'descriptors') return DESCRIPTORS.filter((d) => rep.names.includes(d.name)).map((d) => ({ name: `${d.name} (${d.title}, RDKit)` }));
   const bits = Array.from({ length: rep.bits }, (_, j) => ({ name: `bit ${j} of the Morgan fingerprint (RDKit, radius ${rep.radius}, ${rep.bits} bits)` }));
-  return rep.maccs ? [...bits, ...Array.from({ length: MACCS_BITS }, (_, j) => ({ name: `MACCS key ${j} (RDKit)` }))] : bits;
+  const maccs = rep.maccs ? Array.from({ length: MACCS_BITS }, (_, j) => ({ name: `MACCS key ${j} (RDKit)` })) : [];
+  const alerts = rep.toxicophores ? TOXICOPHORES.map((t) => ({ name: `toxicophore ${t.name}: 1 when SMARTS ${t.smarts} matches (RDKit)` })) : [];
+  return [...bits, ...maccs, ...alerts];
 }
 
 function refuse(uri: string, why: string): never {
@@ -55,7 +58,7 @@ export async function exportOnnx(deps: Deps, uri: string): Promise<Buffer> {
   const graph = graphOf(uri, m, columns.length);
   const computed = m.representation.kind !== 'features';
   const inputDoc = computed
-    ? `the ${m.representation.kind === 'morgan' ? (m.representation.maccs ? 'Morgan fingerprint bits and MACCS keys' : 'Morgan fingerprint bits') : 'RDKit descriptors'} the model computes from each structure, in this order: ${columns.length <= 50 ? columns.map((c) => c.name).join('; ') : `${columns[0]!.name} ... ${columns.at(-1)!.name}`}`
+    ? `the ${m.representation.kind === 'morgan' ? `Morgan fingerprint bits${m.representation.maccs ? ', MACCS keys' : ''}${m.representation.toxicophores ? ', toxicophore bits' : ''}` : 'RDKit descriptors'} the model computes from each structure, in this order: ${columns.length <= 50 ? columns.map((c) => c.name).join('; ') : `${columns[0]!.name} ... ${columns.at(-1)!.name}`}`
     : `values of the model's independent variables, in this order: ${columns.map((c) => `${c.name} <${c.uri}>`).join('; ')}`;
   const software = serviceSoftware();
   return encodeModel({

@@ -8,6 +8,7 @@ import { MODEL_KIND, type ModelData } from '../../algorithms/apply.ts';
 import { algorithmById } from '../../algorithms/catalogue.ts';
 import type { TrainedModel } from '../../algorithms/learning/model.ts';
 import { DESCRIPTORS } from '../../chem/descriptors.ts';
+import { TOXICOPHORES } from '../../chem/toxicophores.ts';
 import { readFeature } from '../../features/features.ts';
 import { parsePaging } from '../../http/paging.ts';
 import { DC, OT } from '../../rdf/vocab.ts';
@@ -50,7 +51,9 @@ async function descriptorsOf(deps: Deps, m: TrainedModel | undefined, independen
   if (rep?.kind === 'descriptors') return DESCRIPTORS.filter((d) => rep.names.includes(d.name)).map((d) => ({ name: d.name, units: d.units, description: d.title, source: 'RDKit' }));
   if (rep?.kind === 'morgan') {
     const morgan = { name: `Morgan fingerprint (radius ${rep.radius}, ${rep.bits} bits)`, units: 'bit (0 or 1)', description: `${rep.bits} bits of a hashed circular (ECFP-like) fingerprint of radius ${rep.radius}, each 0 or 1`, source: 'RDKit' };
-    return rep.maccs ? [morgan, { name: 'MACCS keys (167 bits)', units: 'bit (0 or 1)', description: 'the 166 MACCS structural keys as RDKit computes them (bit 0 unused), each 0 or 1', source: 'RDKit' }] : [morgan];
+    const maccs = rep.maccs ? [{ name: 'MACCS keys (167 bits)', units: 'bit (0 or 1)', description: 'the 166 MACCS structural keys as RDKit computes them (bit 0 unused), each 0 or 1', source: 'RDKit' }] : [];
+    const alerts = rep.toxicophores ? [{ name: `mutagenicity toxicophores (${TOXICOPHORES.length} bits)`, units: 'bit (0 or 1)', description: `1 where the structure matches the SMARTS of the alert, after Kazius, McGuire & Bursi, J. Med. Chem. 2005, 48, 312-320: ${TOXICOPHORES.map((t) => t.name).join('; ')}`, source: 'RDKit' }] : [];
+    return [morgan, ...maccs, ...alerts];
   }
   const uris = rep?.kind === 'features' ? rep.uris : independent;
   return Promise.all(uris.map(async (uri) => {
