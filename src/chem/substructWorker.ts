@@ -7,16 +7,26 @@ import process from 'node:process';
 import initRDKitModule, { type Mol } from '@rdkit/rdkit';
 import { substructureQuery, type QueryKind } from './substructQuery.ts';
 
-/** What src/search/matcherPool.ts sends: the molecules' pickles end to end, `ends[i]` where molecule i ends. */
-interface Job {
+/** What src/search/matcherPool.ts sends. */
+export interface MatchJob {
   id: number;
   kind: QueryKind;
   text: string;
   /** Most molecules kept parsed between jobs, by slot; 0 parses each candidate for each job. */
   keep: number;
+  /** The candidates' slots (a matcher may keep a slot's molecule parsed: slots are never reused). */
   slots: Int32Array;
+  /** The candidates' pickles end to end; `ends[i]` is where candidate i ends. */
   pickles: Uint8Array;
   ends: Uint32Array;
+}
+
+/** What this process answers to a MatchJob. */
+export interface MatchResult {
+  id: number;
+  /** Indexes (into the job's candidates) of the molecules that contain the query. */
+  value?: Uint32Array;
+  error?: string;
 }
 
 const rdkit = await initRDKitModule();
@@ -45,7 +55,7 @@ function queryFor(kind: QueryKind, text: string): Mol {
 const kept = new Map<number, Mol>();
 
 /** The candidate's molecule: kept, or read from its pickle (and kept when `keep` allows). */
-function moleculeOf(job: Job, i: number, start: number): { mol: Mol | null; owned: boolean } {
+function moleculeOf(job: MatchJob, i: number, start: number): { mol: Mol | null; owned: boolean } {
   const slot = job.slots[i]!;
   const known = kept.get(slot);
   if (known) {
@@ -66,7 +76,7 @@ function moleculeOf(job: Job, i: number, start: number): { mol: Mol | null; owne
   return { mol, owned: false };
 }
 
-function run(job: Job): { id: number; value: Uint32Array } {
+function run(job: MatchJob): MatchResult {
   const query = queryFor(job.kind, job.text);
   const matched: number[] = [];
   let start = 0;
@@ -83,8 +93,8 @@ function run(job: Job): { id: number; value: Uint32Array } {
   return { id: job.id, value: Uint32Array.from(matched) };
 }
 
-process.on('message', (job: Job) => {
-  let result: ReturnType<typeof run> | { id: number; error: string };
+process.on('message', (job: MatchJob) => {
+  let result: MatchResult;
   try {
     result = run(job);
   } catch (e) {

@@ -39,6 +39,12 @@ export class CompoundIndex {
   readonly records = new Map<number, StoredCompound>();
   /** Conformer lists read from the store, dropped whenever a compound's conformers change. */
   readonly conformers = new Map<number, ConformerRecord[]>();
+  /**
+   * Compounds that have had conformers (read at start, added to before each conformer write),
+   * when this process is the store's only writer: any other compound has none, so its list
+   * needs no store read. Undefined when other processes write conformers too.
+   */
+  withConformers: Set<number> | undefined;
   /** Highest conformer number given out per compound in this run, so deleted numbers are not reused. */
   readonly lastConformer = new Map<number, number>();
   /** Compounds another process changed, to be read again from the store (compoundsChanged). */
@@ -111,11 +117,15 @@ async function readIdentities(deps: Pick<Deps, 'store'>, index: CompoundIndex): 
 }
 
 /** Loads the index of `deps.store` from the store, once. */
-export async function loadCompoundIndex(deps: Pick<Deps, 'store'>): Promise<CompoundIndex> {
+export async function loadCompoundIndex(deps: Pick<Deps, 'store' | 'changes'>): Promise<CompoundIndex> {
   let index = indexes.get(deps.store);
   if (!index) {
     index = new CompoundIndex();
     await readIdentities(deps, index);
+    if (!deps.changes.shared) {
+      const ids = (await deps.store.select('compounds-with-conformers')).map((row) => compoundNumber(bound(row, 'compound')));
+      index.withConformers = new Set(ids.filter((id) => id !== undefined));
+    }
     indexes.set(deps.store, index);
   }
   return index;

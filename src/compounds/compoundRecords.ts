@@ -33,7 +33,9 @@ export function compoundRecord(deps: Deps, id: number): CompoundRecord {
 }
 
 export async function conformerRecords(deps: Deps, compound: CompoundRecord): Promise<ConformerRecord[]> {
-  const cache = compoundIndex(deps).conformers;
+  const index = compoundIndex(deps);
+  if (index.withConformers && !index.withConformers.has(compound.id)) return [];
+  const cache = index.conformers;
   let list = cache.get(compound.id);
   if (!list) {
     list = (await deps.store.select('compound-conformers', { compound: namedNode(compound.uri) })).map((r) => ({

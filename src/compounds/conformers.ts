@@ -48,6 +48,8 @@ export function addConformers(deps: Deps, id: number, structures: ReadonlyArray<
     let next = existing.reduce((max, c) => Math.max(max, c.number), last.get(id) ?? 0) + 1;
     const added = structures.map((s) => ({ n: next++, file: newStructurePath(id, 'conformer'), ...s }));
     last.set(id, next - 1);
+    // Before the write: a list read meanwhile goes to the store, not to "none".
+    compoundIndex(deps).withConformers?.add(id);
     await writeStructureFiles(deps, added.map((a) => ({ rel: a.file, text: a.molfile })));
     const ops: WriteOp[] = added.map((a) => ({ op: 'replace', graph: conformerUri(compound, a.n), quads: conformerQuads(compound, a.n, a.file, a.is3D) }));
     try {

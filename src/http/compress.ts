@@ -47,11 +47,22 @@ const gzipAsync = promisify(zlib.gzip);
 const brotliAsync = promisify(zlib.brotliCompress);
 
 /**
- * `body` coded with `coding`, in the zlib thread pool (off the event loop). A body coded
- * once and served many times (the representation cache) is worth the slower, smaller levels.
+ * gzip of bodies up to this size runs on the event loop: a few KB take tens of microseconds,
+ * less than the hand-over to the zlib thread pool and back. Brotli at the cache's quality 11
+ * takes milliseconds even then, so it always goes to the pool.
  */
-export function encode(body: Buffer, coding: Coding, once = false): Promise<Buffer> {
-  if (coding === 'gzip') return gzipAsync(body, { level: once ? 9 : 6 });
+export const SYNC_GZIP_BYTES = 8 * 1024;
+
+/**
+ * `body` coded with `coding`, in the zlib thread pool (off the event loop) unless it is small
+ * gzip. A body coded once and served many times (the representation cache) is worth the
+ * slower, smaller levels.
+ */
+export async function encode(body: Buffer, coding: Coding, once = false): Promise<Buffer> {
+  if (coding === 'gzip') {
+    const options = { level: once ? 9 : 6 };
+    return body.length <= SYNC_GZIP_BYTES ? zlib.gzipSync(body, options) : gzipAsync(body, options);
+  }
   return brotliAsync(body, brotliParams(once ? 11 : 5));
 }
 

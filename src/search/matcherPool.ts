@@ -3,28 +3,8 @@
 // process killed (WASM cannot be interrupted otherwise) and a fresh one replaces it.
 import type { ChildProcess } from 'node:child_process';
 import type { QueryKind } from '../chem/smarts.ts';
+import type { MatchJob, MatchResult } from '../chem/substructWorker.ts';
 import { startProcess, threadModule } from '../threads/threadModule.ts';
-
-/** What src/chem/substructWorker.ts is sent and answers. */
-interface MatchJob {
-  id: number;
-  kind: QueryKind;
-  text: string;
-  /** Most molecules the matcher keeps parsed between jobs, by slot (0: none). */
-  keep: number;
-  /** The candidates' slots (a matcher may keep a slot's molecule parsed: slots are never reused). */
-  slots: Int32Array;
-  /** The candidates' pickles end to end; `ends[i]` is where candidate i ends. */
-  pickles: Uint8Array;
-  ends: Uint32Array;
-}
-
-interface MatchResult {
-  id: number;
-  /** Indexes (into the job's candidates) of the molecules that contain the query. */
-  value?: Uint32Array;
-  error?: string;
-}
 
 export class MatchTimeout extends Error {
   constructor(readonly limitMs: number) {

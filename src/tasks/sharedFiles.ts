@@ -2,8 +2,9 @@
 // job built and a later prediction loads. Embedded, they are files under DATA_DIR. In the
 // remote mode API processes and workers share no disk (docs/engines.md: nothing shared but
 // the engines), so each file is a graph of the store instead, named by its path under a
-// service URN, holding its bytes as base64 literals of PART_BYTES each and, written last,
-// the number of parts: a reader sees the whole file or none. Parts, because Virtuoso refuses
+// service URN, holding its bytes as base64 literals of PART_BYTES each (part i the subject
+// <graph#i>, so a reader asks for one part by its subject) and, written last, the number of
+// parts: a reader sees the whole file or none. Parts, because Virtuoso refuses
 // an update request longer than 10 MB ("string session is longer than 10Mb"): a 20 MB
 // upload goes as several requests (docs/engines.md).
 import { promises as fsp } from 'node:fs';
@@ -25,6 +26,8 @@ const PREFIX = `${SVC.ns}file/`;
 const BYTES = SVC.term('fileBytes');
 /** `"<index> <base64>"`, one per part. */
 const PART = SVC.term('filePart');
+/** The subject of part `i` of graph `g`; files written before parts had subjects used `g` itself. */
+const partOf = (g: string, i: number) => namedNode(`${g}#${i}`);
 /** The number of parts, written after every part: its absence means the file is incomplete. */
 const PARTS = SVC.term('fileParts');
 /**
@@ -50,7 +53,7 @@ export async function writeShared(deps: FileDeps, rel: string, data: Buffer | st
     for (let first = 0; first < parts; first += PARTS_PER_REQUEST) {
       const quads = [];
       for (let i = first; i < Math.min(parts, first + PARTS_PER_REQUEST); i++) {
-        quads.push(quad(g, PART, literal(`${i} ${bytes.subarray(i * PART_BYTES, (i + 1) * PART_BYTES).toString('base64')}`)));
+        quads.push(quad(partOf(g.value, i), PART, literal(`${i} ${bytes.subarray(i * PART_BYTES, (i + 1) * PART_BYTES).toString('base64')}`)));
       }
       await deps.store.addToGraph(g.value, quads);
     }
@@ -72,7 +75,7 @@ export async function writeShared(deps: FileDeps, rel: string, data: Buffer | st
 export async function readShared(deps: FileDeps, rel: string): Promise<Buffer> {
   if (!inStore(deps)) return fsp.readFile(localPath(deps, rel));
   const g = graphOf(rel);
-  const triples = await deps.store.match(namedNode(g), null, null, g);
+  const triples = await deps.store.match(null, null, null, g);
   const whole = triples.find((q) => q.predicate.equals(BYTES));
   if (whole) return Buffer.from(whole.object.value, 'base64');
   const count = triples.find((q) => q.predicate.equals(PARTS));
@@ -108,15 +111,20 @@ export async function sharedAsLocal(deps: FileDeps, rel: string): Promise<string
   const handle = await openPrivate(file, 'w');
   try {
     for (let i = 0; i < Number(count.object.value); i++) {
-      const row = (await deps.store.select('file-part', { graph: g, prefix: `${i} ` }))[0];
-      if (!row) throw new NotFound(`file ${rel} in the store lacks part ${i} of ${count.object.value}`);
-      const text = bound(row, 'part');
+      const text = (await deps.store.match(partOf(g.value, i), PART, null, g.value))[0]?.object.value ?? (await olderPart(deps, g, i));
+      if (text === undefined) throw new NotFound(`file ${rel} in the store lacks part ${i} of ${count.object.value}`);
       await handle.write(Buffer.from(text.slice(text.indexOf(' ') + 1), 'base64'));
     }
   } finally {
     await handle.close();
   }
   return file;
+}
+
+/** Part `i` of a file written when every part had the graph as its subject, found by its text. */
+async function olderPart(deps: FileDeps, g: ReturnType<typeof namedNode>, i: number): Promise<string | undefined> {
+  const row = (await deps.store.select('file-part', { graph: g, prefix: `${i} ` }))[0];
+  return row ? bound(row, 'part') : undefined;
 }
 
 /** The files of the store (remote mode) under directory `dir` of DATA_DIR, as paths relative to it. */
@@ -147,7 +155,7 @@ export async function shareFile(deps: FileDeps, rel: string): Promise<void> {
       while (!last && quads.length < PARTS_PER_REQUEST) {
         const { bytesRead, buffer } = await handle.read(Buffer.alloc(PART_BYTES), 0, PART_BYTES, null);
         last = bytesRead < PART_BYTES;
-        if (bytesRead > 0 || parts === 0) quads.push(quad(g, PART, literal(`${parts++} ${buffer.subarray(0, bytesRead).toString('base64')}`)));
+        if (bytesRead > 0 || parts === 0) quads.push(quad(partOf(g.value, parts), PART, literal(`${parts++} ${buffer.subarray(0, bytesRead).toString('base64')}`)));
       }
       if (quads.length) await deps.store.addToGraph(g.value, quads);
     }

@@ -10,7 +10,7 @@ import { mintUri } from '../ids/mint.ts';
 import { OT, RDF as RDFNS, ownTerms } from '../rdf/vocab.ts';
 import { csvField } from '../rdf/csvCell.ts';
 import { checkIri } from '../store/binder.ts';
-import type { ValidationResult } from './validation.ts';
+import type { HeldOut, ValidationResult } from './validation.ts';
 import { validationQuads } from './validationGraph.ts';
 import { readablePage } from '../auth/readAccess.ts';
 import { setText } from '../algorithms/learning/conformal.ts';
@@ -55,21 +55,10 @@ export async function listValidations(deps: Deps, page: Paging, filter: Validati
   }, keep);
 }
 
-export interface PredictionRow {
-  row: number;
-  compound: string;
-  fold: number;
+/** A held-out prediction as stored: its values as the store's literals read them. */
+export interface PredictionRow extends Omit<HeldOut, 'actual' | 'predicted'> {
   actual: string;
   predicted?: string;
-  score?: number;
-  confidence?: number;
-  inDomain?: boolean;
-  /** Conformal interval (regression) at the validation's confidence level. */
-  lower?: number;
-  upper?: number;
-  /** Conformal p-value by class, and the prediction set (classification). */
-  pValues?: Record<string, number>;
-  predictionSet?: string[];
 }
 
 /** The graphs of the validations `uris`, in order: the RDF of a validation list. */

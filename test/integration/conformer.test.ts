@@ -97,4 +97,20 @@ describe('conformers over HTTP (SPEC §4.2)', function () {
     expect(await (await fetch(made[0]!, { headers: { Accept: 'chemical/x-inchi' } })).text()).to.match(/\/t2-\/m0\/s1/);
     expect(await (await fetch(alanine, { headers: { Accept: MOLFILE } })).text()).to.match(/3D/);
   });
+
+  it('after a restart, a compound\'s conformer is still its default structure', async () => {
+    const amide = await createCompound(app.url, 'CC(N)=O');
+    const lines = (await (await fetch(amide, { headers: { Accept: MOLFILE } })).text()).split('\n');
+    // The same molecule with its first atom moved (V2000 atom line: x in the first 10 columns).
+    lines[4] = '    9.8765' + lines[4]!.slice(10);
+    expect((await postStructure(app.url, lines.join('\n'), MOLFILE, new URL(amide).pathname + '/conformer')).status).to.equal(200);
+    const { dataDir, url } = app;
+    await app.close({ keepData: true });
+    app = await startApp({ baseUrl: url }, dataDir);
+    const restarted = amide.replace(url, app.origin);
+    const res = await fetch(restarted, { headers: { Accept: MOLFILE } });
+    expect(res.status).to.equal(200);
+    expect((await res.text()).split('\n')[4]).to.match(/^\s+9\.8765 /);
+    expect((await head(restarted)).headers.get('x-total-count')).to.equal('1');
+  });
 });

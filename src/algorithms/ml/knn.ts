@@ -38,13 +38,6 @@ export function packBits(row: readonly number[]): number[] {
   return words;
 }
 
-/** Tanimoto similarity of two packed rows (1 when both are empty). */
-export function tanimoto(a: readonly number[], b: readonly number[]): number {
-  const set = new FingerprintSet(b.length, 1);
-  set.set(0, b);
-  return set.all(a)[0]!;
-}
-
 export function fitKnn(X: readonly (readonly number[])[], y: readonly number[], opt: { k: number; classes: number; minSimilarity: number }): KnnModel {
   const binary = X.every((r) => r.every((v) => v === 0 || v === 1));
   const cols = X[0]?.length ?? 0;

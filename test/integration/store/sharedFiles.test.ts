@@ -6,9 +6,13 @@ import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../../src/config.ts';
 import { SparqlStore } from '../../../src/store/sparql/store.ts';
-import { readShared, removeShared, sharedAsLocal, writeShared } from '../../../src/tasks/sharedFiles.ts';
+import { DataFactory } from 'n3';
+import { graphOf, readShared, removeShared, sharedAsLocal, writeShared } from '../../../src/tasks/sharedFiles.ts';
+import { SVC } from '../../../src/rdf/vocab.ts';
 import { startVirtuoso, type Virtuoso } from '../../../scripts/engines/virtuoso.ts';
 import { tempDir } from '../../helpers/app.ts';
+
+const { quad, namedNode, literal } = DataFactory;
 
 describe('shared files on a remote store (Virtuoso)', function () {
   this.timeout(120_000);
@@ -34,7 +38,20 @@ describe('shared files on a remote store (Virtuoso)', function () {
     expect((await readShared(deps, 'uploads/big.csv')).equals(bytes)).to.equal(true);
     if (process.env.SHARED_FILES_TIMES) console.log(`write ${written.toFixed(0)} ms, read ${(performance.now() - t).toFixed(0)} ms`);
     // The local copy a job reads is written a part at a time, in order.
+    t = performance.now();
     expect(readFileSync(await sharedAsLocal(deps, 'uploads/big.csv')).equals(bytes)).to.equal(true);
+    if (process.env.SHARED_FILES_TIMES) console.log(`local copy ${(performance.now() - t).toFixed(0)} ms`);
+  });
+
+  it('reads a file written before each part had a subject of its own (all under the graph)', async () => {
+    const bytes = randomBytes(3 * 192 * 1024 + 5);
+    const g = graphOf('models/older.json');
+    const base64 = (i: number) => bytes.subarray(i * 192 * 1024, (i + 1) * 192 * 1024).toString('base64');
+    await deps.store.addToGraph(g, [0, 1, 2, 3].map((i) => quad(namedNode(g), SVC.term('filePart'), literal(`${i} ${base64(i)}`))));
+    await deps.store.addToGraph(g, [quad(namedNode(g), SVC.term('fileParts'), literal('4', namedNode('http://www.w3.org/2001/XMLSchema#integer')))]);
+    expect((await readShared(deps, 'models/older.json')).equals(bytes)).to.equal(true);
+    expect(readFileSync(await sharedAsLocal(deps, 'models/older.json')).equals(bytes)).to.equal(true);
+    await removeShared(deps, 'models/older.json');
   });
 
   it('keeps an empty file and a small one, and a rewrite replaces the old parts', async () => {

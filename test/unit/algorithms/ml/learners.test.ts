@@ -4,7 +4,8 @@ import { assignFolds } from '../../../../src/algorithms/ml/folds.ts';
 import { chiSquare } from '../../../../src/algorithms/ml/chiSquare.ts';
 import { fitForest, predictForest } from '../../../../src/algorithms/ml/forest.ts';
 import { fitForestThreads } from '../../../../src/algorithms/ml/forestThreads.ts';
-import { fitKnn, predictKnn, tanimoto, packBits } from '../../../../src/algorithms/ml/knn.ts';
+import { fitKnn, predictKnn, packBits } from '../../../../src/algorithms/ml/knn.ts';
+import { FingerprintSet } from '../../../../src/search/fingerprintSet.ts';
 import { fitLogistic, predictLogistic } from '../../../../src/algorithms/ml/logistic.ts';
 import { seededRng } from '../../../../src/algorithms/ml/rng.ts';
 import { growTree, matrixOf, predictTree } from '../../../../src/algorithms/ml/tree.ts';
@@ -44,7 +45,12 @@ describe('learning primitives', () => {
     expect(chiSquare([[10, 10], [10, 10]]).p).to.be.closeTo(1, 1e-9);
   });
 
-  it('Tanimoto similarity of packed bits', () => {
+  it('Tanimoto similarity of packed bits (the kernel kNN scans with)', () => {
+    const tanimoto = (a: number[], b: number[]) => {
+      const set = new FingerprintSet(b.length, 1);
+      set.set(0, b);
+      return set.all(a)[0]!;
+    };
     expect(tanimoto(packBits([1, 1, 0, 0]), packBits([1, 0, 1, 0]))).to.be.closeTo(1 / 3, 1e-12);
     expect(tanimoto(packBits([1, 1]), packBits([1, 1]))).to.equal(1);
   });
