@@ -92,7 +92,7 @@ export class SearchEngine {
       if (this.tryAdd(s, false)) computed++;
     }
     let removed = 0;
-    for (const uri of this.index.uris) if (uri !== undefined && !keep.has(uri) && this.index.remove(uri)) removed++;
+    for (const uri of this.index.keys()) if (!keep.has(uri) && this.index.remove(uri)) removed++;
     if (removed > 0) this.changed();
     // Rewriting 100k entries takes a while: only when the file is not already exact.
     if (this.stale || computed > 0 || removed > 0) this.file?.rewrite(this.index);
@@ -123,7 +123,7 @@ export class SearchEngine {
     const query = text.trim();
     const keys = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/.test(query) ? { inchiKey: query } : this.parse(() => identityOf(query), 'SMILES');
     const within = options.within ? new Set(options.within) : undefined;
-    return this.index.lookup(keys).map((slot) => this.uriOf(this.index.uris[slot]!)).filter((u) => !within || within.has(u));
+    return this.index.lookup(keys).map((slot) => this.uriOf(this.index.uriAt(slot)!)).filter((u) => !within || within.has(u));
   }
 
   /** Compounds with Tanimoto similarity >= threshold, most similar first. */
@@ -139,7 +139,7 @@ export class SearchEngine {
     const found: Hit[] = [];
     // Between chunks compounds may have been removed: only those still stored are answered.
     for (const h of hits) {
-      const uri = this.index.uris[h.slot];
+      const uri = this.index.uriAt(h.slot);
       if (uri === undefined) continue;
       if (found.length === (options.limit ?? Infinity)) break;
       found.push({ uri: this.uriOf(uri), similarity: h.similarity });
@@ -174,7 +174,7 @@ export class SearchEngine {
     const found: Hit[] = [];
     for (let i = options.offset ?? 0; i < cursor.hits.length && found.length < limit - (options.offset ?? 0); i++) {
       // The index may have changed since the candidates were screened: only compounds still stored.
-      const uri = this.index.uris[cursor.hits[i]!];
+      const uri = this.index.uriAt(cursor.hits[i]!);
       if (uri !== undefined) found.push({ uri: this.uriOf(uri) });
     }
     return found;
