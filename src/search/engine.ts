@@ -19,8 +19,6 @@ const SCAN_CHUNK = 16_384;
 const SIMILARITY_CHUNK = 262_144;
 /** Most candidates one matcher is sent at once. */
 const MATCH_CHUNK = 4_096;
-/** A removed compound's pickle: nothing RDKit reads, so it matches nothing. */
-const EMPTY = new Uint8Array(0);
 /** Query fingerprints kept by query text (a client paging through hits asks the same query once a page). */
 const QUERY_FINGERPRINTS = 256;
 
@@ -205,7 +203,7 @@ export class SearchEngine {
       const size = Math.min(MATCH_CHUNK * this.pool.size, Math.max(64 * this.pool.size, wanted), candidates.length - cursor.next);
       const slots = candidates.subarray(cursor.next, cursor.next + size);
       const started = performance.now();
-      const matched = await this.matchChunk(kind, text, slots, Array.from(slots, (s) => this.index.pickle(s) ?? EMPTY), budget);
+      const matched = await this.matchChunk(kind, text, slots, this.index.pickles(slots), budget);
       budget -= performance.now() - started;
       // Pages of one search run one after the other (the lock): `next` is still this page's.
       for (const m of matched) cursor.hits.push(slots[m]!);

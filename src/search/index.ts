@@ -20,7 +20,12 @@ export interface IndexEntry {
 /** Reads back the entry written at byte `at` of the index file. */
 export interface EntryReader {
   read(at: number): IndexEntry;
+  /** The pickles of the entries at `ats` (ascending where they can be: read together). */
+  readPickles(ats: ArrayLike<number>): Uint8Array[];
 }
+
+/** A removed compound's pickle: nothing RDKit reads, so it matches nothing. */
+const EMPTY = new Uint8Array(0);
 
 /** Capacity grows by this factor (a little spare, not twice what is needed). */
 const GROWTH = 1.5;
@@ -136,6 +141,23 @@ export class StructureIndex {
   /** The pickle of a slot (the structure a substructure match reads). */
   pickle(slot: number): Uint8Array | undefined {
     return this.entry(slot)?.pickle;
+  }
+
+  /** The pickles of `slots` (empty for removed ones), those in the file read together. */
+  pickles(slots: ArrayLike<number>): Uint8Array[] {
+    const out: Uint8Array[] = new Array(slots.length).fill(EMPTY);
+    const inFile: number[] = [];
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      if (!this.uris.holds(slot)) continue;
+      const held = this.held.get(slot);
+      if (held) out[i] = held.pickle;
+      else inFile.push(i);
+    }
+    if (inFile.length === 0) return out;
+    const read = this.reader!.readPickles(inFile.map((i) => this.at[slots[i]!]!));
+    inFile.forEach((i, k) => (out[i] = read[k]!));
+    return out;
   }
 
   /** The stored entry of a slot. */
