@@ -6,8 +6,8 @@
 /** Prefix numbers: 0 marks a removed slot, ODD a key kept as a string, 1..254 a prefix. */
 const REMOVED = 0;
 const ODD = 255;
-/** A key that ends in a canonical decimal integer (no leading zeros) below 2^32. */
-const NUMBERED = /^(.*?)(0|[1-9]\d{0,9})$/;
+/** Most digits of a key's number (then below 2^32 or kept as a string). */
+const DIGITS = 10;
 const MAX_LOAD = 0.7;
 
 export class UriTable {
@@ -125,17 +125,27 @@ export class UriTable {
     return bytes;
   }
 
-  /** Prefix number and integer of a numbered key; `add` gives a new prefix a number if there is room. */
+  /**
+   * Prefix number and integer of a key ending in digits: the number is the longest run of
+   * at most DIGITS digits at its end written without leading zeros (`/c/007` is `/c/00`
+   * and 7), so prefix + number spells the key again. `add` gives a new prefix a number if
+   * there is room.
+   */
   private parse(key: string, add: boolean): { prefix: number; n: number } | undefined {
-    const m = NUMBERED.exec(key);
-    if (!m) return undefined;
-    const n = Number(m[2]);
+    const end = key.length;
+    let start = end;
+    while (start > 0 && end - start < DIGITS && isDigit(key.charCodeAt(start - 1))) start--;
+    if (start === end) return undefined;
+    while (start < end - 1 && key.charCodeAt(start) === 48) start++;
+    let n = 0;
+    for (let i = start; i < end; i++) n = n * 10 + key.charCodeAt(i) - 48;
     if (n > 0xffffffff) return undefined;
-    let prefix = this.prefixIds.get(m[1]!);
+    const text = key.slice(0, start);
+    let prefix = this.prefixIds.get(text);
     if (prefix === undefined) {
       if (!add || this.prefixes.length >= ODD) return undefined;
-      prefix = this.prefixes.push(m[1]!) - 1;
-      this.prefixIds.set(m[1]!, prefix);
+      prefix = this.prefixes.push(text) - 1;
+      this.prefixIds.set(text, prefix);
     }
     return { prefix, n };
   }
@@ -167,6 +177,8 @@ export class UriTable {
     this.numberOf = numberOf;
   }
 }
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
 function powerOfTwo(atLeast: number): number {
   return 2 ** Math.ceil(Math.log2(Math.max(2, atLeast)));

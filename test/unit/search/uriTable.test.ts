@@ -5,7 +5,7 @@ import { UriTable } from '../../../src/search/uriTable.ts';
 
 describe('search URI table', () => {
   // Keys of every shape: numbered, numbered with leading zeros or past 2^32, none numbered.
-  const keys = ['/compound/0', '/compound/7', '/compound/007', '/compound/4294967295', '/compound/4294967296', '/compound/12345678901', 'http://other/compound/7', 'u:1', 'http://x/a', '', '7', '/compound/', 'ü/3'];
+  const keys = ['/compound/0', '/compound/7', '/compound/007', '/compound/0100', '/compound/00', 'a0', '9', '/compound/4294967295', '/compound/4294967296', '/compound/12345678901', 'http://other/compound/7', 'u:1', 'http://x/a', '', '7', '/compound/', 'ü/3'];
 
   it('answers each key by slot and each slot by key', () => {
     const t = new UriTable();
