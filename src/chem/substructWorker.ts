@@ -15,8 +15,9 @@ interface Job {
   /** Most molecules kept parsed between jobs, by slot; 0 parses each candidate for each job. */
   keep: number;
   slots: Int32Array;
-  pickles: Uint8Array;
-  ends: Uint32Array;
+  /** Absent: match the molecules kept only, and answer which candidates are missing. */
+  pickles?: Uint8Array;
+  ends?: Uint32Array;
 }
 
 const rdkit = await initRDKitModule();
@@ -44,18 +45,24 @@ function queryFor(kind: QueryKind, text: string): Mol {
  */
 const kept = new Map<number, Mol>();
 
-/** The candidate's molecule: kept, or read from its pickle (and kept when `keep` allows). */
-function moleculeOf(job: Job, i: number, start: number): { mol: Mol | null; owned: boolean } {
-  const slot = job.slots[i]!;
+/** The molecule kept for `slot`, now the most recently used. */
+function keptMolecule(slot: number): Mol | undefined {
   const known = kept.get(slot);
   if (known) {
     kept.delete(slot);
     kept.set(slot, known);
-    return { mol: known, owned: false };
   }
-  const end = job.ends[i]!;
+  return known;
+}
+
+/** The candidate's molecule: kept, or read from its pickle (and kept when `keep` allows). */
+function moleculeOf(job: Job, i: number, start: number): { mol: Mol | null; owned: boolean } {
+  const known = keptMolecule(job.slots[i]!);
+  if (known) return { mol: known, owned: false };
+  const slot = job.slots[i]!;
+  const end = job.ends![i]!;
   // An empty pickle stands for a compound removed meanwhile.
-  const mol = end > start ? rdkit.get_mol_from_uint8array(job.pickles.subarray(start, end)) : null;
+  const mol = end > start ? rdkit.get_mol_from_uint8array(job.pickles!.subarray(start, end)) : null;
   if (!mol || job.keep <= 0) return { mol, owned: true };
   kept.set(slot, mol);
   for (const [old, m] of kept) {
@@ -66,13 +73,23 @@ function moleculeOf(job: Job, i: number, start: number): { mol: Mol | null; owne
   return { mol, owned: false };
 }
 
-function run(job: Job): { id: number; value: Uint32Array } {
+function run(job: Job): { id: number; value: Uint32Array; missing?: Uint32Array } {
   const query = queryFor(job.kind, job.text);
   const matched: number[] = [];
+  if (!job.pickles) {
+    const missing: number[] = [];
+    for (let i = 0; i < job.slots.length; i++) {
+      const mol = keptMolecule(job.slots[i]!);
+      if (!mol) missing.push(i);
+      else if (mol.get_substruct_match(query) !== '{}') matched.push(i);
+    }
+    return { id: job.id, value: Uint32Array.from(matched), missing: Uint32Array.from(missing) };
+  }
+  const ends = job.ends!;
   let start = 0;
-  for (let i = 0; i < job.ends.length; i++) {
+  for (let i = 0; i < ends.length; i++) {
     const { mol, owned } = moleculeOf(job, i, start);
-    start = job.ends[i]!;
+    start = ends[i]!;
     if (!mol) continue;
     try {
       if (mol.get_substruct_match(query) !== '{}') matched.push(i);

@@ -203,7 +203,7 @@ export class SearchEngine {
       const size = Math.min(MATCH_CHUNK * this.pool.size, Math.max(64 * this.pool.size, wanted), candidates.length - cursor.next);
       const slots = candidates.subarray(cursor.next, cursor.next + size);
       const started = performance.now();
-      const matched = await this.matchChunk(kind, text, slots, this.index.pickles(slots), budget);
+      const matched = await this.matchChunk(kind, text, slots, budget);
       budget -= performance.now() - started;
       // Pages of one search run one after the other (the lock): `next` is still this page's.
       for (const m of matched) cursor.hits.push(slots[m]!);
@@ -216,10 +216,10 @@ export class SearchEngine {
     await this.pool.close();
   }
 
-  private async matchChunk(kind: QueryKind, text: string, slots: Int32Array, pickles: Uint8Array[], budget: number): Promise<Uint32Array> {
+  private async matchChunk(kind: QueryKind, text: string, slots: Int32Array, budget: number): Promise<Uint32Array> {
     try {
       if (budget <= 0) throw new MatchTimeout(this.timeoutMs);
-      return await this.pool.match(kind, text, slots, pickles, budget);
+      return await this.pool.match(kind, text, slots, (some) => this.index.pickles(some), budget);
     } catch (e) {
       if (!(e instanceof MatchTimeout)) throw e;
       throw new ServiceUnavailable(`substructure search for ${kind === 'smarts' ? 'SMARTS' : 'SMILES'} "${text}" was stopped after its time limit of ${this.timeoutMs} ms`, {
