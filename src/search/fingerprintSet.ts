@@ -143,8 +143,9 @@ export class FingerprintSet {
     const outSims = outSlots + Math.ceil(((to - from) * 4) / 8) * 8;
     this.reserve(this.capacity, outSims + (to - from) * 8 - need);
     const table = this.u16.subarray(need >>> 1, (need >>> 1) + bits + 1);
-    table.fill(0xffff);
-    for (let b = low; b <= Math.min(high, bits); b++) table[b] = leastBound(a, b, threshold);
+    // Threshold 0 (every row, as kNN asks): every bound reaches it, no table to work out.
+    table.fill(threshold <= 0 ? 0 : 0xffff);
+    if (threshold > 0) for (let b = low; b <= Math.min(high, bits); b++) table[b] = leastBound(a, b, threshold);
     const n = this.scanFn(0, this.rowsAt(), this.countsAt(), this.rowBytes / 8, from, to, a, need, threshold, outSlots, outSims, this.blocksAt(), this.rowBytes, this.blockBytes);
     return { rows: new Uint32Array(this.memory.buffer, outSlots, n), similarities: new Float64Array(this.memory.buffer, outSims, n) };
   }
