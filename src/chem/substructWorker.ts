@@ -16,9 +16,12 @@ export interface MatchJob {
   keep: number;
   /** The candidates' slots (a matcher may keep a slot's molecule parsed: slots are never reused). */
   slots: Int32Array;
-  /** The candidates' pickles end to end; `ends[i]` is where candidate i ends. */
-  pickles: Uint8Array;
-  ends: Uint32Array;
+  /**
+   * The candidates' pickles end to end; `ends[i]` is where candidate i ends. Without them
+   * only candidates whose molecule the matcher keeps are matched, the others answered missing.
+   */
+  pickles?: Uint8Array;
+  ends?: Uint32Array;
 }
 
 /** What this process answers to a MatchJob. */
@@ -26,6 +29,8 @@ export interface MatchResult {
   id: number;
   /** Indexes (into the job's candidates) of the molecules that contain the query. */
   value?: Uint32Array;
+  /** Indexes of the candidates a job without pickles could not match (their molecules not kept). */
+  missing?: Uint32Array;
   error?: string;
 }
 
@@ -54,18 +59,24 @@ function queryFor(kind: QueryKind, text: string): Mol {
  */
 const kept = new Map<number, Mol>();
 
-/** The candidate's molecule: kept, or read from its pickle (and kept when `keep` allows). */
-function moleculeOf(job: MatchJob, i: number, start: number): { mol: Mol | null; owned: boolean } {
-  const slot = job.slots[i]!;
+/** The molecule kept for `slot`, now the most recently used. */
+function keptMolecule(slot: number): Mol | undefined {
   const known = kept.get(slot);
   if (known) {
     kept.delete(slot);
     kept.set(slot, known);
-    return { mol: known, owned: false };
   }
-  const end = job.ends[i]!;
+  return known;
+}
+
+/** The candidate's molecule: kept, or read from its pickle (and kept when `keep` allows). */
+function moleculeOf(job: MatchJob, i: number, start: number): { mol: Mol | null; owned: boolean } {
+  const known = keptMolecule(job.slots[i]!);
+  if (known) return { mol: known, owned: false };
+  const slot = job.slots[i]!;
+  const end = job.ends![i]!;
   // An empty pickle stands for a compound removed meanwhile.
-  const mol = end > start ? rdkit.get_mol_from_uint8array(job.pickles.subarray(start, end)) : null;
+  const mol = end > start ? rdkit.get_mol_from_uint8array(job.pickles!.subarray(start, end)) : null;
   if (!mol || job.keep <= 0) return { mol, owned: true };
   kept.set(slot, mol);
   for (const [old, m] of kept) {
@@ -79,10 +90,20 @@ function moleculeOf(job: MatchJob, i: number, start: number): { mol: Mol | null;
 function run(job: MatchJob): MatchResult {
   const query = queryFor(job.kind, job.text);
   const matched: number[] = [];
+  if (!job.pickles) {
+    const missing: number[] = [];
+    for (let i = 0; i < job.slots.length; i++) {
+      const mol = keptMolecule(job.slots[i]!);
+      if (!mol) missing.push(i);
+      else if (mol.get_substruct_match(query) !== '{}') matched.push(i);
+    }
+    return { id: job.id, value: Uint32Array.from(matched), missing: Uint32Array.from(missing) };
+  }
+  const ends = job.ends!;
   let start = 0;
-  for (let i = 0; i < job.ends.length; i++) {
+  for (let i = 0; i < ends.length; i++) {
     const { mol, owned } = moleculeOf(job, i, start);
-    start = job.ends[i]!;
+    start = ends[i]!;
     if (!mol) continue;
     try {
       if (mol.get_substruct_match(query) !== '{}') matched.push(i);

@@ -19,8 +19,6 @@ const SCAN_CHUNK = 16_384;
 const SIMILARITY_CHUNK = 262_144;
 /** Most candidates one matcher is sent at once. */
 const MATCH_CHUNK = 4_096;
-/** A removed compound's pickle: nothing RDKit reads, so it matches nothing. */
-const EMPTY = new Uint8Array(0);
 /** Query fingerprints kept by query text (a client paging through hits asks the same query once a page). */
 const QUERY_FINGERPRINTS = 256;
 
@@ -92,7 +90,7 @@ export class SearchEngine {
       if (this.tryAdd(s, false)) computed++;
     }
     let removed = 0;
-    for (const uri of this.index.uris) if (uri !== undefined && !keep.has(uri) && this.index.remove(uri)) removed++;
+    for (const uri of this.index.keys()) if (!keep.has(uri) && this.index.remove(uri)) removed++;
     if (removed > 0) this.changed();
     // Rewriting 100k entries takes a while: only when the file is not already exact.
     if (this.stale || computed > 0 || removed > 0) this.file?.rewrite(this.index);
@@ -123,7 +121,7 @@ export class SearchEngine {
     const query = text.trim();
     const keys = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/.test(query) ? { inchiKey: query } : this.parse(() => identityOf(query), 'SMILES');
     const within = options.within ? new Set(options.within) : undefined;
-    return this.index.lookup(keys).map((slot) => this.uriOf(this.index.uris[slot]!)).filter((u) => !within || within.has(u));
+    return this.index.lookup(keys).map((slot) => this.uriOf(this.index.uriAt(slot)!)).filter((u) => !within || within.has(u));
   }
 
   /** Compounds with Tanimoto similarity >= threshold, most similar first. */
@@ -139,7 +137,7 @@ export class SearchEngine {
     const found: Hit[] = [];
     // Between chunks compounds may have been removed: only those still stored are answered.
     for (const h of hits) {
-      const uri = this.index.uris[h.slot];
+      const uri = this.index.uriAt(h.slot);
       if (uri === undefined) continue;
       if (found.length === (options.limit ?? Infinity)) break;
       found.push({ uri: this.uriOf(uri), similarity: h.similarity });
@@ -174,7 +172,7 @@ export class SearchEngine {
     const found: Hit[] = [];
     for (let i = options.offset ?? 0; i < cursor.hits.length && found.length < limit - (options.offset ?? 0); i++) {
       // The index may have changed since the candidates were screened: only compounds still stored.
-      const uri = this.index.uris[cursor.hits[i]!];
+      const uri = this.index.uriAt(cursor.hits[i]!);
       if (uri !== undefined) found.push({ uri: this.uriOf(uri) });
     }
     return found;
@@ -205,7 +203,7 @@ export class SearchEngine {
       const size = Math.min(MATCH_CHUNK * this.pool.size, Math.max(64 * this.pool.size, wanted), candidates.length - cursor.next);
       const slots = candidates.subarray(cursor.next, cursor.next + size);
       const started = performance.now();
-      const matched = await this.matchChunk(kind, text, slots, Array.from(slots, (s) => this.index.pickle(s) ?? EMPTY), budget);
+      const matched = await this.matchChunk(kind, text, slots, budget);
       budget -= performance.now() - started;
       // Pages of one search run one after the other (the lock): `next` is still this page's.
       for (const m of matched) cursor.hits.push(slots[m]!);
@@ -218,10 +216,10 @@ export class SearchEngine {
     await this.pool.close();
   }
 
-  private async matchChunk(kind: QueryKind, text: string, slots: Int32Array, pickles: Uint8Array[], budget: number): Promise<Uint32Array> {
+  private async matchChunk(kind: QueryKind, text: string, slots: Int32Array, budget: number): Promise<Uint32Array> {
     try {
       if (budget <= 0) throw new MatchTimeout(this.timeoutMs);
-      return await this.pool.match(kind, text, slots, pickles, budget);
+      return await this.pool.match(kind, text, slots, (some) => this.index.pickles(some), budget);
     } catch (e) {
       if (!(e instanceof MatchTimeout)) throw e;
       throw new ServiceUnavailable(`substructure search for ${kind === 'smarts' ? 'SMARTS' : 'SMILES'} "${text}" was stopped after its time limit of ${this.timeoutMs} ms`, {

@@ -10,7 +10,7 @@ const ROW_ALIGN = 32;
 const BLOCK_BITS = 128;
 const BLOCK_ALIGN = 16;
 
-type Scan = (q: number, rows: number, counts: number, stride: number, from: number, to: number, a: number, low: number, high: number, thr: number, outSlots: number, outSims: number, blocks: number, qBlocks: number, blockBytes: number) => number;
+type Scan = (q: number, rows: number, counts: number, stride: number, from: number, to: number, a: number, need: number, thr: number, outSlots: number, outSims: number, blocks: number, qBlocks: number, blockBytes: number) => number;
 
 let compiled: WebAssembly.Module | undefined;
 
@@ -19,6 +19,21 @@ export function popcount32(v: number): number {
   v -= (v >>> 1) & 0x55555555;
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/**
+ * The least bound m (intersection count at most min(a, b)) for which m / (a + b - m), the
+ * kernel's IEEE double Tanimoto, reaches `threshold`: the value is monotone in m, so rows
+ * whose bound is below it cannot be hits. 0xffff when no m can.
+ */
+export function leastBound(a: number, b: number, threshold: number): number {
+  const most = Math.min(a, b);
+  const t = (m: number): number => (a + b - m === 0 ? 1 : m / (a + b - m));
+  // m / (a + b - m) >= t  <=>  m >= t (a + b) / (1 + t); start just below it, then settle exactly.
+  let m = Math.max(0, Math.floor((threshold * (a + b)) / (1 + threshold)) - 1);
+  while (m > 0 && t(m - 1) >= threshold) m--;
+  while (m <= most && t(m) < threshold) m++;
+  return m > most ? 0xffff : m;
 }
 
 export interface TanimotoHits {
@@ -30,8 +45,8 @@ export interface TanimotoHits {
 /**
  * Rows of `words` 32-bit words. Memory layout: the query and its block popcounts, one u32
  * popcount per row, the rows' block popcounts (one u8 per 128 bits, padded to BLOCK_ALIGN
- * bytes), the rows (padded to ROW_ALIGN bytes), then the scan's output; growing moves the
- * block popcounts and the rows.
+ * bytes), the rows (padded to ROW_ALIGN bytes), then the scan's table of bounds (`leastBound`
+ * by row popcount) and output; growing moves the block popcounts and the rows.
  */
 export class FingerprintSet {
   private readonly rowBytes: number;
@@ -42,6 +57,7 @@ export class FingerprintSet {
   private readonly scanFn: Scan;
   private u32 = new Uint32Array(0);
   private u8 = new Uint8Array(0);
+  private u16 = new Uint16Array(0);
 
   constructor(readonly words: number, capacity = 64) {
     this.rowBytes = Math.max(ROW_ALIGN, Math.ceil((words * 4) / ROW_ALIGN) * ROW_ALIGN);
@@ -121,10 +137,16 @@ export class FingerprintSet {
 
   private scan(a: number, threshold: number, from: number, to: number, low: number, high: number): TanimotoHits {
     if (to <= from) return { rows: new Uint32Array(0), similarities: new Float64Array(0) };
-    const outSlots = this.rowsAt() + this.capacity * this.rowBytes;
+    const bits = this.rowBytes * 8;
+    const need = this.rowsAt() + this.capacity * this.rowBytes;
+    const outSlots = need + Math.ceil(((bits + 1) * 2) / 8) * 8;
     const outSims = outSlots + Math.ceil(((to - from) * 4) / 8) * 8;
-    this.reserve(this.capacity, outSims + (to - from) * 8 - outSlots);
-    const n = this.scanFn(0, this.rowsAt(), this.countsAt(), this.rowBytes / 8, from, to, a, low, high, threshold, outSlots, outSims, this.blocksAt(), this.rowBytes, this.blockBytes);
+    this.reserve(this.capacity, outSims + (to - from) * 8 - need);
+    const table = this.u16.subarray(need >>> 1, (need >>> 1) + bits + 1);
+    // Threshold 0 (every row, as kNN asks): every bound reaches it, no table to work out.
+    table.fill(threshold <= 0 ? 0 : 0xffff);
+    if (threshold > 0) for (let b = low; b <= Math.min(high, bits); b++) table[b] = leastBound(a, b, threshold);
+    const n = this.scanFn(0, this.rowsAt(), this.countsAt(), this.rowBytes / 8, from, to, a, need, threshold, outSlots, outSims, this.blocksAt(), this.rowBytes, this.blockBytes);
     return { rows: new Uint32Array(this.memory.buffer, outSlots, n), similarities: new Float64Array(this.memory.buffer, outSims, n) };
   }
 
@@ -181,6 +203,7 @@ export class FingerprintSet {
       }
       this.u32 = u32;
       this.u8 = u8;
+      this.u16 = new Uint16Array(this.memory.buffer);
     }
   }
 }

@@ -17,6 +17,9 @@ const FP_BYTES = FP_WORDS * 4;
 /** Bytes read at a time when the file is loaded, and first read for one entry. */
 const LOAD_CHUNK = 4 << 20;
 const READ_GUESS = 2048;
+/** Most bytes one read spans when pickles of many entries are read at once, and most bytes between two of them. */
+const PICKLE_SPAN = 1 << 20;
+const PICKLE_GAP = 4096;
 const SCRATCH_MORGAN = new Uint32Array(FP_WORDS);
 const SCRATCH_PATTERN = new Uint32Array(FP_WORDS);
 
@@ -127,6 +130,35 @@ export class IndexFile implements EntryReader {
     const whole = Buffer.alloc(len);
     readSync(this.readFd, whole, 0, len, at);
     return decodeRecord(whole);
+  }
+
+  /**
+   * The pickles of the ADD records at `ats`: records close together (candidates of a
+   * substructure search, in slot order, hence in file order) are read with one system
+   * call, and nothing but the pickle is decoded. The answers are views of fresh buffers.
+   */
+  readPickles(ats: ArrayLike<number>): Uint8Array[] {
+    this.knowEnd();
+    const out: Uint8Array[] = new Array(ats.length);
+    for (let i = 0; i < ats.length;) {
+      const from = ats[i]!;
+      if (from >= this.written!) {
+        out[i++] = this.read(from).pickle;
+        continue;
+      }
+      // The run of records in file order, each close to the last, within PICKLE_SPAN of this one.
+      let j = i + 1;
+      while (j < ats.length && ats[j]! > ats[j - 1]! && ats[j]! - ats[j - 1]! <= PICKLE_GAP && ats[j]! - from < PICKLE_SPAN && ats[j]! < this.written!) j++;
+      this.readFd ??= openSync(this.file, 'r');
+      const span = Buffer.allocUnsafe(Math.min(ats[j - 1]! + READ_GUESS, this.written!) - from);
+      const got = readSync(this.readFd, span, 0, span.length, from);
+      for (; i < j; i++) {
+        const at = ats[i]! - from;
+        const whole = at + 5 <= got && at + 5 + span.readUInt32LE(at + 1) <= got;
+        out[i] = whole ? pickleOf(span, at) : this.read(ats[i]!).pickle;
+      }
+    }
+    return out;
   }
 
   /** Writes the live entries to a new file and renames it over the old one (atomic). */
@@ -261,6 +293,15 @@ function encodeEntry(e: IndexEntry): Buffer {
 /** The entry of a whole ADD record (type, length, body) at the start of `r`. */
 function decodeRecord(r: Buffer): IndexEntry {
   return decodeEntry(r.subarray(5, 5 + r.readUInt32LE(1)));
+}
+
+/** The pickle of the ADD record at `at` of `r` (a view), the rest skipped undecoded. */
+function pickleOf(r: Buffer, at: number): Uint8Array {
+  let pos = at + 5;
+  // uri, canonical SMILES and InChIKey, then the two fingerprints.
+  for (let k = 0; k < 3; k++) pos += 4 + r.readUInt32LE(pos);
+  pos += 2 * FP_BYTES;
+  return r.subarray(pos + 4, pos + 4 + r.readUInt32LE(pos));
 }
 
 /**

@@ -144,24 +144,39 @@ export class MatcherPool {
   }
 
   /**
-   * Indexes (into `slots`) of the candidates that contain the query; `pickles[i]` is the
-   * molecule of `slots[i]`. Matcher `slot % size` gets each, so a slot always goes to the
-   * matcher that may have its molecule parsed already; they all match at once.
+   * Indexes (into `slots`) of the candidates that contain the query; `pickles` answers the
+   * molecules of some slots. Matcher `slot % size` gets each, so a slot always goes to the
+   * matcher that may have its molecule parsed already; they all match at once. Matchers that
+   * keep molecules are first asked without pickles, then sent only those of the candidates
+   * they do not keep (reading and sending a pickle costs about what matching it does).
    */
-  async match(kind: QueryKind, text: string, slots: Int32Array, pickles: readonly Uint8Array[], timeoutMs: number): Promise<Uint32Array> {
+  async match(kind: QueryKind, text: string, slots: Int32Array, pickles: (slots: Int32Array) => readonly Uint8Array[], timeoutMs: number): Promise<Uint32Array> {
     const n = this.workers.length;
+    const deadline = performance.now() + timeoutMs;
     const shares: number[][] = Array.from({ length: n }, () => []);
     for (let i = 0; i < slots.length; i++) shares[slots[i]! % n]!.push(i);
     const parts = await Promise.all(shares.map(async (share, w) => {
       if (share.length === 0) return [];
-      const job = this.job(kind, text, Int32Array.from(share, (i) => slots[i]!), share.map((i) => pickles[i]!));
-      const matched = (await this.workers[w]!.run(job, timeoutMs)).value!;
-      return Array.from(matched, (k) => share[k]!);
+      const worker = this.workers[w]!;
+      const found: number[] = [];
+      let todo = share;
+      if (this.moleculeCache > 0) {
+        const kept = await worker.run(this.job(kind, text, Int32Array.from(share, (i) => slots[i]!)), timeoutMs);
+        for (const k of kept.value!) found.push(share[k]!);
+        todo = Array.from(kept.missing!, (k) => share[k]!);
+        if (todo.length === 0) return found;
+      }
+      const own = Int32Array.from(todo, (i) => slots[i]!);
+      const matched = (await worker.run(this.job(kind, text, own, pickles(own)), Math.max(1, deadline - performance.now()))).value!;
+      for (const k of matched) found.push(todo[k]!);
+      return found;
     }));
     return Uint32Array.from(parts.flat()).sort();
   }
 
-  private job(kind: MatchJob['kind'], text: string, slots: Int32Array, pickles: readonly Uint8Array[]): MatchJob {
+  /** A job for `slots`; without `pickles`, one that matches the molecules kept only. */
+  private job(kind: MatchJob['kind'], text: string, slots: Int32Array, pickles?: readonly Uint8Array[]): MatchJob {
+    if (!pickles) return { id: this.nextId++, kind, text, keep: this.moleculeCache, slots };
     const total = pickles.reduce((n, p) => n + p.byteLength, 0);
     const packed = new Uint8Array(total);
     const ends = new Uint32Array(pickles.length);

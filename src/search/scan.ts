@@ -23,9 +23,9 @@ export function similarityScan(index: StructureIndex, query: Uint32Array, thresh
 
 /** Slots in [from, to) whose pattern fingerprint holds every bit of the query's. */
 export function screenScan(index: StructureIndex, query: Uint32Array, from: number, to: number, filter: SlotFilter, out: number[]): void {
-  const { pattern, uris } = index;
+  const { pattern } = index;
   for (let slot = from; slot < to; slot++) {
-    if (uris[slot] === undefined) continue;
+    if (!index.holds(slot)) continue;
     if (filter && !filter[slot]) continue;
     if (containsBits(query, pattern, slot * FP_WORDS)) out.push(slot);
   }

@@ -2,7 +2,7 @@
 // (BulkTanimotoSimilarity on Morgan radius 2 / 2048 bits, Debian python3-rdkit).
 import { expect } from 'chai';
 import { FP_WORDS, initFingerprints, morganOf } from '../../../src/chem/fingerprints.ts';
-import { FingerprintSet } from '../../../src/search/fingerprintSet.ts';
+import { FingerprintSet, leastBound } from '../../../src/search/fingerprintSet.ts';
 
 describe('Tanimoto kernel', () => {
   it('answers hand-counted similarities, bit 31 and odd widths included', () => {
@@ -27,6 +27,19 @@ describe('Tanimoto kernel', () => {
     expect(set.all([0x80000001, 0, 0])[5]).to.equal(2 / 34);
     set.clear(0);
     expect([...set.atLeast(query, 0.1).rows]).to.deep.equal([1]);
+  });
+
+  it('bounds: the least m whose m / (a + b - m) reaches the threshold, as counting up from 0 finds it', () => {
+    const t = (a: number, b: number, m: number): number => (a + b - m === 0 ? 1 : m / (a + b - m));
+    for (const threshold of [0.05, 0.1, 0.3, 0.7, 0.75, 0.8, 0.9, 1]) {
+      for (let a = 0; a <= 50; a++) {
+        for (let b = 0; b <= 80; b++) {
+          let m = 0;
+          while (m <= Math.min(a, b) && t(a, b, m) < threshold) m++;
+          expect(leastBound(a, b, threshold), `a ${a} b ${b} threshold ${threshold}`).to.equal(m > Math.min(a, b) ? 0xffff : m);
+        }
+      }
+    }
   });
 
   it('keeps rows and answers the same after growing many times', () => {

@@ -68,6 +68,9 @@ describe('IndexFile (the search index on disk)', () => {
     expect(index.lookup({ canonicalSmiles: phenol.canonicalSmiles })).to.deep.equal([1]);
     expect(index.lookup({ inchiKey: 'KEY-/compound/3' })).to.deep.equal([2]);
     expect(index.lookup({ canonicalSmiles: 'CCCl', inchiKey: 'KEY-/compound/9' })).to.deep.equal([]);
+    const pickleOf = (smiles: string) => [...fingerprintsOf(smiles).pickle];
+    // Written, pending and held in memory, read together.
+    expect(index.pickles([0, 1, 2, 3]).map((p) => [...p])).to.deep.equal(['CCO', 'Oc1ccccc1', 'CC(=O)O', 'CCN'].map(pickleOf));
     writer.rewrite(index);
     for (const [slot, smiles] of [[0, 'CCO'], [1, 'Oc1ccccc1'], [2, 'CC(=O)O'], [3, 'CCN']] as const) {
       const e = index.entry(slot)!;
@@ -81,6 +84,9 @@ describe('IndexFile (the search index on disk)', () => {
     expect(again.lookup({ inchiKey: 'KEY-/compound/4' })).to.deep.equal([3]);
     expect([...again.pickle(1)!]).to.deep.equal([...phenol.pickle]);
     expect([...again.entry(1)!.morgan]).to.deep.equal([...phenol.morgan]);
+    // Out of file order, twice over, and a removed compound (no pickle).
+    again.remove('/compound/3');
+    expect(again.pickles([3, 0, 1, 2, 1]).map((p) => [...p])).to.deep.equal([pickleOf('CCN'), pickleOf('CCO'), [...phenol.pickle], [], [...phenol.pickle]]);
     reader.close();
   });
 
