@@ -23,6 +23,7 @@ import { Compactor } from './compactor.ts';
 import { mkdirPrivateSync } from '../../files/privateFiles.ts';
 import { GraphCache } from './graphCache.ts';
 import { Replica } from './replica.ts';
+import { LoopBudget } from './loopBudget.ts';
 import { datasetOf, type DatasetRequest, type SparqlQuery } from '../sparqlQuery.ts';
 import type { RdfSyntax } from '../../rdf/formats.ts';
 import { InsufficientStorage, InternalError, ServiceUnavailable } from '../../errors.ts';
@@ -33,6 +34,8 @@ export type Row = Record<string, RDF.Term>;
 
 /** Subjects per describe() query. */
 const SUBJECTS_PER_READ = 500;
+/** Synchronous store work per turn of the event loop (loopBudget.ts): reads, encoding commits, applying records. */
+const SLICE_MS = 3;
 
 export interface StoreOptions {
   queries?: QueryFiles;
@@ -47,6 +50,8 @@ export interface StoreOptions {
   privatePredicatePrefixes?: readonly string[];
   /** Quads replaced or removed before a rebuild is considered (default REBUILD_MIN; tests lower it). */
   rebuildMin?: number;
+  /** Synchronous store work per turn of the event loop (default SLICE_MS; tests set 0: one step a turn). */
+  sliceMs?: number;
 }
 
 /** How the public endpoint wants a query answered. */
@@ -99,12 +104,17 @@ export class TripleStore extends GraphWriter {
   private readonly rebuildMin: number;
   /** Set when a journal write failed: the store refuses writes until restart. */
   private broken: Error | undefined;
+  /** What the reads (embeddedStore.ts), the commits and the journal's application of records take turns in. */
+  readonly budget: LoopBudget;
+  /** The last commit to have its turn: commits are encoded and appended in the order they were made. */
+  private queued: Promise<void> = Promise.resolve();
 
   private constructor(readonly dir: string, options: StoreOptions) {
     super();
     this.queries = options.queries ?? new QueryFiles();
     this.log = options.log ?? ((m) => console.error(m));
     this.rebuildMin = options.rebuildMin ?? REBUILD_MIN;
+    this.budget = new LoopBudget(options.sliceMs ?? SLICE_MS);
     this.replica = new Replica(options.sparqlTimeoutMs ?? 30_000, {
       plan: () => ({ ...this.pinnedPlan(), privatePrefixes: [...(options.privatePredicatePrefixes ?? [])] }),
       loaded: () => this.compactor.unpin(),
@@ -131,6 +141,7 @@ export class TripleStore extends GraphWriter {
       maxRecords: options.snapshotEvery ?? 10_000,
       maxBytes: options.segmentBytes ?? 64 * 1024 * 1024,
       onRotate: (next) => store.compactor.closedUpTo(next),
+      budget: store.budget,
     });
     // Segments a crash left closed but not yet compacted are taken now.
     store.compactor.closedUpTo(segment);
@@ -142,8 +153,14 @@ export class TripleStore extends GraphWriter {
     return this.ox.size;
   }
 
-  /** Applies `ops` atomically and durably: resolves once they are fsynced and visible. */
+  /**
+   * Applies `ops` atomically and durably: resolves once they are fsynced and visible.
+   * Encoding waits for room in the turn's budget, behind the commits made before it.
+   */
   async commit(ops: readonly WriteOp[]): Promise<void> {
+    const turn = this.queued.then(() => this.budget.turn());
+    this.queued = turn;
+    await turn;
     if (this.broken) throw new ServiceUnavailable('the store cannot write after a disk error; restart the service');
     const record = encodeOps(ops);
     const payload = Buffer.from(JSON.stringify(record), 'utf8');

@@ -1,6 +1,7 @@
 // The embedded store's synchronous reads give the event loop a turn once they have run for
 // their slice, so other clients are answered between the chunks of a long read; several
-// readers waiting for that turn take one slice each, not all the same turn.
+// readers waiting for that turn take one slice each, not all the same turn. Commits (their
+// encoding and their application once durable) take turns in the same budget.
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
 import { tempDir } from '../../helpers/app.ts';
@@ -51,6 +52,33 @@ describe('embedded store: reads between turns of the event loop', () => {
     expect(seen).to.have.length(15);
     // No two reads in the same turn (before the fix, readers woken together all read at once).
     expect(new Set(seen).size).to.equal(seen.length);
+  });
+
+  it('commits and reads share the budget: five commits made at once are applied in five turns, in order, with reads between', async () => {
+    const shared = new EmbeddedStore(await TripleStore.open(tempDir(), { sliceMs: 0 }));
+    try {
+      const turns = turnCounter();
+      const done: Array<{ i: number; turn: number }> = [];
+      const read: number[] = [];
+      const writes = Array.from({ length: 5 }, (_, i) => shared.replaceGraph(G, [quad(subjects[0]!, namedNode('http://example.org/v'), literal(String(i)))]).then(() => {
+        done.push({ i, turn: turns.now() });
+      }));
+      const reader = (async () => {
+        for (let i = 0; i < 5; i++) {
+          await shared.hasGraph(G);
+          read.push(turns.now());
+        }
+      })();
+      await Promise.all([...writes, reader]);
+      turns.stop();
+      expect(done.map((d) => d.i)).to.deep.equal([0, 1, 2, 3, 4]);
+      // One record applied a turn (before, a batch durable in one write was applied in one turn).
+      expect(new Set(done.map((d) => d.turn)).size).to.equal(5);
+      expect(new Set(read).size).to.equal(5);
+      expect((await shared.graph(G)).map((q) => q.object.value)).to.deep.equal(['4']);
+    } finally {
+      await shared.close();
+    }
   });
 
   it('a reader alone is not held back within its slice', async () => {
