@@ -4,15 +4,19 @@
 //
 // Because they are synchronous, a job reading a dataset in chunks (await after await, each
 // already resolved) would hold the event loop for the whole read: awaiting a resolved promise
-// never lets a socket be served. So every read first asks the engine's budget of work per
-// turn of the event loop (loopBudget.ts), which the engine's commits and their application
-// share, and other clients are answered between the chunks of a long read.
+// never lets a socket be served. So every read first asks for room in a budget of reads per
+// turn of the event loop (loopBudget.ts), and other clients are answered between the chunks
+// of a long read. Writes have a budget of their own (store.ts): a client's read never waits
+// behind the chunks of a job's result.
 import type * as RDF from '@rdfjs/types';
 import { GraphWriter, type Store, type StoreCapabilities, type Row, type SelectOptions, type SparqlOptions, type WriteOp } from '../api.ts';
 import type { Bindable } from '../binder.ts';
 import type { SparqlQuery } from '../sparqlQuery.ts';
 import { TripleStore, type StoreOptions } from './store.ts';
 import { LoopBudget } from './loopBudget.ts';
+
+/** Longest run of reads before the event loop gets a turn. */
+const SLICE_MS = 2;
 
 /** Why each value: StoreCapabilities in api.ts; in short, everything here runs on this event loop. */
 const CAPABILITIES: StoreCapabilities = Object.freeze({
@@ -29,10 +33,10 @@ export class EmbeddedStore extends GraphWriter implements Store {
   readonly capabilities = CAPABILITIES;
   private readonly budget: LoopBudget;
 
-  /** `sliceMs`: a budget of reads per turn of the loop of their own (tests); by default the engine's, shared with its writes. */
-  constructor(readonly engine: TripleStore, sliceMs?: number) {
+  /** `sliceMs`: the longest run of reads before the event loop gets a turn (SLICE_MS). */
+  constructor(readonly engine: TripleStore, sliceMs = SLICE_MS) {
     super();
-    this.budget = sliceMs === undefined ? engine.budget : new LoopBudget(sliceMs);
+    this.budget = new LoopBudget(sliceMs);
   }
 
   static async open(dir: string, options: StoreOptions = {}): Promise<EmbeddedStore> {

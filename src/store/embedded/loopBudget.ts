@@ -1,10 +1,10 @@
 // The embedded store's work is synchronous: a read, the encoding of a commit and the
-// application of a durable record each hold the event loop while they run. Every caller
-// shares one budget per turn of the loop: once the steps of one turn have run for `sliceMs`,
-// the next step waits for a later turn, so requests are answered between them however many
-// readers and writers (two jobs storing results, a task's progress, a client's GET) are
-// under way. Callers woken by the same turn each check again, so they take one turn each
-// rather than all running in the check phase that woke them.
+// application of a durable record each hold the event loop while they run. The steps of one
+// kind share a budget per turn of the loop: once the steps of one turn have run for
+// `sliceMs`, the next step waits for a later turn, so requests are answered between them
+// however many readers or writers (two jobs storing results, a task's progress) are under
+// way. Callers woken by the same turn each check again, so they take one turn each rather
+// than all running in the check phase that woke them.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export class LoopBudget {

@@ -34,8 +34,8 @@ export type Row = Record<string, RDF.Term>;
 
 /** Subjects per describe() query. */
 const SUBJECTS_PER_READ = 500;
-/** Synchronous store work per turn of the event loop (loopBudget.ts): reads, encoding commits, applying records. */
-const SLICE_MS = 3;
+/** Synchronous write work per turn of the event loop (loopBudget.ts): encoding commits and applying durable records. */
+const WRITE_SLICE_MS = 3;
 
 export interface StoreOptions {
   queries?: QueryFiles;
@@ -50,8 +50,8 @@ export interface StoreOptions {
   privatePredicatePrefixes?: readonly string[];
   /** Quads replaced or removed before a rebuild is considered (default REBUILD_MIN; tests lower it). */
   rebuildMin?: number;
-  /** Synchronous store work per turn of the event loop (default SLICE_MS; tests set 0: one step a turn). */
-  sliceMs?: number;
+  /** Synchronous write work per turn of the event loop (default WRITE_SLICE_MS; tests set 0: one step a turn). */
+  writeSliceMs?: number;
 }
 
 /** How the public endpoint wants a query answered. */
@@ -104,8 +104,13 @@ export class TripleStore extends GraphWriter {
   private readonly rebuildMin: number;
   /** Set when a journal write failed: the store refuses writes until restart. */
   private broken: Error | undefined;
-  /** What the reads (embeddedStore.ts), the commits and the journal's application of records take turns in. */
-  readonly budget: LoopBudget;
+  /**
+   * What commits (their encoding) and the journal's application of durable records take turns
+   * in: the chunks of two jobs' results and a batch of records durable in one write then run
+   * one turn of the event loop at a time, not all in the check phase that woke them. Reads
+   * have a budget of their own (embeddedStore.ts), so a client's GET never waits behind them.
+   */
+  private readonly writeBudget: LoopBudget;
   /** The last commit to have its turn: commits are encoded and appended in the order they were made. */
   private queued: Promise<void> = Promise.resolve();
 
@@ -114,7 +119,7 @@ export class TripleStore extends GraphWriter {
     this.queries = options.queries ?? new QueryFiles();
     this.log = options.log ?? ((m) => console.error(m));
     this.rebuildMin = options.rebuildMin ?? REBUILD_MIN;
-    this.budget = new LoopBudget(options.sliceMs ?? SLICE_MS);
+    this.writeBudget = new LoopBudget(options.writeSliceMs ?? WRITE_SLICE_MS);
     this.replica = new Replica(options.sparqlTimeoutMs ?? 30_000, {
       plan: () => ({ ...this.pinnedPlan(), privatePrefixes: [...(options.privatePredicatePrefixes ?? [])] }),
       loaded: () => this.compactor.unpin(),
@@ -141,7 +146,7 @@ export class TripleStore extends GraphWriter {
       maxRecords: options.snapshotEvery ?? 10_000,
       maxBytes: options.segmentBytes ?? 64 * 1024 * 1024,
       onRotate: (next) => store.compactor.closedUpTo(next),
-      budget: store.budget,
+      budget: store.writeBudget,
     });
     // Segments a crash left closed but not yet compacted are taken now.
     store.compactor.closedUpTo(segment);
@@ -155,10 +160,10 @@ export class TripleStore extends GraphWriter {
 
   /**
    * Applies `ops` atomically and durably: resolves once they are fsynced and visible.
-   * Encoding waits for room in the turn's budget, behind the commits made before it.
+   * Encoding waits for room in the turn's write budget, behind the commits made before it.
    */
   async commit(ops: readonly WriteOp[]): Promise<void> {
-    const turn = this.queued.then(() => this.budget.turn());
+    const turn = this.queued.then(() => this.writeBudget.turn());
     this.queued = turn;
     await turn;
     if (this.broken) throw new ServiceUnavailable('the store cannot write after a disk error; restart the service');
