@@ -36,6 +36,11 @@ export type Row = Record<string, RDF.Term>;
 const SUBJECTS_PER_READ = 500;
 /** Synchronous write work per turn of the event loop (loopBudget.ts): encoding commits and applying durable records. */
 const WRITE_SLICE_MS = 3;
+/**
+ * Rest after each turn of writes, as a share of how long it held the loop (loopBudget.ts):
+ * while two jobs store their results, requests get at least half of the loop.
+ */
+const WRITE_REST = 1;
 
 export interface StoreOptions {
   queries?: QueryFiles;
@@ -111,15 +116,13 @@ export class TripleStore extends GraphWriter {
    * have a budget of their own (embeddedStore.ts), so a client's GET never waits behind them.
    */
   private readonly writeBudget: LoopBudget;
-  /** The last commit to have its turn: commits are encoded and appended in the order they were made. */
-  private queued: Promise<void> = Promise.resolve();
 
   private constructor(readonly dir: string, options: StoreOptions) {
     super();
     this.queries = options.queries ?? new QueryFiles();
     this.log = options.log ?? ((m) => console.error(m));
     this.rebuildMin = options.rebuildMin ?? REBUILD_MIN;
-    this.writeBudget = new LoopBudget(options.writeSliceMs ?? WRITE_SLICE_MS);
+    this.writeBudget = new LoopBudget(options.writeSliceMs ?? WRITE_SLICE_MS, WRITE_REST);
     this.replica = new Replica(options.sparqlTimeoutMs ?? 30_000, {
       plan: () => ({ ...this.pinnedPlan(), privatePrefixes: [...(options.privatePredicatePrefixes ?? [])] }),
       loaded: () => this.compactor.unpin(),
@@ -160,12 +163,11 @@ export class TripleStore extends GraphWriter {
 
   /**
    * Applies `ops` atomically and durably: resolves once they are fsynced and visible.
-   * Encoding waits for room in the turn's write budget, behind the commits made before it.
+   * Encoding waits for room in the turn's write budget, behind the commits made before it
+   * (the budget serves its waiters in order).
    */
   async commit(ops: readonly WriteOp[]): Promise<void> {
-    const turn = this.queued.then(() => this.writeBudget.turn());
-    this.queued = turn;
-    await turn;
+    await this.writeBudget.turn();
     if (this.broken) throw new ServiceUnavailable('the store cannot write after a disk error; restart the service');
     const record = encodeOps(ops);
     const payload = Buffer.from(JSON.stringify(record), 'utf8');
@@ -337,6 +339,11 @@ export class TripleStore extends GraphWriter {
     const quads = new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(text).map((q) => DataFactory.quad(q.subject, q.predicate, q.object, g));
     this.cache.set(graph, quads);
     return quads.slice();
+  }
+
+  /** True when graph() answers `graph` from the graphs kept in memory, without reading the store. */
+  isCached(graph: string): boolean {
+    return this.cache.get(graph) !== undefined;
   }
 
   /** True when graph `graph` holds a triple (an ASK: no triple is copied out of the store). */
