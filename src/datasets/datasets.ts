@@ -53,7 +53,8 @@ export async function createDataset(deps: Deps, input: NewDataset): Promise<stri
       return { compound: input.compounds[i]!, values: input.features.map((_, j) => cell(row?.[j], j)) }; // i < length
     },
   };
-  await writeEntries(deps, { dataset, features: [...input.features], entries, warnings: [...(input.warnings ?? [])], meta: { title: input.title, source: input.source, creator: input.creator } });
+  // A URI of its own, never written again: links go with the entries, so no commit is as large as the dataset.
+  await writeEntries(deps, { dataset, features: [...input.features], entries, warnings: [...(input.warnings ?? [])], meta: { title: input.title, source: input.source, creator: input.creator }, linking: 'withEntries' });
   return dataset;
 }
 
@@ -76,7 +77,8 @@ export async function deleteDataset(deps: Deps, dataset: string, force = false):
 // values in chunks of about the store's quadsPerCommit triples (the embedded store applies a
 // commit synchronously, so small chunks keep the event loop answering other clients while a
 // job writes its result; at most MAX_CHUNK entries), then one final commit that links them
-// and makes the dataset visible. As many chunks are in flight at once as the store's
+// (or, for a job's new dataset, what links the chunks did not carry: Linking) and makes the
+// dataset visible. As many chunks are in flight at once as the store's
 // writesInFlight (in the embedded store they share the journal's fsyncs, commitPipeline.ts).
 const { quad, namedNode, literal } = DataFactory;
 
@@ -121,7 +123,19 @@ export interface WritePlan {
   progress?: (percent: number) => void;
   /** Entries per commit (default: about the store's quadsPerCommit triples). */
   chunkSize?: number;
+  /** Where the links go (default atEnd). */
+  linking?: Linking;
 }
+
+/**
+ * How an EntryWriter links its entries to a new dataset. `atEnd`: all in the final commit,
+ * so entries a writer that was stopped and started again (an upload resumed after a restart)
+ * wrote before are never linked. `withEntries`: each in the chunk of its entry, for a writer
+ * that is never resumed into the same dataset (a job's result gets a new URI each run): the
+ * final commit is then small, and the dataset is still invisible until it types the dataset
+ * (datasetLayout.ts isDataset). Appending to a dataset always links at the end.
+ */
+export type Linking = 'atEnd' | 'withEntries';
 
 export const numberLiteral = (n: number): RDF.Literal => literal(String(n), XSD.double);
 export const stringLiteral = (s: string): RDF.Literal => literal(s);
@@ -139,7 +153,7 @@ async function featureCopies(deps: Deps, features: readonly string[]): Promise<R
 
 /** Writes the plan; returns the number of entries added. */
 export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number> {
-  const writer = await EntryWriter.open(deps, plan);
+  const writer = await EntryWriter.open(deps, plan, plan.linking);
   try {
     for (let i = 0; i < plan.entries.length; i++) {
       await writer.write(plan.entries.at(i)!); // i < length
@@ -161,7 +175,9 @@ export async function writeEntries(deps: Deps, plan: WritePlan): Promise<number>
  */
 export class EntryWriter {
   private readonly predicates: RDF.NamedNode[];
+  /** Links still to be committed by finish. */
   private readonly links: RDF.Quad[] = [];
+  private count = 0;
   private chunk: RDF.Quad[] = [];
   private inChunk = 0;
   private readonly pipeline: CommitPipeline;
@@ -174,36 +190,40 @@ export class EntryWriter {
     private readonly append: boolean,
     private readonly first: number,
     private readonly size: number,
+    private readonly linkWithEntries: boolean,
   ) {
     this.predicates = plan.features.map((f) => namedNode(f));
     this.pipeline = new CommitPipeline(deps.store.capabilities.writesInFlight);
   }
 
-  static async open(deps: Deps, plan: Pick<WritePlan, 'dataset' | 'features' | 'signal' | 'chunkSize'>): Promise<EntryWriter> {
+  static async open(deps: Deps, plan: Pick<WritePlan, 'dataset' | 'features' | 'signal' | 'chunkSize'>, linking: Linking = 'atEnd'): Promise<EntryWriter> {
     const append = await isDataset(deps, plan.dataset);
+    const withEntries = linking === 'withEntries' && !append;
     const first = (await writtenEntries(deps, plan.dataset)) + 1;
-    const size = plan.chunkSize ?? entriesPerChunk(deps.store.capabilities.quadsPerCommit, plan.features.length);
-    return new EntryWriter(deps, plan, append, first, size);
+    // A linked entry has one triple more: its link.
+    const size = plan.chunkSize ?? entriesPerChunk(deps.store.capabilities.quadsPerCommit, plan.features.length + (withEntries ? 1 : 0));
+    return new EntryWriter(deps, plan, append, first, size, withEntries);
   }
 
   /** Entries written so far. */
   get written(): number {
-    return this.links.length;
+    return this.count;
   }
 
   async write(entry: EntryData): Promise<void> {
     const { dataset } = this.plan;
-    const e = namedNode(entryUri(dataset, this.first + this.links.length));
+    const e = namedNode(entryUri(dataset, this.first + this.count));
     this.chunk.push(quad(e, OT.compound, namedNode(entry.compound)));
     entry.values.forEach((v, j) => {
       if (v !== undefined) this.chunk.push(quad(e, this.predicates[j]!, v)); // one predicate per feature, as values
     });
-    this.links.push(quad(namedNode(dataset), OT.dataEntry, e));
+    this.count++;
+    (this.linkWithEntries ? this.chunk : this.links).push(quad(namedNode(dataset), OT.dataEntry, e));
     this.chunkEnded = ++this.inChunk >= this.size;
     if (this.chunkEnded) await this.commitChunk();
   }
 
-  /** Commits what is left, then links every entry written (with the warnings, the feature copies and, for a new dataset, its metadata) in one commit. */
+  /** Commits what is left, then links every entry not yet linked (with the warnings, the feature copies and, for a new dataset, its metadata) in one commit. */
   async finish(warnings: readonly string[], meta: DatasetMeta): Promise<number> {
     if (this.inChunk > 0) await this.commitChunk();
     await this.pipeline.drain();
@@ -213,7 +233,7 @@ export class EntryWriter {
     if (!this.append) final.push(...metadataQuads(this.plan.dataset, meta));
     const ops: WriteOp[] = [{ op: 'add', graph: this.plan.dataset, quads: final }];
     await this.deps.store.commit(ops);
-    return this.links.length;
+    return this.count;
   }
 
   /** Waits for every chunk started; never throws. */

@@ -26,4 +26,26 @@ describe('an interrupted dataset write', () => {
     const csv = await lines(dataset, 'text/csv');
     expect(csv.slice(1).map((l) => l.split(',').pop())).to.deep.equal(['1', '2', '3']);
   });
+
+  it('links that go with the entries (a job\'s new dataset) leave nothing visible either until the last commit', async () => {
+    const feature = await ensureFeature(app.deps, { title: 'y', type: 'numeric', source: app.url + '/algorithm/test' });
+    const plan = (dataset: string, signal?: AbortSignal, progress?: () => void): WritePlan => ({
+      dataset, features: [feature], warnings: [], meta: { title: 'linked' }, chunkSize: 1, signal, progress, linking: 'withEntries',
+      entries: [1, 2, 3].map((i) => ({ compound: `http://example.org/compound/${i}`, values: [numberLiteral(i)] })),
+    });
+    const stopped = app.url + '/dataset/78';
+    const abort = new AbortController();
+    let chunks = 0;
+    const failed = await writeEntries(app.deps, plan(stopped, abort.signal, () => {
+      if (++chunks === 2) abort.abort();
+    })).then(() => false, () => true);
+    expect(failed).to.equal(true);
+    expect((await fetch(stopped)).status).to.equal(404);
+    expect(await lines(app.url + '/dataset')).to.not.include(stopped);
+
+    const whole = app.url + '/dataset/79';
+    await writeEntries(app.deps, plan(whole));
+    const csv = await lines(whole, 'text/csv');
+    expect(csv.slice(1).map((l) => l.split(',').pop())).to.deep.equal(['1', '2', '3']);
+  });
 });

@@ -4,15 +4,16 @@
 //
 // Because they are synchronous, a job reading a dataset in chunks (await after await, each
 // already resolved) would hold the event loop for the whole read: awaiting a resolved promise
-// never lets a socket be served. So a read that comes more than SLICE_MS after the event loop
-// last had a turn first waits for one (setImmediate), and other clients are answered between
-// the chunks of a long read.
-import { setImmediate as nextTurn } from 'node:timers/promises';
+// never lets a socket be served. So every read first asks for room in a budget of reads per
+// turn of the event loop (loopBudget.ts), and other clients are answered between the chunks
+// of a long read. Writes have a budget of their own (store.ts): a client's read never waits
+// behind the chunks of a job's result.
 import type * as RDF from '@rdfjs/types';
 import { GraphWriter, type Store, type StoreCapabilities, type Row, type SelectOptions, type SparqlOptions, type WriteOp } from '../api.ts';
 import type { Bindable } from '../binder.ts';
 import type { SparqlQuery } from '../sparqlQuery.ts';
 import { TripleStore, type StoreOptions } from './store.ts';
+import { LoopBudget } from './loopBudget.ts';
 
 /** Longest run of reads before the event loop gets a turn. */
 const SLICE_MS = 2;
@@ -30,13 +31,12 @@ const CAPABILITIES: StoreCapabilities = Object.freeze({
 export class EmbeddedStore extends GraphWriter implements Store {
   readonly kind = 'embedded' as const;
   readonly capabilities = CAPABILITIES;
-  /** When the event loop last had a turn between reads (performance.now()). */
-  private sliceStart = 0;
-  private sliceTimer = false;
+  private readonly budget: LoopBudget;
 
   /** `sliceMs`: the longest run of reads before the event loop gets a turn (SLICE_MS). */
-  constructor(readonly engine: TripleStore, private readonly sliceMs = SLICE_MS) {
+  constructor(readonly engine: TripleStore, sliceMs = SLICE_MS) {
     super();
+    this.budget = new LoopBudget(sliceMs);
   }
 
   static async open(dir: string, options: StoreOptions = {}): Promise<EmbeddedStore> {
@@ -48,7 +48,8 @@ export class EmbeddedStore extends GraphWriter implements Store {
   }
 
   async graph(graph: string): Promise<RDF.Quad[]> {
-    await this.turn();
+    // A graph kept in memory is copied in microseconds: it does not wait behind a job's reads.
+    if (!this.engine.isCached(graph)) await this.turn();
     return this.engine.graph(graph);
   }
 
@@ -90,26 +91,7 @@ export class EmbeddedStore extends GraphWriter implements Store {
     return this.engine.close();
   }
 
-  /**
-   * Lets the event loop have a turn if reads have run for `sliceMs` since it last had one.
-   * Readers that waited resume together, in one phase of the loop: each checks again, so
-   * the first starts the next slice and the others wait for the turn after it, rather than
-   * all reading in the same turn.
-   */
-  private async turn(): Promise<void> {
-    for (;;) {
-      const now = performance.now();
-      if (!this.sliceTimer) {
-        // A new run of reads: it starts now, and the next turn of the loop ends it.
-        this.sliceTimer = true;
-        this.sliceStart = now;
-        setImmediate(() => {
-          this.sliceTimer = false;
-        });
-        return;
-      }
-      if (now - this.sliceStart < this.sliceMs) return;
-      await nextTurn();
-    }
+  private turn(): Promise<void> {
+    return this.budget.turn();
   }
 }

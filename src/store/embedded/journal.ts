@@ -4,12 +4,12 @@
 // a sequence of segments (journal.N.log); a full segment is closed and a new one begun,
 // so a snapshot can be built from closed segments while writes continue.
 import { closeSync, constants, fdatasync, fdatasyncSync, readFileSync, existsSync, ftruncateSync, fstatSync, promises as fsp, write } from 'node:fs';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { segmentFile } from './layout.ts';
 import { openPrivateSync } from '../../files/privateFiles.ts';
 import { isSpaceError } from '../../util/spaceError.ts';
+import { LoopBudget } from './loopBudget.ts';
 
 const writeAsync = promisify(write);
 const fdatasyncAsync = promisify(fdatasync);
@@ -24,7 +24,7 @@ const HEADER = 8;
  */
 const APPEND_FLAGS = constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC;
 
-/** Longest run of record applications before the event loop gets a turn (see settle). */
+/** Longest run of record applications before the event loop gets a turn, when the journal has no budget of its owner's (see settle). */
 const SETTLE_SLICE_MS = 3;
 
 export interface JournalRead {
@@ -82,6 +82,8 @@ export interface JournalOptions {
   maxBytes: number;
   /** Called with the new segment's index after a rotation (segments below it are closed). */
   onRotate?: (segment: number) => void;
+  /** The budget of synchronous work per turn of the event loop that applying records takes part in (loopBudget.ts). */
+  budget?: LoopBudget;
 }
 
 /** Where the durable (and applied) part of the journal ends. */
@@ -107,6 +109,7 @@ export class Journal {
   /** Records and durable bytes of the current segment. */
   records: number;
   private bytes: number;
+  private readonly budget: LoopBudget;
 
   /** Set once writing or syncing the file failed: nothing more can be made durable. */
   get failure(): Error | undefined {
@@ -115,6 +118,7 @@ export class Journal {
 
   constructor(private readonly options: JournalOptions) {
     this.segment = options.segment;
+    this.budget = options.budget ?? new LoopBudget(SETTLE_SLICE_MS);
     this.fd = openPrivateSync(segmentFile(options.dir, this.segment), APPEND_FLAGS);
     if (options.validLength !== undefined) {
       // Cut a torn tail so new records follow the last intact one.
@@ -209,16 +213,12 @@ export class Journal {
   /**
    * Applies and answers a durable batch in order. Applying a record is synchronous (a few
    * milliseconds for a chunk of a job's result); when several jobs commit within one fsync,
-   * the event loop gets a turn between records once SETTLE_SLICE_MS have passed, so requests
-   * are not kept waiting for the whole batch. Each record is still applied whole.
+   * each record waits for room in the budget of its turn of the event loop, so requests are
+   * not kept waiting for the whole batch. Each record is still applied whole.
    */
   private async settle(batch: Pending[]): Promise<void> {
-    let since = performance.now();
     for (const p of batch) {
-      if (performance.now() - since > SETTLE_SLICE_MS) {
-        await nextTurn();
-        since = performance.now();
-      }
+      await this.budget.turn();
       try {
         p.onDurable?.();
         p.resolve();

@@ -23,6 +23,7 @@ import { Compactor } from './compactor.ts';
 import { mkdirPrivateSync } from '../../files/privateFiles.ts';
 import { GraphCache } from './graphCache.ts';
 import { Replica } from './replica.ts';
+import { LoopBudget } from './loopBudget.ts';
 import { datasetOf, type DatasetRequest, type SparqlQuery } from '../sparqlQuery.ts';
 import type { RdfSyntax } from '../../rdf/formats.ts';
 import { InsufficientStorage, InternalError, ServiceUnavailable } from '../../errors.ts';
@@ -33,6 +34,13 @@ export type Row = Record<string, RDF.Term>;
 
 /** Subjects per describe() query. */
 const SUBJECTS_PER_READ = 500;
+/** Synchronous write work per turn of the event loop (loopBudget.ts): encoding commits and applying durable records. */
+const WRITE_SLICE_MS = 3;
+/**
+ * Rest after each turn of writes, as a share of how long it held the loop (loopBudget.ts):
+ * while two jobs store their results, requests get at least half of the loop.
+ */
+const WRITE_REST = 1;
 
 export interface StoreOptions {
   queries?: QueryFiles;
@@ -47,6 +55,8 @@ export interface StoreOptions {
   privatePredicatePrefixes?: readonly string[];
   /** Quads replaced or removed before a rebuild is considered (default REBUILD_MIN; tests lower it). */
   rebuildMin?: number;
+  /** Synchronous write work per turn of the event loop (default WRITE_SLICE_MS; tests set 0: one step a turn). */
+  writeSliceMs?: number;
 }
 
 /** How the public endpoint wants a query answered. */
@@ -99,12 +109,20 @@ export class TripleStore extends GraphWriter {
   private readonly rebuildMin: number;
   /** Set when a journal write failed: the store refuses writes until restart. */
   private broken: Error | undefined;
+  /**
+   * What commits (their encoding) and the journal's application of durable records take turns
+   * in: the chunks of two jobs' results and a batch of records durable in one write then run
+   * one turn of the event loop at a time, not all in the check phase that woke them. Reads
+   * have a budget of their own (embeddedStore.ts), so a client's GET never waits behind them.
+   */
+  private readonly writeBudget: LoopBudget;
 
   private constructor(readonly dir: string, options: StoreOptions) {
     super();
     this.queries = options.queries ?? new QueryFiles();
     this.log = options.log ?? ((m) => console.error(m));
     this.rebuildMin = options.rebuildMin ?? REBUILD_MIN;
+    this.writeBudget = new LoopBudget(options.writeSliceMs ?? WRITE_SLICE_MS, WRITE_REST);
     this.replica = new Replica(options.sparqlTimeoutMs ?? 30_000, {
       plan: () => ({ ...this.pinnedPlan(), privatePrefixes: [...(options.privatePredicatePrefixes ?? [])] }),
       loaded: () => this.compactor.unpin(),
@@ -131,6 +149,7 @@ export class TripleStore extends GraphWriter {
       maxRecords: options.snapshotEvery ?? 10_000,
       maxBytes: options.segmentBytes ?? 64 * 1024 * 1024,
       onRotate: (next) => store.compactor.closedUpTo(next),
+      budget: store.writeBudget,
     });
     // Segments a crash left closed but not yet compacted are taken now.
     store.compactor.closedUpTo(segment);
@@ -142,8 +161,13 @@ export class TripleStore extends GraphWriter {
     return this.ox.size;
   }
 
-  /** Applies `ops` atomically and durably: resolves once they are fsynced and visible. */
+  /**
+   * Applies `ops` atomically and durably: resolves once they are fsynced and visible.
+   * Encoding waits for room in the turn's write budget, behind the commits made before it
+   * (the budget serves its waiters in order).
+   */
   async commit(ops: readonly WriteOp[]): Promise<void> {
+    await this.writeBudget.turn();
     if (this.broken) throw new ServiceUnavailable('the store cannot write after a disk error; restart the service');
     const record = encodeOps(ops);
     const payload = Buffer.from(JSON.stringify(record), 'utf8');
@@ -315,6 +339,11 @@ export class TripleStore extends GraphWriter {
     const quads = new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(text).map((q) => DataFactory.quad(q.subject, q.predicate, q.object, g));
     this.cache.set(graph, quads);
     return quads.slice();
+  }
+
+  /** True when graph() answers `graph` from the graphs kept in memory, without reading the store. */
+  isCached(graph: string): boolean {
+    return this.cache.get(graph) !== undefined;
   }
 
   /** True when graph `graph` holds a triple (an ASK: no triple is copied out of the store). */
