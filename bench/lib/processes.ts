@@ -33,8 +33,9 @@ export function lastLines(streams: ReadonlyArray<NodeJS.ReadableStream | null>, 
  * URL answers (the service logs its start at info, which LOG_LEVEL=warn leaves out).
  */
 function startNode(args: string[], env: Record<string, string>, cleanup: () => void = () => {}, readyUrl?: string): Promise<Running> {
-  // MALLOC_ARENA_MAX as `npm start` sets it (package.json; docs/configuration.md).
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // MALLOC_ARENA_MAX as `npm start` sets it (package.json; docs/configuration.md). BENCH_NODE_ARGS:
+  // node flags for the child, such as --cpu-prof (refused in NODE_OPTIONS), to see where it spends.
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', ...args], { cwd: ROOT, env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
   const logged = lastLines([child.stdout, child.stderr], 50);
