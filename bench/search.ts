@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { createApp } from '../src/app.ts';
 import { SearchEngine } from '../src/search/engine.ts';
-import { EmbeddedStore } from '../src/store/embedded/embeddedStore.ts';
+import { TripleStore } from '../src/store/embedded/store.ts';
 import { JobEngine } from '../src/tasks/engine.ts';
 import { NoChangeFeed } from '../src/store/changeFeed.ts';
 import { createLogger } from '../src/logger.ts';
@@ -200,7 +200,7 @@ async function run(): Promise<BenchRow[]> {
   const { engine, smiles, uris, built } = await buildIndex();
   const buildMs = performance.now() - started;
   const storeDir = path.join(os.tmpdir(), `opentox-search-bench-store-${process.pid}`);
-  const store = await EmbeddedStore.open(storeDir);
+  const store = await TripleStore.open(storeDir);
   const config = loadConfig([], {}, { port: 0, dataDir: CACHE, searchTimeoutMs: 600_000, maxPageSize: TARGET });
   const logger = createLogger('silent');
   const tasks = new JobEngine({ config, store, logger });

@@ -124,7 +124,8 @@ async function millionFigures(rows: BenchRow[]): Promise<void> {
   const filled = performance.now();
   await fill(store, 20_000);
   const fillSeconds = (performance.now() - filled) / 1000;
-  rows.push({ bench: `load 1M triples (20,000 resources of 50) through commit`, figure: `${fmt(store.size / fillSeconds)} triples/s`, baseline: `${fmt(fillSeconds, 1)} s for ${fmt(store.size)} triples` });
+  const size = await store.size();
+  rows.push({ bench: `load 1M triples (20,000 resources of 50) through commit`, figure: `${fmt(size / fillSeconds)} triples/s`, baseline: `${fmt(fillSeconds, 1)} s for ${fmt(size)} triples` });
 
   const stalls = async (during: Promise<unknown>) => {
     const histogram = monitorEventLoopDelay({ resolution: 1 });
@@ -155,7 +156,7 @@ async function millionFigures(rows: BenchRow[]): Promise<void> {
   const spin = new Worker('const end = Date.now() + 2000; while (Date.now() < end);', { eval: true });
   const idle = await stalls(new Promise((r) => spin.once('exit', r)));
   const snap = await stalls(store.snapshot());
-  rows.push({ bench: `longest event-loop stall while a snapshot of ${fmt(store.size)} triples is written (${fmt(snap.ms / 1000, 1)} s, writes continuing)`, figure: `${fmt(snap.worst, 1)} ms (loop busy ${fmt(snap.busy * 100, 1)}%)`, baseline: `${fmt(idle.worst, 1)} ms while a thread spins 2 s (busy ${fmt(idle.busy * 100, 1)}%)`, ratio: fmt(snap.worst / Math.max(idle.worst, 0.1), 1) });
+  rows.push({ bench: `longest event-loop stall while a snapshot of ${fmt(size)} triples is written (${fmt(snap.ms / 1000, 1)} s, writes continuing)`, figure: `${fmt(snap.worst, 1)} ms (loop busy ${fmt(snap.busy * 100, 1)}%)`, baseline: `${fmt(idle.worst, 1)} ms while a thread spins 2 s (busy ${fmt(idle.busy * 100, 1)}%)`, ratio: fmt(snap.worst / Math.max(idle.worst, 0.1), 1) });
   await store.close();
 
   const probe = fileURLToPath(new URL('./restartProbe.ts', import.meta.url));

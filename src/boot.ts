@@ -6,7 +6,7 @@ import type { Deps } from './deps.ts';
 import type { Store } from './store/api.ts';
 import { versioned, versionsOf } from './store/versions.ts';
 import { NoChangeFeed, RedisChangeFeed } from './store/changeFeed.ts';
-import { EmbeddedStore } from './store/embedded/embeddedStore.ts';
+import { TripleStore } from './store/embedded/store.ts';
 import { SparqlStore } from './store/sparql/store.ts';
 import { identityOf } from './auth/identityOf.ts';
 import { sweepUploads } from './datasets/uploadSweep.ts';
@@ -48,7 +48,7 @@ export async function openStore(config: Config, logger: Logger): Promise<Store> 
       publicTimeoutMs: config.sparqlTimeoutMs,
     });
   }
-  return EmbeddedStore.open(path.join(config.dataDir, 'store'), {
+  return TripleStore.open(path.join(config.dataDir, 'store'), {
     snapshotEvery: config.snapshotEvery,
     sparqlTimeoutMs: config.sparqlTimeoutMs,
     log: logSink(logger),

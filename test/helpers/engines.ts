@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { ISQL_BIN, startVirtuoso, type Virtuoso } from '../../scripts/engines/virtuoso.ts';
 import type { Config } from '../../src/config.ts';
 import type { Store } from '../../src/store/api.ts';
-import { EmbeddedStore } from '../../src/store/embedded/embeddedStore.ts';
+import { TripleStore } from '../../src/store/embedded/store.ts';
 import { SparqlStore } from '../../src/store/sparql/store.ts';
 
 const run = promisify(execFile);
@@ -128,7 +128,7 @@ export async function openTestStore(dataDir: string): Promise<Store> {
     const { endpoint, graphStore } = await virtuosoFor(dataDir);
     return new SparqlStore({ queryUrl: endpoint, graphStoreUrl: graphStore });
   }
-  return EmbeddedStore.open(path.join(dataDir, 'store'));
+  return TripleStore.open(path.join(dataDir, 'store'));
 }
 
 export async function stopVirtuosos(): Promise<void> {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { startApp, tempDir } from '../helpers/app.ts';
 import { sharedData } from '../helpers/data.ts';
-import { EmbeddedStore } from '../../src/store/embedded/embeddedStore.ts';
+import { TripleStore } from '../../src/store/embedded/store.ts';
 import { taskQuads } from '../../src/tasks/tasks.ts';
 import { STORE_BODY_AGE_MS, sweepUploads } from '../../src/datasets/uploadSweep.ts';
 import { UPLOAD_JOB } from '../../src/datasets/datasetUploadJob.ts';
@@ -87,7 +87,7 @@ describe('upload bodies left by kills and cancels', function () {
     const kept = path.join(dir, '3-1700000000000.csv');
     writeFileSync(kept, 'SMILES\nCCO\n');
     writeFileSync(path.join(dir, '4-1700000000000.csv'), 'SMILES\nCCN\n');
-    const store = await EmbeddedStore.open(path.join(dataDir, 'store'));
+    const store = await TripleStore.open(path.join(dataDir, 'store'));
     try {
       const base = { creator: 'http://x.test/dataset/3', date: new Date(), title: 'upload', percentageCompleted: 0, resultUris: [], kind: UPLOAD_JOB, idempotent: true };
       await store.replaceGraph('http://x.test/task/1', taskQuads({ ...base, uri: 'http://x.test/task/1', status: 'Queued', params: JSON.stringify({ file: kept }) }));

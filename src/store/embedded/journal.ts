@@ -62,8 +62,11 @@ export function frame(payload: Buffer): Buffer {
 
 interface Pending {
   data: Buffer;
-  /** Runs once the record is durable, in journal order, before the writer is answered. */
-  onDurable?: () => void;
+  /**
+   * Runs once the record is durable, in journal order; the writer is answered once what it
+   * returns has resolved (the store's thread has applied the record).
+   */
+  onDurable?: () => void | Promise<void>;
   resolve: () => void;
   reject: (e: Error) => void;
 }
@@ -133,7 +136,7 @@ export class Journal {
     return { segment: this.segment, length: this.bytes };
   }
 
-  append(payload: Buffer, onDurable?: () => void): Promise<void> {
+  append(payload: Buffer, onDurable?: () => void | Promise<void>): Promise<void> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
       this.pending.push({ data: frame(payload), onDurable, resolve, reject });
@@ -211,17 +214,17 @@ export class Journal {
   }
 
   /**
-   * Applies and answers a durable batch in order. Applying a record is synchronous (a few
-   * milliseconds for a chunk of a job's result); when several jobs commit within one fsync,
-   * each record waits for room in the budget of its turn of the event loop, so requests are
-   * not kept waiting for the whole batch. Each record is still applied whole.
+   * Hands a durable batch on in order, each record in the budget of its turn of the event
+   * loop (its hand-over counts its triples for the store), so requests are not kept waiting
+   * for a whole batch; each writer is answered once its record is applied.
    */
   private async settle(batch: Pending[]): Promise<void> {
     for (const p of batch) {
       await this.budget.turn();
       try {
-        p.onDurable?.();
-        p.resolve();
+        const applied = p.onDurable?.();
+        if (applied) applied.then(p.resolve, p.reject);
+        else p.resolve();
       } catch (e) {
         p.reject(e as Error);
       }

@@ -1,29 +1,29 @@
-// The triple store: Oxigraph in memory (the only importer of oxigraph, DESIGN: storage
-// rules), made durable by the journal, compacted into snapshots by a worker thread, and
-// mirrored into a read replica for the public SPARQL endpoint. One named graph per
+// The triple store: Oxigraph in memory in a thread of its own (storeThread.ts, the only
+// importer of oxigraph besides the replica and compaction workers, DESIGN: storage rules),
+// made durable by the journal on this thread, compacted into snapshots by a worker thread,
+// and mirrored into a read replica for the public SPARQL endpoint. One named graph per
 // resource; every write replaces, adds to, removes from or drops whole graphs, so replay
 // is deterministic.
 import { rmSync } from 'node:fs';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import * as ox from 'oxigraph';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
 import { Journal } from './journal.ts';
 import { isSpaceError } from '../../util/spaceError.ts';
-import { bound, GraphWriter } from '../api.ts';
+import { GraphWriter, type Store, type StoreCapabilities } from '../api.ts';
 import { QueryFiles } from '../queries.ts';
 import { termToSparql, type Bindable } from '../binder.ts';
 import { rowsOf, type JsonResults } from '../sparql/results.ts';
 import { describeSelect, matchSelect } from '../patterns.ts';
 import { currentPlan, snapshotOpsTemp, snapshotTemp, type ReplayPlan } from './layout.ts';
-import { loadWithReserve } from './memoryReserve.ts';
-import { applyRecord, lineCount, recordQuads, replay } from './records.ts';
+import { lineCount } from './records.ts';
 import { checkGraph, encodeOps, type JournalRecord, type WriteOp } from '../writeOps.ts';
 import { Compactor } from './compactor.ts';
 import { mkdirPrivateSync } from '../../files/privateFiles.ts';
 import { GraphCache } from './graphCache.ts';
 import { Replica } from './replica.ts';
 import { LoopBudget } from './loopBudget.ts';
+import { OxThread, ThreadCallError } from './oxThread.ts';
+import type { TermJson } from './storeThread.ts';
 import { datasetOf, type DatasetRequest, type SparqlQuery } from '../sparqlQuery.ts';
 import type { RdfSyntax } from '../../rdf/formats.ts';
 import { InsufficientStorage, InternalError, ServiceUnavailable } from '../../errors.ts';
@@ -34,7 +34,7 @@ export type Row = Record<string, RDF.Term>;
 
 /** Subjects per describe() query. */
 const SUBJECTS_PER_READ = 500;
-/** Synchronous write work per turn of the event loop (loopBudget.ts): encoding commits and applying durable records. */
+/** Synchronous write work per turn of the event loop (loopBudget.ts): encoding commits and sending durable records. */
 const WRITE_SLICE_MS = 3;
 /**
  * Rest after each turn of writes, as a share of how long it held the loop (loopBudget.ts):
@@ -74,17 +74,46 @@ export interface SparqlOptions extends DatasetRequest {
  * it lived in; its transaction code leaves garbage collection to do), so a store that is
  * rewritten for long grows without bound although what it holds stays the same. The quads
  * each write replaces or removes are counted (from the size of each graph, kept beside the
- * store); once they exceed what the store held when it was built (and at least REBUILD_MIN), a
- * second store is filled beside it with what it holds, graph by graph, and takes its place;
- * the old one's memory goes back to the WASM allocator for the new one to reuse. Writes that
- * only add (an upload) leave no garbage and cause no rebuild.
+ * store); once they exceed what the store held when it was built (and at least REBUILD_MIN),
+ * the store's thread fills a second store beside it with what it holds, graph by graph, and
+ * puts it in its place (storeThread.ts); the old one's memory goes back to the WASM allocator
+ * for the new one to reuse. Writes that only add (an upload) leave no garbage and cause no
+ * rebuild.
  */
 const REBUILD_MIN = 200_000;
-/** Quads copied or applied between yields to the event loop during a rebuild. */
-const GENTLE_QUADS = 20_000;
 
-export class TripleStore extends GraphWriter {
-  private ox = new ox.Store();
+/** Why each value: StoreCapabilities in api.ts. */
+const CAPABILITIES: StoreCapabilities = Object.freeze({
+  filesInStore: false,
+  soleWriter: true,
+  quadsPerCommit: 1_000,
+  writesInFlight: 4,
+  subjectsPerRead: 50,
+  readsAhead: 1,
+});
+
+const parseNTriples = (text: string): RDF.Quad[] => new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(text);
+
+function termOf(t: TermJson): RDF.Term {
+  switch (t.termType) {
+    case 'NamedNode': return DataFactory.namedNode(t.value);
+    case 'BlankNode': return DataFactory.blankNode(t.value);
+    case 'DefaultGraph': return DataFactory.defaultGraph();
+    default: return DataFactory.literal(t.value, t.language || DataFactory.namedNode(t.datatype!.value));
+  }
+}
+
+const jsonOf = (t: RDF.Term | null): TermJson | null => {
+  if (t === null) return null;
+  if (t.termType !== 'Literal') return { termType: t.termType, value: t.value };
+  return { termType: t.termType, value: t.value, language: t.language, datatype: { value: t.datatype.value } };
+};
+
+/** The embedded engine behind the Store interface. */
+export class TripleStore extends GraphWriter implements Store {
+  readonly kind = 'embedded' as const;
+  readonly capabilities = CAPABILITIES;
+  private thread!: OxThread;
   /** Quads the store held when it was built. */
   private builtWith = 0;
   /** Quads in each graph, as the writes have left it. */
@@ -95,8 +124,6 @@ export class TripleStore extends GraphWriter {
    */
   private garbageEver = 0;
   private garbageAtBuild = 0;
-  /** While a fresh store is being filled: the records committed meanwhile, applied to it last. */
-  private rebuilding: JournalRecord[] | undefined;
   private rebuilt: Promise<void> | undefined;
   /** Times the store was rebuilt in this run (for tests and the log). */
   rebuilds = 0;
@@ -107,13 +134,12 @@ export class TripleStore extends GraphWriter {
   readonly queries: QueryFiles;
   private readonly log: (m: unknown) => void;
   private readonly rebuildMin: number;
-  /** Set when a journal write failed: the store refuses writes until restart. */
+  /** Set when a journal write failed (or the store's thread trapped): the store refuses writes until restart. */
   private broken: Error | undefined;
   /**
-   * What commits (their encoding) and the journal's application of durable records take turns
+   * What commits (their encoding) and the journal's hand-over of durable records take turns
    * in: the chunks of two jobs' results and a batch of records durable in one write then run
-   * one turn of the event loop at a time, not all in the check phase that woke them. Reads
-   * have a budget of their own (embeddedStore.ts), so a client's GET never waits behind them.
+   * one turn of the event loop at a time, not all in the check phase that woke them.
    */
   private readonly writeBudget: LoopBudget;
 
@@ -138,7 +164,9 @@ export class TripleStore extends GraphWriter {
     rmSync(snapshotOpsTemp(dir), { force: true });
     const store = new TripleStore(dir, options);
     const plan = currentPlan(dir);
-    const read = replay(store.ox, plan);
+    const { thread, loaded } = await OxThread.start(plan);
+    store.thread = thread;
+    const read = loaded.replay;
     const segment = plan.segments.at(-1) ?? plan.snapshot ?? 0;
     store.compactor = new Compactor(dir, plan.snapshot, store.log);
     store.journal = new Journal({
@@ -153,16 +181,25 @@ export class TripleStore extends GraphWriter {
     });
     // Segments a crash left closed but not yet compacted are taken now.
     store.compactor.closedUpTo(segment);
-    store.countGraphs();
+    for (const [graph, n] of loaded.graphs) {
+      store.graphSizes.set(graph, n);
+      store.builtWith += n;
+    }
     return store;
   }
 
-  get size(): number {
-    return this.ox.size;
+  /** Quads in the store. */
+  size(): Promise<number> {
+    return this.thread.read({ kind: 'size' });
+  }
+
+  /** Bytes of memory the store's Oxigraph holds (its thread's WebAssembly memory), for tests and the log. */
+  memory(): Promise<number> {
+    return this.thread.read({ kind: 'memory' });
   }
 
   /**
-   * Applies `ops` atomically and durably: resolves once they are fsynced and visible.
+   * Applies `ops` atomically and durably: resolves once they are fsynced and applied.
    * Encoding waits for room in the turn's write budget, behind the commits made before it
    * (the budget serves its waiters in order).
    */
@@ -177,37 +214,29 @@ export class TripleStore extends GraphWriter {
       // A full disk refuses this write only: nothing was applied, and writes work again
       // once there is room (the journal cuts what part of the record reached the file).
       if (isSpaceError(e)) throw new InsufficientStorage('the disk holding the store is full; the write was not made', { cause: e });
-      // Only a failed file write breaks the store; a record that the in-memory store
-      // refused (it is skipped on replay too, see records.ts) fails just this write.
-      if (!this.journal.failure) throw new InternalError('the store refused a write', { cause: e });
-      this.broken = e as Error;
+      // A record that the in-memory store refused (it is skipped on replay too, see
+      // records.ts) fails just this write; a failed file write or a trapped thread breaks the store.
+      if (e instanceof ThreadCallError && e.fatal) this.broken = e;
+      if (!this.journal.failure && !(e instanceof ThreadCallError && e.fatal)) throw new InternalError('the store refused a write', { cause: e });
+      this.broken ??= e as Error;
       throw new ServiceUnavailable('writing the journal failed', { cause: e });
     }
   }
 
-  private apply(record: JournalRecord): void {
+  /** Sends a durable record to the store's thread, in journal order; resolves once it is applied there. */
+  private async apply(record: JournalRecord): Promise<void> {
     for (const op of record) this.cache.invalidate(op.graph);
+    const applied = this.thread.apply(record);
+    // Even a record the store refuses goes to the replica: it applies (and skips) the same
+    // ops, as a replay would.
+    this.replica.apply(record);
+    this.account(record);
+    if (!this.rebuilt && this.garbageEver - this.garbageAtBuild > Math.max(this.rebuildMin, this.builtWith)) void this.rebuild();
     try {
-      applyRecord(this.ox, record);
+      await applied;
     } finally {
-      // Even a record the store refused goes to the replica: it applies (and skips) the
-      // same ops, as a replay would.
-      this.replica.apply(record);
-      this.rebuilding?.push(record);
-      this.account(record);
-      if (!this.rebuilding && this.garbageEver - this.garbageAtBuild > Math.max(this.rebuildMin, this.builtWith)) this.rebuilt = this.rebuild();
+      for (const op of record) this.cache.invalidate(op.graph);
     }
-  }
-
-  /** The size of every graph, read once at start (what the garbage of later writes is counted from). */
-  private countGraphs(): void {
-    let total = 0;
-    for (const row of this.rows('SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g')) {
-      const n = Number(bound(row, 'n'));
-      this.graphSizes.set(bound(row, 'g'), n);
-      total += n;
-    }
-    this.builtWith = total;
   }
 
   /** Counts the quads `record` replaces or removes, and keeps the graph sizes up to date. */
@@ -234,72 +263,28 @@ export class TripleStore extends GraphWriter {
     await this.rebuilt;
   }
 
-  /**
-   * Copies what the live store holds into a fresh one, graph by graph (a dump holds only the
-   * quads of the current version, none of the garbage), yielding to the event loop between
-   * graphs; then applies the records committed meanwhile, and puts the fresh store in place of
-   * the live one in the same turn of the event loop as the last of them, so readers see one
-   * store or the other, each complete. A record that reached a graph before it was copied is
-   * applied to it twice, which changes nothing: every op sets whole graphs or given quads, and
-   * the records are applied in commit order, so the last op on a quad decides, as it did live.
-   */
-  async rebuild(): Promise<void> {
-    if (this.rebuilding) return this.rebuilt;
-    const pending: JournalRecord[] = [];
-    this.rebuilding = pending;
-    let fresh: ox.Store | undefined = new ox.Store();
+  /** Has the store's thread copy what the store holds into a fresh store (storeThread.ts). */
+  rebuild(): Promise<void> {
+    this.rebuilt ??= this.runRebuild().finally(() => {
+      this.rebuilt = undefined;
+    });
+    return this.rebuilt;
+  }
+
+  private async runRebuild(): Promise<void> {
     try {
-      const names = this.rows('SELECT DISTINCT ?g WHERE { GRAPH ?g { } }').map((row) => bound(row, 'g'));
-      let quads = 0;
-      let since = 0;
-      const copy = (from: ox.NamedNode | ox.DefaultGraph) => {
-        const text = this.ox.dump({ format: 'application/n-triples', from_graph_name: from });
-        if (text.length === 0) return;
-        // In transactions, as records load (records.ts): the bulk loader's batch buffer would
-        // take 160 MB of the memory the rebuild is there to give back.
-        loadWithReserve(() => fresh!.load(text, { format: 'application/n-triples', to_graph_name: from, lenient: true }));
-        const n = lineCount(text);
-        quads += n;
-        since += n;
-      };
-      copy(ox.defaultGraph());
-      for (const name of names) {
-        copy(ox.namedNode(name));
-        if (since >= GENTLE_QUADS) {
-          since = 0;
-          await yieldToLoop();
-        }
+      const { rebuilt, quads } = await this.thread.rebuild();
+      if (rebuilt) {
+        let held = 0;
+        for (const n of this.graphSizes.values()) held += n;
+        this.builtWith = Math.max(quads, held);
+        this.rebuilds++;
       }
-      while (pending.length > 0) {
-        const record = pending.shift()!; // length > 0
-        try {
-          applyRecord(fresh, record);
-        } catch {
-          // Refused by the live store too (its writer got an error).
-        }
-        since += recordQuads(record);
-        if (since >= GENTLE_QUADS && pending.length > 0) {
-          since = 0;
-          await yieldToLoop();
-        }
-      }
-      // No await between the last record and the swap: nothing is committed in between.
-      const old = this.ox;
-      this.ox = fresh;
-      fresh = old;
-      let held = 0;
-      for (const n of this.graphSizes.values()) held += n;
-      this.builtWith = Math.max(quads, held);
-      this.rebuilds++;
     } catch (e) {
       // The live store stays as it was; the next write past the mark tries again.
       this.log(e);
     } finally {
       this.garbageAtBuild = this.garbageEver;
-      this.rebuilding = undefined;
-      // Freed now rather than at some later garbage collection: every read of the store is
-      // synchronous, so nothing is using it (wasm-bindgen's free(), missing from the typings).
-      (fresh as unknown as { free(): void }).free();
     }
   }
 
@@ -326,18 +311,27 @@ export class TripleStore extends GraphWriter {
     return { dir: this.dir, snapshot: latest > 0 ? latest : null, segments, lastLength: position.length };
   }
 
-  // ---- reads: synchronous and cheap; heavy public queries go through the replica.
+  // ---- reads: answered by the store's thread as text, parsed here; heavy public queries go
+  // through the replica. Reads come out of Oxigraph as text (N-Triples, SPARQL JSON results),
+  // never as arrays of its WASM-backed term objects: wasm-bindgen's glue for those
+  // (getArrayJsValueFromWasm0) was deoptimised again and again by V8 on Node 20 until the
+  // process died in the deoptimizer after a 100,000-row upload, and each object needs a
+  // finalizer (docs/performance.md).
 
   /** Every triple of graph `graph` (quads whose graph is `graph`), as plain JS terms. */
-  graph(graph: string): RDF.Quad[] {
+  async graph(graph: string): Promise<RDF.Quad[]> {
     const cached = this.cache.get(graph);
     if (cached) return cached.slice();
     const g = DataFactory.namedNode(checkGraph(graph));
-    // Dumping and parsing N-Triples is cheaper than reading Oxigraph's terms one by one;
-    // blank node labels are kept, so they stay the same from one read to the next.
-    const text = this.ox.dump({ format: 'application/n-triples', from_graph_name: ox.namedNode(graph) });
-    const quads = new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(text).map((q) => DataFactory.quad(q.subject, q.predicate, q.object, g));
-    this.cache.set(graph, quads);
+    const token = this.cache.begin();
+    let quads: RDF.Quad[] | undefined;
+    try {
+      // Blank node labels are kept, so they stay the same from one read to the next.
+      const text = await this.thread.read<string>({ kind: 'dump', graph });
+      quads = parseNTriples(text).map((q) => DataFactory.quad(q.subject, q.predicate, q.object, g));
+    } finally {
+      this.cache.fill(graph, token, quads);
+    }
     return quads.slice();
   }
 
@@ -347,31 +341,21 @@ export class TripleStore extends GraphWriter {
   }
 
   /** True when graph `graph` holds a triple (an ASK: no triple is copied out of the store). */
-  hasGraph(graph: string): boolean {
+  async hasGraph(graph: string): Promise<boolean> {
     if ((this.cache.get(graph)?.length ?? 0) > 0) return true;
     return this.ask('graph-exists', { graph: DataFactory.namedNode(checkGraph(graph)) });
   }
 
-  // Reads come out of Oxigraph as SPARQL JSON results text, parsed into plain n3 terms,
-  // never as arrays of Oxigraph's WASM-backed term objects. Such arrays are built by
-  // wasm-bindgen's glue (getArrayJsValueFromWasm0), which V8 on Node 20 optimised and
-  // deoptimised again and again on a dataset's CSV stream (one entry list of 100,000 links,
-  // then one read per 500 entries): after a 100,000-row upload the process died in V8's
-  // deoptimizer (fatal "unreachable code" in Deoptimizer::DoComputeBuiltinContinuation),
-  // with or without --no-turbo-inline-array-builtins. The WASM objects also need finalizers,
-  // so collecting millions of them took about half the CPU time of a large stream
-  // (docs/performance.md). Text crosses the boundary once per read, as in graph() above.
-
   /** Triples matching a pattern in one graph (or all graphs when graph is null). */
-  match(s: RDF.Term | null, p: RDF.Term | null, o: RDF.Term | null, graph: string | null): RDF.Quad[] {
+  async match(s: RDF.Term | null, p: RDF.Term | null, o: RDF.Term | null, graph: string | null): Promise<RDF.Quad[]> {
     if (s?.termType === 'BlankNode' || o?.termType === 'BlankNode') {
       // SPARQL has no syntax for a stored blank node (SPARQL 1.1 Query §4.1.4): such a
       // pattern (never a large read) is matched by Oxigraph directly.
-      const t = (x: RDF.Term | null) => (x === null ? null : (ox.fromTerm(x) as ox.Term));
-      return this.ox.match(t(s), t(p), t(o), graph === null ? null : ox.namedNode(checkGraph(graph))) as unknown as RDF.Quad[];
+      const text = await this.thread.read<string>({ kind: 'match', s: jsonOf(s), p: jsonOf(p), o: jsonOf(o), graph: graph === null ? null : checkGraph(graph) });
+      return new Parser({ format: 'N-Quads', blankNodePrefix: '' }).parse(text);
     }
     const g = graph === null ? null : DataFactory.namedNode(checkGraph(graph));
-    const rows = this.rows(matchSelect(s, p, o, g, termToSparql).query);
+    const rows = await this.rows(matchSelect(s, p, o, g, termToSparql).query);
     const out = new Array<RDF.Quad>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]!;
@@ -380,41 +364,41 @@ export class TripleStore extends GraphWriter {
     return out;
   }
 
-  /** Every triple of graph `graph` whose subject is one of `subjects`, in one query. */
-  describe(graph: string, subjects: readonly RDF.NamedNode[]): RDF.Quad[] {
+  /** Every triple of graph `graph` whose subject is one of `subjects`, in one query per SUBJECTS_PER_READ. */
+  async describe(graph: string, subjects: readonly RDF.NamedNode[]): Promise<RDF.Quad[]> {
     const g = DataFactory.namedNode(checkGraph(graph));
     const out: RDF.Quad[] = [];
     for (let i = 0; i < subjects.length; i += SUBJECTS_PER_READ) {
-      const rows = this.rows(describeSelect(g, subjects.slice(i, i + SUBJECTS_PER_READ), termToSparql));
+      const rows = await this.rows(describeSelect(g, subjects.slice(i, i + SUBJECTS_PER_READ), termToSparql));
       for (const r of rows) out.push(DataFactory.quad(r.s as RDF.Quad_Subject, r.p as RDF.Quad_Predicate, r.o as RDF.Quad_Object, g));
     }
     return out;
   }
 
   /** Runs SELECT query file `name` with `values` bound. */
-  select(name: string, values: Record<string, Bindable> = {}, options: { union?: boolean } = {}): Row[] {
+  select(name: string, values: Record<string, Bindable> = {}, options: { union?: boolean } = {}): Promise<Row[]> {
     return this.rows(this.queries.text(name, values), options.union ?? false, name);
   }
 
   /** A SELECT answered as SPARQL 1.1 Query Results JSON, read into plain JS terms. */
-  private rows(query: string, union = false, name = 'query'): Row[] {
-    const text = this.ox.query(query, { use_default_graph_as_union: union, results_format: 'application/sparql-results+json' });
+  private async rows(query: string, union = false, name = 'query'): Promise<Row[]> {
+    const text = await this.thread.read<string>({ kind: 'select', text: query, union });
     if (typeof text !== 'string') throw new Error(`${name} is not a SELECT query`);
     const json = JSON.parse(text) as JsonResults;
     if (json.results === undefined) throw new Error(`${name} is not a SELECT query`);
     return rowsOf(json);
   }
 
-  ask(name: string, values: Record<string, Bindable> = {}): boolean {
-    const result = this.ox.query(this.queries.text(name, values));
+  async ask(name: string, values: Record<string, Bindable> = {}): Promise<boolean> {
+    const result = await this.thread.read<unknown>({ kind: 'ask', text: this.queries.text(name, values) });
     if (typeof result !== 'boolean') throw new Error(`${name} is not an ASK query`);
     return result;
   }
 
-  construct(name: string, values: Record<string, Bindable> = {}): RDF.Quad[] {
-    const result = this.ox.query(this.queries.text(name, values));
-    if (!Array.isArray(result)) throw new Error(`${name} is not a CONSTRUCT query`);
-    return result as unknown as RDF.Quad[];
+  async construct(name: string, values: Record<string, Bindable> = {}): Promise<RDF.Quad[]> {
+    const result = await this.thread.read<unknown>({ kind: 'construct', text: this.queries.text(name, values) });
+    if (typeof result !== 'string') throw new Error(`${name} is not a CONSTRUCT query`);
+    return parseNTriples(result);
   }
 
   /**
@@ -434,20 +418,23 @@ export class TripleStore extends GraphWriter {
   }
 
   /**
-   * Runs a SPARQL query text on the main thread, for small internal queries and tests.
-   * The public endpoint must not use this (DESIGN: heavy reads run off the event loop).
+   * Runs a SPARQL query text in the store's thread, for small internal queries and tests.
+   * The public endpoint must not use this (DESIGN: heavy reads run in the replica, with a limit).
    */
-  queryText(text: string, options: { union?: boolean; resultsFormat?: string } = {}): boolean | Row[] | RDF.Quad[] | string {
-    const result = this.ox.query(text, { use_default_graph_as_union: options.union ?? false, results_format: options.resultsFormat });
-    if (Array.isArray(result) && result.length > 0 && result[0] instanceof Map) {
-      return (result as Map<string, RDF.Term>[]).map((m) => Object.fromEntries(m) as Row);
-    }
-    return result as boolean | RDF.Quad[] | string;
+  async queryText(text: string, options: { union?: boolean; resultsFormat?: string } = {}): Promise<boolean | Row[] | RDF.Quad[] | string> {
+    type Answer = boolean | string | Array<{ row?: Record<string, TermJson>; quad?: TermJson[] }>;
+    const result = await this.thread.read<Answer>({ kind: 'query', text, union: options.union ?? false, resultsFormat: options.resultsFormat });
+    if (!Array.isArray(result)) return result;
+    if (result.every((x) => x.row)) return result.map((x) => Object.fromEntries(Object.entries(x.row!).map(([k, t]) => [k, termOf(t)])));
+    return result.map((x) => {
+      const [s, p, o, g] = x.quad!.map(termOf);
+      return DataFactory.quad(s as RDF.Quad_Subject, p as RDF.Quad_Predicate, o as RDF.Quad_Object, g as RDF.Quad_Graph);
+    });
   }
 
   /** N-Quads of the whole store. */
-  dumpNQuads(): string {
-    return this.ox.dump({ format: 'application/n-quads' });
+  dumpNQuads(): Promise<string> {
+    return this.thread.read({ kind: 'nquads' });
   }
 
   async close(): Promise<void> {
@@ -455,5 +442,6 @@ export class TripleStore extends GraphWriter {
     await this.replica.close();
     await this.journal.close();
     await this.compactor.close();
+    await this.thread.close();
   }
 }

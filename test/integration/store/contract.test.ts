@@ -9,7 +9,7 @@ import { DataFactory } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import type { Store } from '../../../src/store/api.ts';
 import { SparqlStore } from '../../../src/store/sparql/store.ts';
-import { EmbeddedStore } from '../../../src/store/embedded/embeddedStore.ts';
+import { TripleStore } from '../../../src/store/embedded/store.ts';
 import { startVirtuoso, type Virtuoso } from '../../../scripts/engines/virtuoso.ts';
 import { tempDir } from '../../helpers/app.ts';
 import { parseSparqlQuery } from '../../../src/store/sparqlQuery.ts';
@@ -292,7 +292,7 @@ export function storeContract(name: string, open: () => Promise<Opened>): void {
 
 storeContract('embedded (Oxigraph + journal)', async () => {
   const dir = tempDir('opentox-store-');
-  const store = await EmbeddedStore.open(dir);
+  const store = await TripleStore.open(dir);
   return {
     store,
     close: async () => {

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { startRedis, type Redis } from '../../../scripts/engines/redis.ts';
-import { EmbeddedStore } from '../../../src/store/embedded/embeddedStore.ts';
+import { TripleStore } from '../../../src/store/embedded/store.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { JobEngine } from '../../../src/tasks/engine.ts';
@@ -43,7 +43,7 @@ describe('job engine on Redis: API processes with WORKERS=0 and worker processes
   before(async () => {
     dir = tempDir('opentox-redis-engine-');
     redis = await startRedis(path.join(dir, 'redis'));
-    store = await EmbeddedStore.open(path.join(dir, 'store'));
+    store = await TripleStore.open(path.join(dir, 'store'));
     api = engine('api');
     worker = engine('worker');
     ({ ran: ranApi, discarded: discardedApi } = defineTestJobs(api));

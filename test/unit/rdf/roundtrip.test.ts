@@ -93,7 +93,7 @@ describe('every RDF/XML we write parses in rdfxml-streaming-parser and survives 
       const graph = `http://example.org/graph/${i}`;
       await store.replaceGraph(graph, parsed);
       // The store keeps numbers by value: "42"^^xsd:int comes back as "42"^^xsd:integer.
-      const stored = store.graph(graph);
+      const stored = await store.graph(graph);
       expect(await canonical(stored)).to.equal(await canonical(byValue(expected)));
       const again = await parseRdfXmlStrict(await serialize(stored, 'rdfxml'));
       expect(await canonical(again)).to.equal(await canonical(byValue(expected)));

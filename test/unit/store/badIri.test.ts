@@ -34,8 +34,8 @@ describe('store: IRIs the store would refuse', () => {
       await store.replaceGraph(good, [quad(namedNode(good), DC.title, literal('kept'))]);
       await store.close();
       store = await TripleStore.open(dir);
-      expect(store.graph(good).map((q) => q.object.value)).to.deep.equal(['kept']);
-      expect(store.hasGraph('http://example.org/bad')).to.equal(false);
+      expect((await store.graph(good)).map((q) => q.object.value)).to.deep.equal(['kept']);
+      expect(await store.hasGraph('http://example.org/bad')).to.equal(false);
       await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -126,13 +126,13 @@ describe('query binder', () => {
     const store = await TripleStore.open(tempDir());
     const graphs = HOSTILE_LITERALS.map((_, i) => `http://example.org/r/${i}`);
     for (const [i, value] of HOSTILE_LITERALS.entries()) await store.replaceGraph(graphs[i]!, [quad(namedNode(graphs[i]!), DC.title, literal(value))]);
-    const before = store.size;
+    const before = await store.size();
     for (const [i, value] of HOSTILE_LITERALS.entries()) {
-      const rows = store.select('subjects-with-value', { property: DC.title, value });
+      const rows = await store.select('subjects-with-value', { property: DC.title, value });
       expect(rows.map((r) => r.s!.value), JSON.stringify(value)).to.deep.equal([graphs[i]]);
     }
-    expect(store.size).to.equal(before);
-    expect(store.ask('graph-exists', { graph: namedNode(graphs[0]!) })).to.equal(true);
+    expect(await store.size()).to.equal(before);
+    expect(await store.ask('graph-exists', { graph: namedNode(graphs[0]!) })).to.equal(true);
     await store.close();
   });
 });

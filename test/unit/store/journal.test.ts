@@ -13,14 +13,14 @@ const { quad, namedNode, literal } = DataFactory;
 const g = (i: number) => `http://example.org/r/${i}`;
 const title = (i: number, text: string) => [quad(namedNode(g(i)), DC.title, literal(text))];
 
-const titleOf = (store: TripleStore, i: number) => store.graph(g(i)).map((q) => q.object.value);
+const titleOf = async (store: TripleStore, i: number) => (await store.graph(g(i))).map((q) => q.object.value);
 
 describe('store journal', () => {
   it('group-commits concurrent appends in order, one record each', async () => {
     const dir = tempDir();
     const journal = new Journal({ dir, segment: 0, maxRecords: 0, maxBytes: 1 << 30 });
     const order: number[] = [];
-    await Promise.all(Array.from({ length: 50 }, (_, i) => journal.append(Buffer.from(`r${i}`), () => order.push(i))));
+    await Promise.all(Array.from({ length: 50 }, (_, i) => journal.append(Buffer.from(`r${i}`), () => { order.push(i); })));
     await journal.close();
     expect(order).to.deep.equal(Array.from({ length: 50 }, (_, i) => i));
     expect(readJournal(segmentFile(dir, 0)).records.map(String)).to.deep.equal(order.map((i) => `r${i}`));
@@ -63,12 +63,12 @@ describe('store journal', () => {
       tear(segmentFile(dir, 0));
       store = await TripleStore.open(dir);
       const lost = name === 'garbage appended' ? [] : [4];
-      for (let i = 0; i < 5; i++) expect(titleOf(store, i), `graph ${i}`).to.deep.equal(lost.includes(i) ? [] : [`t${i}`]);
+      for (let i = 0; i < 5; i++) expect(await titleOf(store, i), `graph ${i}`).to.deep.equal(lost.includes(i) ? [] : [`t${i}`]);
       await store.replaceGraph(g(7), title(7, 'after'));
       await store.close();
       store = await TripleStore.open(dir);
-      expect(titleOf(store, 7)).to.deep.equal(['after']);
-      expect(titleOf(store, 3)).to.deep.equal(['t3']);
+      expect(await titleOf(store, 7)).to.deep.equal(['after']);
+      expect(await titleOf(store, 3)).to.deep.equal(['t3']);
       expect(readJournal(segmentFile(dir, 0)).torn).to.equal(false);
       await store.close();
     });

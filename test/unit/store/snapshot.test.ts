@@ -17,7 +17,7 @@ const g = (i: number) => `http://example.org/r/${i}`;
 const title = (i: number, text: string) => [quad(namedNode(g(i)), DC.title, literal(text))];
 
 /** N-Quads with blank node labels blanked: Oxigraph gives each load fresh labels. */
-const canonical = (store: TripleStore) => store.dumpNQuads().replace(/_:[A-Za-z0-9]+/g, '_:b').split('\n').filter(Boolean).sort();
+const canonical = async (store: TripleStore) => (await store.dumpNQuads()).replace(/_:[A-Za-z0-9]+/g, '_:b').split('\n').filter(Boolean).sort();
 
 describe('store snapshots', () => {
   it('snapshot plus journal tail equals the live state', async () => {
@@ -31,14 +31,14 @@ describe('store snapshots', () => {
     await store.replaceGraph(g(100), [quad(namedNode(g(100)), OT.dataEntry, entry), quad(entry, RDF.type, OT.DataEntry), quad(entry, DC.title, literal('nested'))]);
     await store.commit([{ op: 'replace', graph: g(101), quads: title(101, 'a') }, { op: 'drop', graph: g(3) }]);
     await store.snapshotIdle();
-    const live = canonical(store);
+    const live = await canonical(store);
     expect(scan(dir).snapshots.length).to.be.greaterThan(0);
     await store.close();
 
     store = await TripleStore.open(dir);
-    expect(canonical(store)).to.deep.equal(live);
+    expect(await canonical(store)).to.deep.equal(live);
     // The blank node is still one node linking the two triples.
-    const rows = store.queryText(`SELECT ?t WHERE { GRAPH <${g(100)}> { <${g(100)}> <${OT.dataEntry.value}> ?e . ?e <${DC.title.value}> ?t } }`) as Array<Record<string, { value: string }>>;
+    const rows = (await store.queryText(`SELECT ?t WHERE { GRAPH <${g(100)}> { <${g(100)}> <${OT.dataEntry.value}> ?e . ?e <${DC.title.value}> ?t } }`)) as Array<Record<string, { value: string }>>;
     expect(rows.map((r) => r.t!.value)).to.deep.equal(['nested']);
     await store.close();
   });
@@ -56,16 +56,16 @@ describe('store snapshots', () => {
     }
     await Promise.all(writes);
     await store.snapshotIdle();
-    const live = canonical(store);
+    const live = await canonical(store);
     expect(live.length).to.equal(150);
-    for (let i = 150; i < 300; i++) expect(store.graph(g(i % 150)).map((q) => q.object.value)).to.deep.equal([`v${i}`]);
+    for (let i = 150; i < 300; i++) expect((await store.graph(g(i % 150))).map((q) => q.object.value)).to.deep.equal([`v${i}`]);
     const layout = scan(dir);
     expect(layout.snapshots).to.have.length(1);
     expect(layout.segments[0]).to.equal(layout.snapshots[0]);
     await store.close();
 
     store = await TripleStore.open(dir);
-    expect(canonical(store)).to.deep.equal(live);
+    expect(await canonical(store)).to.deep.equal(live);
     await store.close();
   });
 
@@ -89,16 +89,16 @@ describe('store snapshots', () => {
     await store.addToGraph(g(4), title(4, 'dropped'));
     await store.dropGraph(g(4));
     await store.snapshot();
-    const live = canonical(store);
+    const live = await canonical(store);
     expect(live).to.have.length(8);
     expect(scan(dir)).to.deep.equal({ snapshots: [2], segments: [2] });
     await store.close();
 
     store = await TripleStore.open(dir);
-    expect(canonical(store)).to.deep.equal(live);
-    const titles = store.queryText(`SELECT ?t WHERE { GRAPH <${g(1)}> { <${g(1)}> <${OT.dataEntry.value}> ?e . ?e <${DC.title.value}> ?t } }`) as Array<Record<string, { value: string }>>;
+    expect(await canonical(store)).to.deep.equal(live);
+    const titles = (await store.queryText(`SELECT ?t WHERE { GRAPH <${g(1)}> { <${g(1)}> <${OT.dataEntry.value}> ?e . ?e <${DC.title.value}> ?t } }`)) as Array<Record<string, { value: string }>>;
     expect(titles.map((r) => r.t!.value).sort()).to.deep.equal(['one', 'two']);
-    expect(store.graph(g(3)).map((q) => q.object.value)).to.deep.equal(['new']);
+    expect((await store.graph(g(3))).map((q) => q.object.value)).to.deep.equal(['new']);
     await store.close();
   });
 
@@ -113,13 +113,13 @@ describe('store snapshots', () => {
       await store.removeFromGraph(g(2), [quad(namedNode(g(2)), DC.description, literal('d2'))]);
       await store.dropGraph(g(3));
       await store.addToGraph(g(4), title(4, 'more'));
-      const live = canonical(store);
+      const live = await canonical(store);
       await store.close();
       // Snapshot 2 from snapshot 1 and segment 1, merged here with a small read buffer.
       compact({ plan: currentPlan(dir), target: 2, readChunk });
       store = await TripleStore.open(dir);
-      expect(canonical(store)).to.deep.equal(live);
-      expect(store.graph(g(1)).map((q) => q.object.value)).to.deep.equal(['new']);
+      expect(await canonical(store)).to.deep.equal(live);
+      expect((await store.graph(g(1))).map((q) => q.object.value)).to.deep.equal(['new']);
       await store.close();
     });
   }
@@ -142,14 +142,14 @@ describe('store snapshots', () => {
     await journal.append(Buffer.from(JSON.stringify([{ op: 'add', graph: g(3), nt: nt(3, 'after') }])));
     await journal.close();
     store = await TripleStore.open(dir);
-    const replayed = canonical(store);
-    expect(store.graph(g(2))).to.deep.equal([]);
-    expect(store.graph(g(1)).map((q) => q.object.value)).to.deep.equal(['before']);
-    expect(store.graph(g(3)).map((q) => q.object.value)).to.deep.equal(['after']);
+    const replayed = await canonical(store);
+    expect(await store.graph(g(2))).to.deep.equal([]);
+    expect((await store.graph(g(1))).map((q) => q.object.value)).to.deep.equal(['before']);
+    expect((await store.graph(g(3))).map((q) => q.object.value)).to.deep.equal(['after']);
     await store.close();
     compact({ plan: currentPlan(dir), target: 2 });
     store = await TripleStore.open(dir);
-    expect(canonical(store)).to.deep.equal(replayed);
+    expect(await canonical(store)).to.deep.equal(replayed);
     await store.close();
   });
 
@@ -161,7 +161,7 @@ describe('store snapshots', () => {
     expect(scan(dir)).to.deep.equal({ snapshots: [1], segments: [1] });
     await store.close();
     store = await TripleStore.open(dir);
-    expect(store.size).to.equal(5);
+    expect(await store.size()).to.equal(5);
     await store.close();
   });
 
@@ -176,14 +176,14 @@ describe('store snapshots', () => {
     await next.close();
     writeFileSync(path.join(dir, 'snapshot.tmp'), '<http://half> <http://written');
     store = await TripleStore.open(dir);
-    expect(store.size).to.equal(4);
+    expect(await store.size()).to.equal(4);
     await store.snapshotIdle();
     expect(scan(dir)).to.deep.equal({ snapshots: [1], segments: [1] });
     expect(existsSync(path.join(dir, 'snapshot.tmp'))).to.equal(false);
     await store.close();
     store = await TripleStore.open(dir);
-    expect(store.graph(g(9)).map((q) => q.object.value)).to.deep.equal(['tail']);
-    expect(store.size).to.equal(4);
+    expect((await store.graph(g(9))).map((q) => q.object.value)).to.deep.equal(['tail']);
+    expect(await store.size()).to.equal(4);
     await store.close();
   });
 
@@ -200,7 +200,7 @@ describe('store snapshots', () => {
     expect(error?.message).to.match(/snapshot\.1\.nq is missing/);
     renameSync(path.join(dir, 'elsewhere.nq'), path.join(dir, 'snapshot.1.nq'));
     store = await TripleStore.open(dir);
-    expect(store.size).to.equal(4);
+    expect(await store.size()).to.equal(4);
     await store.close();
   });
 
