@@ -84,9 +84,10 @@ export interface StoreCapabilities {
   readonly soleWriter: boolean;
   /**
    * Triples worth putting in one commit of a long write. Embedded: about 1,000, since a
-   * commit is applied synchronously on this event loop (1,000 literal values hold it for
-   * about 3 ms in a store of a million triples). Remote: Infinity, since a commit is an HTTP
-   * request that holds no event loop here; the writer's own cap applies.
+   * commit is applied in one synchronous call in the store's thread (1,000 literal values
+   * take about 3 ms in a store of a million triples), and reads wait behind at most one.
+   * Remote: Infinity, since a commit is an HTTP request that holds no event loop here; the
+   * writer's own cap applies.
    */
   readonly quadsPerCommit: number;
   /**
@@ -97,15 +98,15 @@ export interface StoreCapabilities {
   readonly writesInFlight: number;
   /**
    * Subjects worth asking for in one describe() of a long read. Remote: SUBJECTS_PER_READ,
-   * the store's own request size, so each chunk is one request. Embedded: about three
-   * milliseconds of synchronous reading, after which other clients are answered.
+   * the store's own request size, so each chunk is one request. Embedded: a few milliseconds of
+   * reading in the store's thread, and of parsing its answer on this event loop.
    */
   readonly subjectsPerRead: number;
   /**
    * Reads worth starting ahead of the one being consumed. Remote: 2, since the store answers
    * each on one of its own threads (Virtuoso answered 4,000 entries 1.5 to 1.7 times as fast
-   * on two cores with two more in flight). Embedded: 0, since its reads run on this event
-   * loop and reading ahead would only hold other clients longer.
+   * on two cores with two more in flight). Embedded: 1, since its thread answers the next
+   * read while this event loop parses the last.
    */
   readonly readsAhead: number;
 }

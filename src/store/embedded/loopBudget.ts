@@ -1,13 +1,12 @@
-// The embedded store's work is synchronous: a read, the encoding of a commit and the
-// application of a durable record each hold the event loop while they run. The steps of one
-// kind share a budget per turn of the loop: once the steps of one turn have run for
-// `sliceMs`, the next step waits for a later turn, so requests are answered between them
-// however many readers or writers (two jobs storing results, a task's progress) are under
-// way. Waiting steps go first come, first served, one a turn: a caller that has just had a
-// step queues behind those already waiting, so a job reading a dataset chunk after chunk
-// cannot keep every turn while a client's read waits. Between two steps of which the second
-// waited, the loop always polls for I/O once (it is released in a check phase that follows a
-// poll phase since the first ran), so a waiting request is read and answered between them.
+// What the embedded store still does on the event loop for a write (encoding a commit,
+// handing a durable record to the store's thread) holds the loop while it runs. Such steps
+// share a budget per turn of the loop: once the steps of one turn have run for `sliceMs`,
+// the next step waits for a later turn, so requests are answered between them however many
+// writers (two jobs storing results, a task's progress) are under way. Waiting steps go
+// first come, first served, one a turn: a caller that has just had a step queues behind
+// those already waiting. Between two steps of which the second waited, the loop always
+// polls for I/O once (it is released in a check phase that follows a poll phase since the
+// first ran), so a waiting request is read and answered between them.
 export class LoopBudget {
   /** When the current turn's steps began (performance.now()), while `open`. */
   private start = 0;
