@@ -8,7 +8,9 @@ const dir = process.argv[2];
 if (dir === undefined) throw new Error('usage: restartProbe.ts <store directory>');
 const store = await TripleStore.open(dir);
 const ms = performance.now() - started;
+// Process-wide: the store's thread replays the files.
 const cpuMs = process.cpuUsage(cpu).user / 1000;
 const mem = process.memoryUsage();
-console.log(JSON.stringify({ ms, cpuMs, size: store.size, rss: mem.rss, heapUsed: mem.heapUsed, external: mem.external + mem.arrayBuffers }));
+// WASM/buffers: the store thread's Oxigraph memory and this thread's buffers.
+console.log(JSON.stringify({ ms, cpuMs, size: await store.size(), rss: mem.rss, heapUsed: mem.heapUsed, external: (await store.memory()) + mem.external + mem.arrayBuffers }));
 await store.close();
