@@ -1,6 +1,6 @@
 // The main thread's side of the store thread (storeThread.ts): each call is one message and
-// its answer. Calls are answered in the order the thread takes them; a thread that fails
-// or exits fails every call still waiting, and every later one.
+// its answer. Calls are answered in the order the thread takes them; a thread that traps,
+// fails or exits fails every call still waiting, and every later one, as fatal.
 import type { Worker } from 'node:worker_threads';
 import { firstMessage, startThread, threadModule } from '../../threads/threadModule.ts';
 import type { ReplayPlan } from './layout.ts';
@@ -27,7 +27,7 @@ interface Waiting {
 export class OxThread {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
-  private dead: Error | undefined;
+  private dead: ThreadCallError | undefined;
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (msg: StoreOut) => {
@@ -35,12 +35,15 @@ export class OxThread {
       const w = this.waiting.get(msg.id);
       if (!w) return;
       this.waiting.delete(msg.id);
-      if (msg.type === 'done') w.resolve(msg.value);
-      else w.reject(new ThreadCallError(msg.message, msg.fatal));
+      if (msg.type === 'done') return w.resolve(msg.value);
+      const e = new ThreadCallError(msg.message, msg.fatal);
+      // After a trap the instance's memory cannot be trusted, for reads as for writes.
+      if (e.fatal) this.dead ??= e;
+      w.reject(e);
     });
     const fail = (e: Error) => {
-      this.dead ??= e;
-      for (const w of this.waiting.values()) w.reject(e);
+      this.dead ??= new ThreadCallError(e.message, true);
+      for (const w of this.waiting.values()) w.reject(this.dead);
       this.waiting.clear();
     };
     worker.on('error', fail);
@@ -76,7 +79,7 @@ export class OxThread {
   }
 
   async close(): Promise<void> {
-    this.dead ??= new Error('the store is closed');
+    this.dead ??= new ThreadCallError('the store is closed', true);
     await this.worker.terminate();
   }
 }

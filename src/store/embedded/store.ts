@@ -9,7 +9,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
 import { Journal } from './journal.ts';
 import { isSpaceError } from '../../util/spaceError.ts';
-import { GraphWriter, type Store, type StoreCapabilities } from '../api.ts';
+import { GraphWriter, type Row, type SparqlOptions, type Store, type StoreCapabilities } from '../api.ts';
 import { QueryFiles } from '../queries.ts';
 import { termToSparql, type Bindable } from '../binder.ts';
 import { rowsOf, type JsonResults } from '../sparql/results.ts';
@@ -23,14 +23,12 @@ import { GraphCache } from './graphCache.ts';
 import { Replica } from './replica.ts';
 import { LoopBudget } from './loopBudget.ts';
 import { OxThread, ThreadCallError } from './oxThread.ts';
-import type { TermJson } from './storeThread.ts';
-import { datasetOf, type DatasetRequest, type SparqlQuery } from '../sparqlQuery.ts';
-import type { RdfSyntax } from '../../rdf/formats.ts';
+import type { StoreRead } from './storeThread.ts';
+import { termFromJson, termJson, type TermJson } from './termJson.ts';
+import { datasetOf, type SparqlQuery } from '../sparqlQuery.ts';
 import { InsufficientStorage, InternalError, ServiceUnavailable } from '../../errors.ts';
 
 export type { WriteOp } from '../writeOps.ts';
-
-export type Row = Record<string, RDF.Term>;
 
 /** Subjects per describe() query. */
 const SUBJECTS_PER_READ = 500;
@@ -59,16 +57,6 @@ export interface StoreOptions {
   writeSliceMs?: number;
 }
 
-/** How the public endpoint wants a query answered. */
-export interface SparqlOptions extends DatasetRequest {
-  /** SELECT/ASK: a SPARQL results media type. */
-  resultsFormat?: string;
-  /** CONSTRUCT/DESCRIBE: the RDF syntax to write. */
-  syntax?: RdfSyntax;
-  /** Aborts the query (e.g. the client went away). */
-  signal?: AbortSignal;
-}
-
 /**
  * Oxigraph's in-memory storage keeps every quad it ever held (each with the range of versions
  * it lived in; its transaction code leaves garbage collection to do), so a store that is
@@ -94,20 +82,7 @@ const CAPABILITIES: StoreCapabilities = Object.freeze({
 
 const parseNTriples = (text: string): RDF.Quad[] => new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(text);
 
-function termOf(t: TermJson): RDF.Term {
-  switch (t.termType) {
-    case 'NamedNode': return DataFactory.namedNode(t.value);
-    case 'BlankNode': return DataFactory.blankNode(t.value);
-    case 'DefaultGraph': return DataFactory.defaultGraph();
-    default: return DataFactory.literal(t.value, t.language || DataFactory.namedNode(t.datatype!.value));
-  }
-}
-
-const jsonOf = (t: RDF.Term | null): TermJson | null => {
-  if (t === null) return null;
-  if (t.termType !== 'Literal') return { termType: t.termType, value: t.value };
-  return { termType: t.termType, value: t.value, language: t.language, datatype: { value: t.datatype.value } };
-};
+const jsonOf = (t: RDF.Term | null): TermJson | null => (t === null ? null : termJson(t));
 
 /** The embedded engine behind the Store interface. */
 export class TripleStore extends GraphWriter implements Store {
@@ -134,7 +109,7 @@ export class TripleStore extends GraphWriter implements Store {
   readonly queries: QueryFiles;
   private readonly log: (m: unknown) => void;
   private readonly rebuildMin: number;
-  /** Set when a journal write failed (or the store's thread trapped): the store refuses writes until restart. */
+  /** Set when a journal write failed or the store's thread trapped: the store refuses writes (and, after a trap, reads) until restart. */
   private broken: Error | undefined;
   /**
    * What commits (their encoding) and the journal's hand-over of durable records take turns
@@ -190,12 +165,12 @@ export class TripleStore extends GraphWriter implements Store {
 
   /** Quads in the store. */
   size(): Promise<number> {
-    return this.thread.read({ kind: 'size' });
+    return this.read({ kind: 'size' });
   }
 
   /** Bytes of memory the store's Oxigraph holds (its thread's WebAssembly memory), for tests and the log. */
   memory(): Promise<number> {
-    return this.thread.read({ kind: 'memory' });
+    return this.read({ kind: 'memory' });
   }
 
   /**
@@ -205,7 +180,7 @@ export class TripleStore extends GraphWriter implements Store {
    */
   async commit(ops: readonly WriteOp[]): Promise<void> {
     await this.writeBudget.turn();
-    if (this.broken) throw new ServiceUnavailable('the store cannot write after a disk error; restart the service');
+    if (this.broken) throw new ServiceUnavailable('the store cannot write after a disk error or an engine failure; restart the service');
     const record = encodeOps(ops);
     const payload = Buffer.from(JSON.stringify(record), 'utf8');
     try {
@@ -282,6 +257,7 @@ export class TripleStore extends GraphWriter implements Store {
       }
     } catch (e) {
       // The live store stays as it was; the next write past the mark tries again.
+      if (e instanceof ThreadCallError && e.fatal) this.broken ??= e;
       this.log(e);
     } finally {
       this.garbageAtBuild = this.garbageEver;
@@ -327,7 +303,7 @@ export class TripleStore extends GraphWriter implements Store {
     let quads: RDF.Quad[] | undefined;
     try {
       // Blank node labels are kept, so they stay the same from one read to the next.
-      const text = await this.thread.read<string>({ kind: 'dump', graph });
+      const text = await this.read<string>({ kind: 'dump', graph });
       quads = parseNTriples(text).map((q) => DataFactory.quad(q.subject, q.predicate, q.object, g));
     } finally {
       this.cache.fill(graph, token, quads);
@@ -351,7 +327,7 @@ export class TripleStore extends GraphWriter implements Store {
     if (s?.termType === 'BlankNode' || o?.termType === 'BlankNode') {
       // SPARQL has no syntax for a stored blank node (SPARQL 1.1 Query §4.1.4): such a
       // pattern (never a large read) is matched by Oxigraph directly.
-      const text = await this.thread.read<string>({ kind: 'match', s: jsonOf(s), p: jsonOf(p), o: jsonOf(o), graph: graph === null ? null : checkGraph(graph) });
+      const text = await this.read<string>({ kind: 'match', s: jsonOf(s), p: jsonOf(p), o: jsonOf(o), graph: graph === null ? null : checkGraph(graph) });
       return new Parser({ format: 'N-Quads', blankNodePrefix: '' }).parse(text);
     }
     const g = graph === null ? null : DataFactory.namedNode(checkGraph(graph));
@@ -382,7 +358,7 @@ export class TripleStore extends GraphWriter implements Store {
 
   /** A SELECT answered as SPARQL 1.1 Query Results JSON, read into plain JS terms. */
   private async rows(query: string, union = false, name = 'query'): Promise<Row[]> {
-    const text = await this.thread.read<string>({ kind: 'select', text: query, union });
+    const text = await this.read<string>({ kind: 'select', text: query, union });
     if (typeof text !== 'string') throw new Error(`${name} is not a SELECT query`);
     const json = JSON.parse(text) as JsonResults;
     if (json.results === undefined) throw new Error(`${name} is not a SELECT query`);
@@ -390,13 +366,13 @@ export class TripleStore extends GraphWriter implements Store {
   }
 
   async ask(name: string, values: Record<string, Bindable> = {}): Promise<boolean> {
-    const result = await this.thread.read<unknown>({ kind: 'ask', text: this.queries.text(name, values) });
+    const result = await this.read<unknown>({ kind: 'ask', text: this.queries.text(name, values) });
     if (typeof result !== 'boolean') throw new Error(`${name} is not an ASK query`);
     return result;
   }
 
   async construct(name: string, values: Record<string, Bindable> = {}): Promise<RDF.Quad[]> {
-    const result = await this.thread.read<unknown>({ kind: 'construct', text: this.queries.text(name, values) });
+    const result = await this.read<unknown>({ kind: 'construct', text: this.queries.text(name, values) });
     if (typeof result !== 'string') throw new Error(`${name} is not a CONSTRUCT query`);
     return parseNTriples(result);
   }
@@ -423,18 +399,29 @@ export class TripleStore extends GraphWriter implements Store {
    */
   async queryText(text: string, options: { union?: boolean; resultsFormat?: string } = {}): Promise<boolean | Row[] | RDF.Quad[] | string> {
     type Answer = boolean | string | Array<{ row?: Record<string, TermJson>; quad?: TermJson[] }>;
-    const result = await this.thread.read<Answer>({ kind: 'query', text, union: options.union ?? false, resultsFormat: options.resultsFormat });
+    const result = await this.read<Answer>({ kind: 'query', text, union: options.union ?? false, resultsFormat: options.resultsFormat });
     if (!Array.isArray(result)) return result;
-    if (result.every((x) => x.row)) return result.map((x) => Object.fromEntries(Object.entries(x.row!).map(([k, t]) => [k, termOf(t)])));
+    if (result.every((x) => x.row)) return result.map((x) => Object.fromEntries(Object.entries(x.row!).map(([k, t]) => [k, termFromJson(t)])));
     return result.map((x) => {
-      const [s, p, o, g] = x.quad!.map(termOf);
+      const [s, p, o, g] = x.quad!.map(termFromJson);
       return DataFactory.quad(s as RDF.Quad_Subject, p as RDF.Quad_Predicate, o as RDF.Quad_Object, g as RDF.Quad_Graph);
     });
   }
 
+  /** A read in the store's thread; once that thread trapped or died, a 503 (its memory cannot be trusted). */
+  private async read<T>(read: StoreRead): Promise<T> {
+    try {
+      return await this.thread.read<T>(read);
+    } catch (e) {
+      if (!(e instanceof ThreadCallError && e.fatal)) throw e;
+      this.broken ??= e;
+      throw new ServiceUnavailable('the store\'s engine failed; restart the service', { cause: e });
+    }
+  }
+
   /** N-Quads of the whole store. */
   dumpNQuads(): Promise<string> {
-    return this.thread.read({ kind: 'nquads' });
+    return this.read({ kind: 'nquads' });
   }
 
   async close(): Promise<void> {

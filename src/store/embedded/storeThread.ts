@@ -15,14 +15,8 @@ import { applyRecord, freeStore, lineCount, recordQuads, replay, type ReplayResu
 import { loadWithReserve } from './memoryReserve.ts';
 import type { ReplayPlan } from './layout.ts';
 import type { JournalRecord } from '../writeOps.ts';
-
-/** A term as it crosses the thread boundary (RDF/JS fields, no prototype). */
-export interface TermJson {
-  termType: string;
-  value: string;
-  language?: string;
-  datatype?: { value: string };
-}
+import { rowsOf, type JsonResults } from '../sparql/results.ts';
+import { termJson, type TermJson } from './termJson.ts';
 
 export type StoreRead =
   /** SELECT: SPARQL 1.1 Query Results JSON text. */
@@ -67,18 +61,10 @@ let rebuilding: JournalRecord[] | undefined;
 
 const termOf = (t: TermJson | null): ox.Term | null => (t === null ? null : (ox.fromTerm(t as unknown as ox.Term) as ox.Term));
 
-const jsonTerm = (t: ox.Term): TermJson => {
-  const out: TermJson = { termType: t.termType, value: t.value };
-  if (t.termType === 'Literal') {
-    out.language = t.language;
-    out.datatype = { value: t.datatype.value };
-  }
-  return out;
-};
-
+/** The rows of a small SELECT of this thread's own, each variable's value as text. */
 function rows(text: string): Array<Record<string, string>> {
-  const json = JSON.parse(store.query(text, { results_format: 'application/sparql-results+json' }) as string) as { results: { bindings: Array<Record<string, { value: string }>> } };
-  return json.results.bindings.map((b) => Object.fromEntries(Object.entries(b).map(([k, v]) => [k, v.value])));
+  const json = JSON.parse(store.query(text, { results_format: 'application/sparql-results+json' }) as string) as JsonResults;
+  return rowsOf(json).map((row) => Object.fromEntries(Object.entries(row).map(([k, t]) => [k, t.value])));
 }
 
 function read(r: StoreRead): unknown {
@@ -99,8 +85,8 @@ function read(r: StoreRead): unknown {
       const result = store.query(r.text, { use_default_graph_as_union: r.union, results_format: r.resultsFormat });
       if (!Array.isArray(result)) return result;
       return result.map((x) => (x instanceof Map
-        ? { row: Object.fromEntries([...x].map(([k, v]) => [k, jsonTerm(v)])) }
-        : { quad: [jsonTerm(x.subject), jsonTerm(x.predicate), jsonTerm(x.object), jsonTerm(x.graph)] }));
+        ? { row: Object.fromEntries([...x].map(([k, v]) => [k, termJson(v)])) }
+        : { quad: [termJson(x.subject), termJson(x.predicate), termJson(x.object), termJson(x.graph)] }));
     }
     case 'size':
       return store.size;

@@ -6,7 +6,8 @@
 import type * as RDF from '@rdfjs/types';
 import { Parser } from 'n3';
 import { InternalError, ServiceUnavailable } from '../../errors.ts';
-import { booleanOf, rowsOf, type JsonResults, type Row } from './results.ts';
+import { booleanOf, rowsOf, type JsonResults } from './results.ts';
+import type { Row } from '../api.ts';
 import { digestAuthorization, parseDigestChallenge } from './digest.ts';
 
 export interface SparqlEndpoint {

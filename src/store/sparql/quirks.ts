@@ -10,7 +10,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import sparqljs from 'sparqljs';
-import type { Row } from './results.ts';
+import type { Row } from '../api.ts';
 
 const { literal, namedNode, quad } = DataFactory;
 const SUFFIX = '__lexical';

@@ -4,10 +4,9 @@
 // single binding is 1/0 or true/false (Virtuoso: `__ASK_RETVAL`).
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
+import type { Row } from '../api.ts';
 
 const { namedNode, literal, blankNode } = DataFactory;
-
-export type Row = Record<string, RDF.Term>;
 
 interface JsonTerm {
   type: 'uri' | 'literal' | 'typed-literal' | 'bnode';

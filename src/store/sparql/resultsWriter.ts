@@ -3,7 +3,7 @@
 // the embedded store's: stores differ in these (Virtuoso quotes CSV headers, answers ASK as
 // a row, adds attributes to the XML root). The store is asked in JSON (results.ts reads it).
 import type * as RDF from '@rdfjs/types';
-import type { Row } from './results.ts';
+import type { Row } from '../api.ts';
 import { csvField } from '../../rdf/csvCell.ts';
 
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';

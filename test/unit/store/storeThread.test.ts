@@ -94,6 +94,16 @@ describe('embedded store: Oxigraph in its own thread', () => {
     expect(cachedAt).to.equal(at);
   });
 
+  it('once the thread has died (as after an Oxigraph trap), reads and writes answer 503', async () => {
+    await store.replaceGraph(G, triples(G, 5, 'v'));
+    // The thread is private: reached here to stand for an Oxigraph trap, which kills it.
+    await (store as unknown as { thread: { worker: { terminate(): Promise<number> } } }).thread.worker.terminate();
+    const status = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { status?: number; message: string }) => `${e.status}: ${e.message}`);
+    expect(await status(store.hasGraph(`${G}/never`))).to.match(/^503: the store's engine failed/);
+    expect(await status(store.replaceGraph(`${G}/2`, triples(`${G}/2`, 2, 'w')))).to.match(/^503: /);
+    expect(await status(store.size())).to.match(/^503: /);
+  });
+
   it('a budget with a rest lets the loop go for as long as its last turn held it before the next waiting step', async () => {
     const budget = new LoopBudget(0, 1);
     const spin = (ms: number) => {
