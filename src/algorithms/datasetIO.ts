@@ -175,7 +175,7 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
     conformers: async (compoundUri, count, signal) => {
       const id = compoundUri.startsWith(uriOf(deps.config, '/compound/')) ? compoundNumber(compoundUri) : undefined;
       if (id === undefined) throw new BadRequest(`${compoundUri} is not a compound of this service: conformers are stored with their compounds`);
-      const molfiles = await threeDMolfiles(deps, id, count, undefined, signal);
+      const molfiles = await threeDMolfiles(deps, id, count, { signal });
       return addConformers(deps, id, molfiles.map((molfile) => ({ molfile, is3D: true })));
     },
     publish: (uri, service, subjectid) => publishResult(deps, uri, service, subjectid),

@@ -28,13 +28,17 @@ export function generateCount(raw: string | undefined): number {
 
 type RunInWorker = Deps['tasks']['runInWorker'];
 
-/** 3D molfiles of compound `id`, not stored (also serves xyz of a compound without conformers). */
-export async function threeDMolfiles(deps: Deps, id: number, count: number, run: RunInWorker = deps.tasks.runInWorker.bind(deps.tasks), signal?: AbortSignal): Promise<string[]> {
+/**
+ * 3D molfiles of compound `id`, not stored (also serves xyz of a compound without conformers).
+ * `run`: a job's runInWorker; `urgent` when a client waits on them in its request.
+ */
+export async function threeDMolfiles(deps: Deps, id: number, count: number, options: { run?: RunInWorker; signal?: AbortSignal; urgent?: boolean } = {}): Promise<string[]> {
+  const { run = deps.tasks.runInWorker.bind(deps.tasks), signal, urgent } = options;
   const compound = compoundRecord(deps, id);
   const req: ConformerRequest = { molfile: await ownMolfile(deps, compound), smiles: compound.smiles, inchi: compound.inchi, count };
   let made: GeneratedConformer[];
   try {
-    made = await run<GeneratedConformer[]>(CONFORMER_WORKER, 'generate', req, { timeoutMs: GENERATION_TIMEOUT_MS, signal });
+    made = await run<GeneratedConformer[]>(CONFORMER_WORKER, 'generate', req, { timeoutMs: GENERATION_TIMEOUT_MS, signal, urgent });
   } catch (e) {
     if (signal?.aborted) throw e;
     throw new BadRequest(`3D generation failed for ${compound.uri}: ${(e as Error).message}`, { code: ERR.InvalidStructure, cause: e });
@@ -54,7 +58,7 @@ export function defineGenerationJob(deps: Deps): void {
     kind: GENERATE_JOB,
     idempotent: false,
     run: async (params, ctx) => {
-      const molfiles = await threeDMolfiles(deps, params.id, params.count, ctx.runInWorker, ctx.signal);
+      const molfiles = await threeDMolfiles(deps, params.id, params.count, { run: ctx.runInWorker, signal: ctx.signal });
       return addConformers(deps, params.id, molfiles.map((molfile) => ({ molfile, is3D: true })));
     },
   });

@@ -38,6 +38,8 @@ export interface ImportOptions {
    * compound: for an upload whose failure drops the dataset's graph (a task's; datasetUploadJob.ts).
    */
   streamEntries?: boolean;
+  /** Stored within the request, its client waiting: the parsing goes before queued job work. */
+  urgent?: boolean;
 }
 
 export interface ImportResult {
@@ -70,9 +72,9 @@ export type RowCompound = string | { error: string };
 
 /** Stores the upload saved in `file` as (or appends it to) `options.dataset`. */
 export async function importUpload(deps: Deps, file: string, kind: UploadKind, options: ImportOptions): Promise<ImportResult> {
-  const { dataset, signal } = options;
+  const { dataset, signal, urgent } = options;
   const input: UploadInput = { file, kind, baseIri: dataset, nominal: options.nominal ?? [] };
-  const outline = await deps.tasks.runInWorker<UploadOutline>(UPLOAD_READER, 'outlineUpload', input, { signal });
+  const outline = await deps.tasks.runInWorker<UploadOutline>(UPLOAD_READER, 'outlineUpload', input, { signal, urgent });
   // A new dataset's entries are written while the rows after them are parsed: until the
   // final commit links them nothing of it is visible, and a failed upload drops its graph
   // (datasetUploadJob.ts). Rows added to an existing dataset are written once every row has
@@ -85,7 +87,7 @@ export async function importUpload(deps: Deps, file: string, kind: UploadKind, o
     for (const size of batchSizes(outline.rows, threads)) ranges.push([ranges.at(-1)?.[1] ?? 0, (ranges.at(-1)?.[1] ?? 0) + size]);
     // Batches go to the threads ahead of the one being stored, at most two per thread.
     const parse = ([from, to]: [number, number]) => {
-      const call = deps.tasks.runInWorker<UploadRow[]>(UPLOAD_READER, 'parseUploadRows', { ...input, from, to }, { signal });
+      const call = deps.tasks.runInWorker<UploadRow[]>(UPLOAD_READER, 'parseUploadRows', { ...input, from, to }, { signal, urgent });
       call.catch(() => undefined); // awaited below in order; a failure after an earlier one must not go unhandled
       return call;
     };

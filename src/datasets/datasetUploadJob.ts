@@ -148,7 +148,7 @@ export async function startUpload(deps: Deps, upload: SavedUpload, options: { da
     // Columns declared nominal, as form fields beside a multipart file or in the query.
     const nominal = [...(options.nominal ?? []), ...upload.form.all('nominal')];
     if (upload.size <= INLINE_UPLOAD_BYTES) {
-      await importUpload(deps, upload.file, kind, { dataset, meta, nominal });
+      await importUpload(deps, upload.file, kind, { dataset, meta, nominal, urgent: true });
       return directReply(deps, [dataset], { title: uploadTitle(upload, kind, dataset), creator: options.dataset ?? uriOf(deps.config, '/dataset'), owner: options.owner });
     }
     const file = uploadBodyFile(dataset, kind);

@@ -58,7 +58,7 @@ const size = (ctx: Koa.Context) => ({ w: imageSize(ctx.query.w, 'w'), h: imageSi
 
 /** One 3D molfile of compound `id` (threeDMolfiles answers at least one or throws 400). */
 async function firstThreeD(deps: Deps, id: number): Promise<string> {
-  return (await threeDMolfiles(deps, id, 1))[0]!;
+  return (await threeDMolfiles(deps, id, 1, { urgent: true }))[0]!;
 }
 
 function record(compound: CompoundRecord, molfile: string, title: string): StructureRecord {

@@ -27,6 +27,8 @@ export interface WorkerOptions {
    * (`fn(input, { progress })`); pass `ctx.progress` to show them on the task.
    */
   onProgress?: (percent: number) => void;
+  /** A client waits on it in its request: it goes before queued job work. */
+  urgent?: boolean;
 }
 
 /** URI(s) of the resource(s) a job created (ot:resultURI). */
