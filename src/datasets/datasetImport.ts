@@ -22,7 +22,7 @@ import { isNumeric } from './table.ts';
 import type { UploadKind } from './readTable.ts';
 import { EntryWriter, numberLiteral, stringLiteral, type DatasetMeta } from './datasets.ts';
 import { isDataset } from './datasetLayout.ts';
-import { UPLOAD_READER, type UploadInput, type UploadOutline, type UploadRow } from './uploadReader.ts';
+import { batchSizes, UPLOAD_READER, type UploadInput, type UploadOutline, type UploadRow } from './uploadReader.ts';
 
 const { namedNode } = DataFactory;
 
@@ -47,26 +47,6 @@ export interface ImportResult {
   warnings: string[];
 }
 
-/** Rows per thread call and per compound commit: large enough to amortise both, small enough to overlap them. */
-const BATCH = 250;
-/** The smallest of the last batches (batchSizes). */
-const MIN_BATCH = 25;
-
-/**
- * Sizes of the batches `count` rows are cut into: BATCH while much remains, then a share of
- * what is left for each thread, so that the threads (which take the batches in order) run
- * out of work together instead of one parsing the last full batch alone.
- */
-export function batchSizes(count: number, threads: number): number[] {
-  const sizes: number[] = [];
-  for (let left = count; left > 0;) {
-    const size = Math.min(left, BATCH, Math.max(MIN_BATCH, Math.ceil(left / (2 * threads))));
-    sizes.push(size);
-    left -= size;
-  }
-  return sizes;
-}
-
 type Problem = { row: number; column?: number; message: string };
 export type RowCompound = string | { error: string };
 
@@ -74,7 +54,9 @@ export type RowCompound = string | { error: string };
 export async function importUpload(deps: Deps, file: string, kind: UploadKind, options: ImportOptions): Promise<ImportResult> {
   const { dataset, signal, urgent } = options;
   const input: UploadInput = { file, kind, baseIri: dataset, nominal: options.nominal ?? [] };
-  const outline = await deps.tasks.runInWorker<UploadOutline>(UPLOAD_READER, 'outlineUpload', input, { signal, urgent });
+  const threads = workerThreads(deps.config);
+  // The call that reads the file parses the first batch too: a small upload takes one call.
+  const { head, ...outline } = await deps.tasks.runInWorker<UploadOutline & { head: UploadRow[] }>(UPLOAD_READER, 'outlineUpload', { ...input, threads }, { signal, urgent });
   // A new dataset's entries are written while the rows after them are parsed: until the
   // final commit links them nothing of it is visible, and a failed upload drops its graph
   // (datasetUploadJob.ts). Rows added to an existing dataset are written once every row has
@@ -82,7 +64,6 @@ export async function importUpload(deps: Deps, file: string, kind: UploadKind, o
   const stream = options.streamEntries === true && !(await isDataset(deps, dataset));
   const rows = new RowEntries(deps, outline, options, stream);
   try {
-    const threads = workerThreads(deps.config);
     const ranges: Array<[number, number]> = [];
     for (const size of batchSizes(outline.rows, threads)) ranges.push([ranges.at(-1)?.[1] ?? 0, (ranges.at(-1)?.[1] ?? 0) + size]);
     // Batches go to the threads ahead of the one being stored, at most two per thread.
@@ -91,7 +72,7 @@ export async function importUpload(deps: Deps, file: string, kind: UploadKind, o
       call.catch(() => undefined); // awaited below in order; a failure after an earlier one must not go unhandled
       return call;
     };
-    const ahead = ranges.slice(0, 2 * threads).map(parse);
+    const ahead = [Promise.resolve(head), ...ranges.slice(1, 2 * threads).map(parse)];
     for (let k = 0; k < ranges.length; k++) {
       const batch = await ahead.shift()!; // one call per range, started in order
       const next = ranges[k + ahead.length + 1];

@@ -223,13 +223,19 @@ export class EntryWriter {
     if (this.chunkEnded) await this.commitChunk();
   }
 
-  /** Commits what is left, then links every entry not yet linked (with the warnings, the feature copies and, for a new dataset, its metadata) in one commit. */
+  /**
+   * Commits the entries not yet committed with every link still to make (and the warnings,
+   * the feature copies and, for a new dataset, its metadata) in one commit: a dataset of
+   * less than a chunk lands whole at once.
+   */
   async finish(warnings: readonly string[], meta: DatasetMeta): Promise<number> {
-    if (this.inChunk > 0) await this.commitChunk();
+    const rest = this.chunk;
+    this.chunk = [];
+    this.inChunk = 0;
     await this.pipeline.drain();
     this.plan.signal?.throwIfAborted();
     const d = namedNode(this.plan.dataset);
-    const final: RDF.Quad[] = [...this.links, ...(await featureCopies(this.deps, this.plan.features)), ...warnings.map((w) => quad(d, OT.warning, literal(w)))];
+    const final: RDF.Quad[] = [...rest, ...this.links, ...(await featureCopies(this.deps, this.plan.features)), ...warnings.map((w) => quad(d, OT.warning, literal(w)))];
     if (!this.append) final.push(...metadataQuads(this.plan.dataset, meta));
     const ops: WriteOp[] = [{ op: 'add', graph: this.plan.dataset, quads: final }];
     await this.deps.store.commit(ops);

@@ -41,6 +41,26 @@ export interface UploadRow {
   parsed?: ParseResult;
 }
 
+/** Rows per thread call and per compound commit: large enough to amortise both, small enough to overlap them. */
+const BATCH = 250;
+/** The smallest of the last batches (batchSizes). */
+const MIN_BATCH = 25;
+
+/**
+ * Sizes of the batches `count` rows are cut into: BATCH while much remains, then a share of
+ * what is left for each thread, so that the threads (which take the batches in order) run
+ * out of work together instead of one parsing the last full batch alone.
+ */
+export function batchSizes(count: number, threads: number): number[] {
+  const sizes: number[] = [];
+  for (let left = count; left > 0;) {
+    const size = Math.min(left, BATCH, Math.max(MIN_BATCH, Math.ceil(left / (2 * threads))));
+    sizes.push(size);
+    left -= size;
+  }
+  return sizes;
+}
+
 const KEEP_MS = 60_000;
 let kept: { key: string; table: InputTable } | undefined;
 let keepTimer: NodeJS.Timeout | undefined;
@@ -60,12 +80,14 @@ async function tableOf(input: UploadInput): Promise<InputTable> {
   return kept.table;
 }
 
-export async function outlineUpload(input: UploadInput): Promise<UploadOutline> {
+/** The upload's outline and its first batch (batchSizes over `threads`), parsed. */
+export async function outlineUpload(input: UploadInput & { threads: number }): Promise<UploadOutline & { head: UploadRow[] }> {
   const table = await tableOf(input);
   const columns = table.columns.map((c, i) => c.type !== 'nominal' ? c : {
     ...c, accept: [...new Set(table.rows.map((r) => r.values[i]).filter((v): v is string => v !== undefined))].sort(),
   });
-  return { columns, rows: table.rows.length, warnings: table.warnings, title: table.title, keyColumn: table.keyColumn };
+  const head = await parseUploadRows({ ...input, from: 0, to: batchSizes(table.rows.length, input.threads)[0] ?? 0 });
+  return { columns, rows: table.rows.length, warnings: table.warnings, title: table.title, keyColumn: table.keyColumn, head };
 }
 
 /**

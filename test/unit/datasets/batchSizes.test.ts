@@ -1,7 +1,7 @@
-// An upload's rows go to the worker threads in batches (src/datasets/datasetImport.ts):
+// An upload's rows go to the worker threads in batches (src/datasets/uploadReader.ts):
 // full batches while much remains, then smaller ones, so the threads finish together.
 import { expect } from 'chai';
-import { batchSizes } from '../../../src/datasets/datasetImport.ts';
+import { batchSizes } from '../../../src/datasets/uploadReader.ts';
 
 describe('datasets: upload batch sizes', () => {
   it('cut kazius (4,069 structures, two threads) into full batches, then shares of what is left', () => {
