@@ -69,7 +69,8 @@ export async function admitDataset(deps: Deps, ref: DatasetRef, options: { name?
   const feature = options.predictionFeature;
   if (!feature) return undefined;
   try {
-    const d = await loadDataset(deps, ref.base, { subjectid: options.subjectid, featureUris: [feature] });
+    // The dataset itself, without the query's feature_uris[]: only prediction_feature is asked for.
+    const d = await loadDataset(deps, { uri: ref.base, base: ref.base, local: true }, { subjectid: options.subjectid, featureUris: [feature] });
     if (d.features.some((f) => f.uri === feature)) return d;
   } catch (e) {
     if (!(e instanceof HttpError) || e.status !== 400) throw e;
@@ -149,7 +150,7 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
     ref: (uri) => datasetRef(deps.config, uri),
     load: async (dataset, { subjectid, predictionFeature }) => {
       const featureUris = dataset.featureUris && predictionFeature ? [predictionFeature] : undefined;
-      return tableOf(deps, await loadDataset(deps, dataset.uri, { subjectid, featureUris }), subjectid);
+      return tableOf(deps, await loadDataset(deps, dataset, { subjectid, featureUris }), subjectid);
     },
     features: (specs) => ensureFeatures(deps, specs.map((s) => ({ ...s }))),
     compounds: async (smiles) => {

@@ -4,6 +4,9 @@
 import type { Table } from './table.ts';
 import type { FeatureCalculation } from './learning/representation.ts';
 import type { OwnTerms } from '../rdf/vocab.ts';
+import type { DatasetRef } from '../datasets/loadedDataset.ts';
+
+export type { DatasetRef } from '../datasets/loadedDataset.ts';
 
 export interface FeatureRequest {
   title: string;
@@ -36,18 +39,6 @@ export interface ModelRequest {
   predictedVariables: readonly string[];
   parameters: ReadonlyArray<{ name: string; value: string | number | boolean }>;
   data: unknown;
-}
-
-/** A dataset_uri as read once from the request (datasetIO.ts datasetRef); plain data, so it travels in job parameters. */
-export interface DatasetRef {
-  /** As sent, normalised (SPEC §1 rule 2), query included. */
-  uri: string;
-  /** The dataset itself: `uri` without its query. */
-  base: string;
-  /** The feature_uris[] of the query (SPEC §2.1): the columns asked for; absent for all. */
-  featureUris?: string[];
-  /** A dataset of this service, read from the store; else one fetched through the outbound client. */
-  local: boolean;
 }
 
 export interface AlgorithmIO {

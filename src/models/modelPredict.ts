@@ -97,7 +97,7 @@ export async function predict(deps: Deps, p: PredictParams, signal?: AbortSignal
   const predictor = deps.predictors.get(info.kind);
   if (!predictor) throw new InternalError(`no predictor is registered for models of kind "${info.kind}"`);
   const dataset: LoadedDataset = p.datasetUri
-    ? await loadDataset(deps, p.datasetUri, { subjectid: p.subjectid })
+    ? await loadDataset(deps, datasetRef(deps.config, p.datasetUri), { subjectid: p.subjectid })
     : { uri: p.compoundUri!, compounds: [p.compoundUri!], features: [], values: [[]] };
   const out = await predictor({ model: info, data, dataset, signal, subjectid: p.subjectid, confidenceLevel: p.confidenceLevel });
   signal?.throwIfAborted();
