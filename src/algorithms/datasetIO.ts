@@ -32,9 +32,8 @@ import type { FeatureCalculation } from './learning/representation.ts';
 import { algorithmById, algorithmUri, HASH, storedValues } from './catalogue.ts';
 import { withDefaults } from './params.ts';
 import { bound } from '../store/api.ts';
-import type { AlgorithmIO, DatasetRef } from './io.ts';
-
-export type { DatasetRef } from './io.ts';
+import type { AlgorithmIO } from './io.ts';
+import type { DatasetRef } from '../datasets/loadedDataset.ts';
 
 /** The reference an already normalised http(s) dataset URI stands for. */
 export function datasetRef(config: Config, uri: string): DatasetRef {

@@ -6,8 +6,6 @@ import type { FeatureCalculation } from './learning/representation.ts';
 import type { OwnTerms } from '../rdf/vocab.ts';
 import type { DatasetRef } from '../datasets/loadedDataset.ts';
 
-export type { DatasetRef } from '../datasets/loadedDataset.ts';
-
 export interface FeatureRequest {
   title: string;
   type: 'numeric' | 'nominal' | 'string';
