@@ -5,6 +5,7 @@ import type { Table } from './table.ts';
 import type { FeatureCalculation } from './learning/representation.ts';
 import type { OwnTerms } from '../rdf/vocab.ts';
 import type { DatasetRef } from '../datasets/loadedDataset.ts';
+import type { NewModel } from '../models/modelInfo.ts';
 
 export interface FeatureRequest {
   title: string;
@@ -26,18 +27,8 @@ export interface DatasetRequest {
   warnings?: readonly string[];
 }
 
-export interface ModelRequest {
-  /** Minted by newModelUri, so that the model's own features can name it as their source. */
-  uri?: string;
-  title: string;
-  algorithm: string;
-  trainingDataset: string;
-  independentVariables: readonly string[];
-  dependentVariables: readonly string[];
-  predictedVariables: readonly string[];
-  parameters: ReadonlyArray<{ name: string; value: string | number | boolean }>;
-  data: unknown;
-}
+/** A model as an algorithm stores it: its predictor's kind is the io's to add (datasetIO.ts). */
+export type ModelRequest = Omit<NewModel, 'kind'>;
 
 export interface AlgorithmIO {
   /** The service's own vocabulary (ontology/service.ttl), under its base URI. */
