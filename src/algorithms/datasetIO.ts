@@ -12,7 +12,7 @@ import { BadRequest, HttpError } from '../errors.ts';
 import { readUriParam } from '../http/uriParam.ts';
 import { admitRemote } from '../http/outbound/policy.ts';
 import { isDataset } from '../datasets/datasetLayout.ts';
-import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
+import { loadDataset } from '../datasets/datasetLoad.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { ensureFeatures } from '../features/features.ts';
 import { createModel, newModelUri } from '../models/models.ts';
@@ -33,7 +33,7 @@ import { algorithmById, algorithmUri, HASH, storedValues } from './catalogue.ts'
 import { withDefaults } from './params.ts';
 import { bound } from '../store/api.ts';
 import type { AlgorithmIO } from './io.ts';
-import type { DatasetRef } from '../datasets/loadedDataset.ts';
+import type { DatasetRef, LoadedDataset } from '../datasets/loadedDataset.ts';
 
 /** The reference an already normalised http(s) dataset URI stands for. */
 export function datasetRef(config: Config, uri: string): DatasetRef {

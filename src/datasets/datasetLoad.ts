@@ -10,8 +10,6 @@ import { isNumeric } from './table.ts';
 import { rowsOf, viewOf } from './datasetLayout.ts';
 import { readFeatures, type FeatureInfo } from '../features/features.ts';
 import type { DatasetRef, LoadedDataset } from './loadedDataset.ts';
-
-export type { LoadedDataset } from './loadedDataset.ts';
 import { fetchRemoteDataset } from './datasetRemote.ts';
 
 export interface LoadOptions {
