@@ -118,14 +118,6 @@ export class GatewayTimeout extends HttpError {
   constructor(message: string, options?: HttpErrorOptions) { super(504, ERR.GatewayTimeout, message, options); }
 }
 
-/** A parse error with its position, so reports name line and column (STYLE §12). */
-export function parseError(what: string, err: unknown, code = ERR.BadRequest): BadRequest {
-  const e = err as { message?: string; context?: { line?: number }; line?: number; column?: number };
-  const line = e.context?.line ?? e.line;
-  const where = line === undefined ? '' : ` at line ${line}${e.column === undefined ? '' : `, column ${e.column}`}`;
-  return new BadRequest(`${what}${where}: ${e.message ?? String(err)}`, { code });
-}
-
 /**
  * An error as plain data, to cross a thread boundary: structured cloning keeps only an
  * Error's message, so an HttpError would lose its status and code.

@@ -12,7 +12,7 @@ import { BadRequest, HttpError } from '../errors.ts';
 import { readUriParam } from '../http/uriParam.ts';
 import { admitRemote } from '../http/outbound/policy.ts';
 import { isDataset } from '../datasets/datasetLayout.ts';
-import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
+import { loadDataset } from '../datasets/datasetLoad.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { ensureFeatures } from '../features/features.ts';
 import { createModel, newModelUri } from '../models/models.ts';
@@ -32,9 +32,8 @@ import type { FeatureCalculation } from './learning/representation.ts';
 import { algorithmById, algorithmUri, HASH, storedValues } from './catalogue.ts';
 import { withDefaults } from './params.ts';
 import { bound } from '../store/api.ts';
-import type { AlgorithmIO, DatasetRef } from './io.ts';
-
-export type { DatasetRef } from './io.ts';
+import type { AlgorithmIO } from './io.ts';
+import type { DatasetRef, LoadedDataset } from '../datasets/loadedDataset.ts';
 
 /** The reference an already normalised http(s) dataset URI stands for. */
 export function datasetRef(config: Config, uri: string): DatasetRef {
@@ -69,7 +68,8 @@ export async function admitDataset(deps: Deps, ref: DatasetRef, options: { name?
   const feature = options.predictionFeature;
   if (!feature) return undefined;
   try {
-    const d = await loadDataset(deps, ref.base, { subjectid: options.subjectid, featureUris: [feature] });
+    // The dataset itself, without the query's feature_uris[]: only prediction_feature is asked for.
+    const d = await loadDataset(deps, { uri: ref.base, base: ref.base, local: true }, { subjectid: options.subjectid, featureUris: [feature] });
     if (d.features.some((f) => f.uri === feature)) return d;
   } catch (e) {
     if (!(e instanceof HttpError) || e.status !== 400) throw e;
@@ -149,7 +149,7 @@ export function algorithmIO(deps: Deps): AlgorithmIO {
     ref: (uri) => datasetRef(deps.config, uri),
     load: async (dataset, { subjectid, predictionFeature }) => {
       const featureUris = dataset.featureUris && predictionFeature ? [predictionFeature] : undefined;
-      return tableOf(deps, await loadDataset(deps, dataset.uri, { subjectid, featureUris }), subjectid);
+      return tableOf(deps, await loadDataset(deps, dataset, { subjectid, featureUris }), subjectid);
     },
     features: (specs) => ensureFeatures(deps, specs.map((s) => ({ ...s }))),
     compounds: async (smiles) => {

@@ -4,6 +4,8 @@
 import type { Table } from './table.ts';
 import type { FeatureCalculation } from './learning/representation.ts';
 import type { OwnTerms } from '../rdf/vocab.ts';
+import type { DatasetRef } from '../datasets/loadedDataset.ts';
+import type { NewModel } from '../models/modelInfo.ts';
 
 export interface FeatureRequest {
   title: string;
@@ -25,30 +27,8 @@ export interface DatasetRequest {
   warnings?: readonly string[];
 }
 
-export interface ModelRequest {
-  /** Minted by newModelUri, so that the model's own features can name it as their source. */
-  uri?: string;
-  title: string;
-  algorithm: string;
-  trainingDataset: string;
-  independentVariables: readonly string[];
-  dependentVariables: readonly string[];
-  predictedVariables: readonly string[];
-  parameters: ReadonlyArray<{ name: string; value: string | number | boolean }>;
-  data: unknown;
-}
-
-/** A dataset_uri as read once from the request (datasetIO.ts datasetRef); plain data, so it travels in job parameters. */
-export interface DatasetRef {
-  /** As sent, normalised (SPEC §1 rule 2), query included. */
-  uri: string;
-  /** The dataset itself: `uri` without its query. */
-  base: string;
-  /** The feature_uris[] of the query (SPEC §2.1): the columns asked for; absent for all. */
-  featureUris?: string[];
-  /** A dataset of this service, read from the store; else one fetched through the outbound client. */
-  local: boolean;
-}
+/** A model as an algorithm stores it: its predictor's kind is the io's to add (datasetIO.ts). */
+export type ModelRequest = Omit<NewModel, 'kind'>;
 
 export interface AlgorithmIO {
   /** The service's own vocabulary (ontology/service.ttl), under its base URI. */

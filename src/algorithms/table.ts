@@ -59,15 +59,6 @@ export function entryAt<T>(list: readonly T[], i: number, what: string): T {
   return v;
 }
 
-/** A table with the same rows and only the columns at `keep`. */
-export function selectColumns(table: Table, keep: readonly number[]): Table {
-  return {
-    ...table,
-    columns: keep.map((j) => entryAt(table.columns, j, 'column')),
-    values: table.values.map((row) => keep.map((j) => entryAt(row, j, 'cell'))),
-  };
-}
-
 /** A table with the same columns and only the rows at `keep`. */
 export function selectRows(table: Table, keep: readonly number[]): Table {
   return {

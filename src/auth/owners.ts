@@ -50,8 +50,3 @@ export async function forgetOwner(deps: OwnerDeps, uri: string): Promise<void> {
   const found = await deps.store.match(namedNode(uri), OT.owner, null, aclGraph(deps.config));
   if (found.length) await deps.store.removeFromGraph(aclGraph(deps.config), found);
 }
-
-/** Every resource `user` owns (for lists filtered by owner, e.g. GET /task). */
-export async function ownedBy(deps: OwnerDeps, user: string): Promise<Set<string>> {
-  return new Set((await deps.store.match(null, OT.owner, literal(user), aclGraph(deps.config))).map((q) => q.subject.value));
-}

@@ -29,10 +29,3 @@ export function symbolOf(z: number): string {
 export function weightOf(z: number): number {
   return z >= 1 && z <= ENTRIES.length ? Number(ENTRIES[z - 1]![1]) : 0;
 }
-
-const BY_SYMBOL = new Map(ENTRIES.map(([s], i) => [s.toLowerCase(), i + 1]));
-
-/** Atomic number of an element symbol (case-insensitive), undefined if unknown. */
-export function atomicNumberOf(symbol: string): number | undefined {
-  return BY_SYMBOL.get(symbol.toLowerCase());
-}

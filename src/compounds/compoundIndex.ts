@@ -6,17 +6,13 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Deps } from '../deps.ts';
 import { bound, type Row } from '../store/api.ts';
 import { uriOf } from '../deps.ts';
+import type { CompoundIdentity } from './compoundQuads.ts';
 
 /** URI of compound number `id` under the public base. */
 export const compoundUri = (deps: Pick<Deps, 'config'>, id: number): string => uriOf(deps.config, `/compound/${id}`);
 
 /** What GET needs of a stored compound, kept in memory beside its identity. */
-export interface StoredCompound {
-  smiles: string;
-  inchi: string;
-  inchiKey: string;
-  formula: string;
-  molecularWeight: number;
+export interface StoredCompound extends CompoundIdentity {
   /** Structure file of the compound itself (absent for structures given as SMILES/InChI). */
   file?: string;
 }

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import type { ParsedStructure } from '../chem/index.ts';
 import type { WriteOp } from '../store/api.ts';
 import { catchUpCompounds, compoundIndex, compoundUri, identityKey, type PendingCompound, type StoredCompound } from './compoundIndex.ts';
-import { compoundQuads, identityFeatureOps, identityFeatureUri, IDENTITY_FEATURES, type IdentityKey } from './compoundQuads.ts';
+import { compoundQuads, identityFeatureOps } from './compoundQuads.ts';
 import { newStructurePath, removeStructureFiles, writeStructureFiles } from './compoundFiles.ts';
 import { reserveShared } from '../ids/mint.ts';
 import { InternalError } from '../errors.ts';
@@ -53,16 +53,6 @@ async function featureOps(deps: Deps): Promise<WriteOp[]> {
     if (!(await deps.store.hasGraph(f.graph))) ops.push({ op: 'replace', graph: f.graph, quads: f.quads });
   }
   return ops;
-}
-
-/**
- * URIs of the identifier features (SMILES, InChI, InChIKey, formula, molecular weight),
- * created if missing, for modules that store identifier values themselves (datasets).
- */
-export async function ensureIdentityFeatures(deps: Deps): Promise<Record<IdentityKey, string>> {
-  const ops = await featureOps(deps);
-  if (ops.length) await deps.store.commit(ops);
-  return Object.fromEntries(IDENTITY_FEATURES.map((f) => [f.key, identityFeatureUri(deps, f.key)])) as Record<IdentityKey, string>;
 }
 
 async function ensureMany(deps: Deps, list: ParsedStructure[], owner: string | undefined, created: Set<number>): Promise<string[]> {

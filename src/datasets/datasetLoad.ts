@@ -1,19 +1,15 @@
 // loadDataset: any dataset_uri as an in-memory table for algorithms. A
-// dataset of this service is read straight from the store; any other is fetched as
-// RDF/XML with the caller's subjectid. A query string on the URI may restrict features
-// (feature_uris[], SPEC §2.1 dataset_uri).
+// dataset of this service is read straight from the store (viewOf answers 404 when it does
+// not exist); any other is fetched as RDF/XML with the caller's subjectid. feature_uris[]
+// on the URI restrict its features (SPEC §2.1 dataset_uri).
 import type { Deps } from '../deps.ts';
-import { uriOf } from '../deps.ts';
-import { BadRequest, NotFound } from '../errors.ts';
+import { BadRequest } from '../errors.ts';
 import { ERR, XSD } from '../rdf/vocab.ts';
-import { isValidIri } from '../store/binder.ts';
 import { readRdfDataset } from './rdfDataset.ts';
 import { isNumeric } from './table.ts';
-import { isDataset, rowsOf, viewOf } from './datasetLayout.ts';
+import { rowsOf, viewOf } from './datasetLayout.ts';
 import { readFeatures, type FeatureInfo } from '../features/features.ts';
-import type { LoadedDataset } from './loadedDataset.ts';
-
-export type { LoadedDataset } from './loadedDataset.ts';
+import type { DatasetRef, LoadedDataset } from './loadedDataset.ts';
 import { fetchRemoteDataset } from './datasetRemote.ts';
 
 export interface LoadOptions {
@@ -21,27 +17,13 @@ export interface LoadOptions {
   featureUris?: readonly string[];
 }
 
-/** Splits `uri?feature_uris[]=…` into the dataset URI and its feature restriction. */
-function splitDatasetUri(raw: string): { uri: string; featureUris: string[] } {
-  const url = new URL(raw);
-  const featureUris = [...url.searchParams.getAll('feature_uris[]'), ...url.searchParams.getAll('feature_uris')];
-  url.search = '';
-  return { uri: url.href, featureUris };
-}
-
-export async function loadDataset(deps: Deps, datasetUri: string, options: LoadOptions = {}): Promise<LoadedDataset> {
-  // A dataset_uri is a URL to read, and may carry feature_uris[] unescaped (SPEC §2.1):
-  // it must parse as an http(s) URL, and the dataset itself (no query) must be an IRI.
-  const bad = () => new BadRequest(`dataset_uri is not an http(s) URI: ${JSON.stringify(datasetUri.slice(0, 200))}`, { code: ERR.InvalidIRI });
-  if (!/^https?:\/\//i.test(datasetUri) || !URL.canParse(datasetUri)) throw bad();
-  const { uri, featureUris } = splitDatasetUri(datasetUri);
-  if (!isValidIri(uri)) throw bad();
-  const restrict = [...featureUris, ...(options.featureUris ?? [])];
-  if (uri.startsWith(uriOf(deps.config, '/dataset/'))) {
-    if (!(await isDataset(deps, uri))) throw new NotFound(`dataset ${uri} not found`);
-    return loadLocal(deps, uri, restrict);
-  }
-  return loadRemote(deps, datasetUri, restrict, options.subjectid);
+/**
+ * The dataset a DatasetRef names (read and checked once, algorithms/datasetIO.ts
+ * datasetRef); options.featureUris restrict its columns further.
+ */
+export async function loadDataset(deps: Deps, ref: DatasetRef, options: LoadOptions = {}): Promise<LoadedDataset> {
+  const restrict = [...(ref.featureUris ?? []), ...(options.featureUris ?? [])];
+  return ref.local ? loadLocal(deps, ref.base, restrict) : loadRemote(deps, ref.uri, restrict, options.subjectid);
 }
 
 async function loadLocal(deps: Deps, uri: string, featureUris: readonly string[]): Promise<LoadedDataset> {

@@ -8,7 +8,7 @@ import { DC, OT, RDF as RDFNS, XSD } from '../rdf/vocab.ts';
 import { bound, type WriteOp } from '../store/api.ts';
 import { CommitPipeline } from '../store/commitPipeline.ts';
 import { entryUri, isDataset, requireDataset, writtenEntries } from './datasetLayout.ts';
-import { readFeatures } from '../features/features.ts';
+import { readFeatures, type FeatureInfo } from '../features/features.ts';
 import { TYPE_CLASS } from '../features/featureModel.ts';
 import { mintUri } from '../ids/mint.ts';
 import { datasetReferrers, refuseIfReferenced } from '../integrity/referrers.ts';
@@ -39,7 +39,8 @@ export interface NewDataset {
 /** Stores an algorithm's output dataset; answers its URI. */
 export async function createDataset(deps: Deps, input: NewDataset): Promise<string> {
   const dataset = await newDatasetUri(deps);
-  const numeric = (await readFeatures(deps, input.features)).map((f) => f?.type === 'numeric');
+  const infos = await readFeatures(deps, input.features);
+  const numeric = infos.map((f) => f?.type === 'numeric');
   const cell = (v: number | string | null | undefined, j: number) => {
     if (v === undefined || v === null || (typeof v === 'number' && !Number.isFinite(v))) return undefined;
     return numeric[j] && typeof v === 'number' ? numberLiteral(v) : numeric[j] && !Number.isNaN(Number(v)) ? numberLiteral(Number(v)) : stringLiteral(String(v));
@@ -54,7 +55,7 @@ export async function createDataset(deps: Deps, input: NewDataset): Promise<stri
     },
   };
   // A URI of its own, never written again: links go with the entries, so no commit is as large as the dataset.
-  await writeEntries(deps, { dataset, features: [...input.features], entries, warnings: [...(input.warnings ?? [])], meta: { title: input.title, source: input.source, creator: input.creator }, linking: 'withEntries' });
+  await writeEntries(deps, { dataset, features: [...input.features], entries, warnings: [...(input.warnings ?? [])], meta: { title: input.title, source: input.source, creator: input.creator }, linking: 'withEntries', featureInfos: infos });
   return dataset;
 }
 
@@ -125,6 +126,8 @@ export interface WritePlan {
   chunkSize?: number;
   /** Where the links go (default atEnd). */
   linking?: Linking;
+  /** The features' definitions when the caller read them already (one per feature); else read at finish. */
+  featureInfos?: ReadonlyArray<FeatureInfo | undefined>;
 }
 
 /**
@@ -141,8 +144,7 @@ export const numberLiteral = (n: number): RDF.Literal => literal(String(n), XSD.
 export const stringLiteral = (s: string): RDF.Literal => literal(s);
 
 /** Definitions of the plan's features copied into the dataset graph (type and title). */
-async function featureCopies(deps: Deps, features: readonly string[]): Promise<RDF.Quad[]> {
-  const infos = await readFeatures(deps, features);
+function featureCopies(features: readonly string[], infos: ReadonlyArray<FeatureInfo | undefined>): RDF.Quad[] {
   return features.flatMap((uri, i) => {
     const info = infos[i];
     const s = namedNode(uri);
@@ -186,7 +188,7 @@ export class EntryWriter {
 
   private constructor(
     private readonly deps: Deps,
-    private readonly plan: Pick<WritePlan, 'dataset' | 'features' | 'signal'>,
+    private readonly plan: Pick<WritePlan, 'dataset' | 'features' | 'signal' | 'featureInfos'>,
     private readonly append: boolean,
     private readonly first: number,
     private readonly size: number,
@@ -196,7 +198,7 @@ export class EntryWriter {
     this.pipeline = new CommitPipeline(deps.store.capabilities.writesInFlight);
   }
 
-  static async open(deps: Deps, plan: Pick<WritePlan, 'dataset' | 'features' | 'signal' | 'chunkSize'>, linking: Linking = 'atEnd'): Promise<EntryWriter> {
+  static async open(deps: Deps, plan: Pick<WritePlan, 'dataset' | 'features' | 'signal' | 'chunkSize' | 'featureInfos'>, linking: Linking = 'atEnd'): Promise<EntryWriter> {
     const append = await isDataset(deps, plan.dataset);
     const withEntries = linking === 'withEntries' && !append;
     const first = (await writtenEntries(deps, plan.dataset)) + 1;
@@ -235,7 +237,7 @@ export class EntryWriter {
     await this.pipeline.drain();
     this.plan.signal?.throwIfAborted();
     const d = namedNode(this.plan.dataset);
-    const final: RDF.Quad[] = [...rest, ...this.links, ...(await featureCopies(this.deps, this.plan.features)), ...warnings.map((w) => quad(d, OT.warning, literal(w)))];
+    const final: RDF.Quad[] = [...rest, ...this.links, ...featureCopies(this.plan.features, this.plan.featureInfos ?? (await readFeatures(this.deps, this.plan.features))), ...warnings.map((w) => quad(d, OT.warning, literal(w)))];
     if (!this.append) final.push(...metadataQuads(this.plan.dataset, meta));
     const ops: WriteOp[] = [{ op: 'add', graph: this.plan.dataset, quads: final }];
     await this.deps.store.commit(ops);

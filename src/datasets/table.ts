@@ -76,11 +76,6 @@ export function inferType(values: Iterable<string | undefined>): FeatureType {
   return distinct.size <= MAX_NOMINAL && distinct.size < count ? 'nominal' : 'string';
 }
 
-/** The values of column `i` over all rows. */
-export function* columnValues(table: InputTable, i: number): Generator<string | undefined> {
-  for (const r of table.rows) yield r.values[i];
-}
-
 /**
  * Columns the client declared nominal (form or query field `nominal`, one title each): their
  * values are classes even when they read as numbers, e.g. activity coded 0/1/2 (SPEC §2.2

@@ -12,10 +12,6 @@ import { codingsOf, decodedBody, readDecoded } from './contentCoding.ts';
 import { openPrivate } from '../files/privateFiles.ts';
 import { checkParameters, checkRdfNesting, checkTriples, countParameters, limitsOf, LimitExceeded } from './limits.ts';
 
-export interface BodyLimits {
-  bodyLimit: number;
-}
-
 /** The limit is read from ctx.state.bodyLimit, set by the app from configuration. */
 function limitOf(ctx: Koa.Context): number {
   return (ctx.state as { bodyLimit?: number }).bodyLimit ?? 100 * 1024 * 1024;

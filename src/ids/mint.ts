@@ -47,11 +47,3 @@ async function highestId(deps: Deps, prefix: string): Promise<number> {
   }
   return max;
 }
-
-/** The numeric id of `uri` in `collection`, or undefined when it is not one of ours. */
-export function localId(deps: Deps, collection: string, uri: string): number | undefined {
-  const prefix = uriOf(deps.config, `/${collection}/`);
-  if (!uri.startsWith(prefix)) return undefined;
-  const id = Number(uri.slice(prefix.length));
-  return Number.isInteger(id) && id > 0 ? id : undefined;
-}

@@ -11,7 +11,8 @@ import { ERR } from '../rdf/vocab.ts';
 import { readUriParam } from '../http/uriParam.ts';
 import { admitRemote } from '../http/outbound/policy.ts';
 import type { JobContext, TaskEngine } from '../tasks/api.ts';
-import { loadDataset, type LoadedDataset } from '../datasets/datasetLoad.ts';
+import { loadDataset } from '../datasets/datasetLoad.ts';
+import type { LoadedDataset } from '../datasets/loadedDataset.ts';
 import { publishResult } from '../datasets/datasetRemote.ts';
 import { createDataset } from '../datasets/datasets.ts';
 import { modelGraph, readModel } from './models.ts';
@@ -97,7 +98,7 @@ export async function predict(deps: Deps, p: PredictParams, signal?: AbortSignal
   const predictor = deps.predictors.get(info.kind);
   if (!predictor) throw new InternalError(`no predictor is registered for models of kind "${info.kind}"`);
   const dataset: LoadedDataset = p.datasetUri
-    ? await loadDataset(deps, p.datasetUri, { subjectid: p.subjectid })
+    ? await loadDataset(deps, datasetRef(deps.config, p.datasetUri), { subjectid: p.subjectid })
     : { uri: p.compoundUri!, compounds: [p.compoundUri!], features: [], values: [[]] };
   const out = await predictor({ model: info, data, dataset, signal, subjectid: p.subjectid, confidenceLevel: p.confidenceLevel });
   signal?.throwIfAborted();

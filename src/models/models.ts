@@ -17,8 +17,6 @@ import { readablePage } from '../auth/readAccess.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 
-export type { ModelInfo, NewModel } from './modelInfo.ts';
-
 /** The model's file, relative to DATA_DIR. */
 const fileOf = (uri: string) => `models/${uri.slice(uri.lastIndexOf('/') + 1)}.json`;
 

@@ -15,8 +15,6 @@ import { entryUri, type EntryRow } from '../datasets/datasetLayout.ts';
 import type { CsvGroup } from '../datasets/datasetOutput.ts';
 import type { NeighbourOutputInfo, NeighbourValue } from './predictors.ts';
 
-export type { NeighbourOutputInfo, NeighbourValue } from './predictors.ts';
-
 const { quad, namedNode, literal } = DataFactory;
 
 export const neighbourOutputUri = (model: string): string => `${model}#neighbours`;

@@ -1,7 +1,7 @@
 // A prediction's read-across neighbours beside it on the dataset page: each training
 // compound's depiction, its similarity and its measured value (models/neighbours.ts).
 import type { Deps } from '../deps.ts';
-import type { NeighbourValue } from '../models/neighbours.ts';
+import type { NeighbourValue } from '../models/predictors.ts';
 import { compoundDepictions } from './depiction.ts';
 import { html, link, type Html } from './html.ts';
 import { fmt } from './plots.ts';

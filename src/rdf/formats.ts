@@ -64,10 +64,3 @@ function qOnly(accept: string): string {
     return q ? `${type};${q}` : type;
   }).join(', ');
 }
-
-/** True when the Accept header names `type` (or its range) explicitly with q > 0. */
-export function acceptsExplicitly(accept: string | undefined, type: string): boolean {
-  if (!accept) return false;
-  const types = new Negotiator({ headers: { accept: qOnly(accept) } }).mediaTypes([type]);
-  return types.length > 0 && !/^\s*\*\/\*\s*$/.test(accept);
-}

@@ -113,9 +113,3 @@ export function regressionFigures(outcomes: readonly Outcome[]): RegressionFigur
 export function figuresOf(task: 'classification' | 'regression', outcomes: readonly Outcome[], classCount: number): Figures {
   return task === 'classification' ? classificationFigures(outcomes, classCount) : regressionFigures(outcomes);
 }
-
-/** The figures a comparison tests, per task: name and whether higher is better. */
-export const MEASURES = {
-  classification: ['accuracy', 'balancedAccuracy', 'sensitivity', 'specificity', 'mcc', 'auc'],
-  regression: ['r2', 'q2', 'rmse', 'mae'],
-} as const;

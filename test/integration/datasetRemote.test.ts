@@ -4,11 +4,14 @@ import { createServer as createHttpServer, type IncomingHttpHeaders, type Reques
 import { createServer, type Server } from 'node:net';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { sharedData } from '../helpers/data.ts';
-import { loadDataset } from '../../src/datasets/datasetLoad.ts';
+import { loadDataset as loadRef } from '../../src/datasets/datasetLoad.ts';
 import { fetchRemoteDataset, publishDataset } from '../../src/datasets/datasetRemote.ts';
-import { tableOf } from '../../src/algorithms/datasetIO.ts';
+import { readDatasetRef, tableOf } from '../../src/algorithms/datasetIO.ts';
 import { BadGateway } from '../../src/errors.ts';
 import { DC, ERR } from '../../src/rdf/vocab.ts';
+
+/** A dataset_uri as a request sends it: read into a DatasetRef, then loaded. */
+const loadDataset = async (app: TestApp, uri: string) => loadRef(app.deps, readDatasetRef(app.deps.config, uri));
 
 const upload = async (app: TestApp, body: string, type: string): Promise<string> => {
   const res = await fetch(app.url + '/dataset', { method: 'POST', headers: { 'Content-Type': type, Accept: 'text/uri-list' }, body });
@@ -62,8 +65,8 @@ describe('datasets on another service (remote dataset_uri, dataset_service)', ()
 
   it('loads a dataset of a second instance over HTTP like a local one', async () => {
     const remote = await upload(b, readFileSync(sharedData('ambit', 'import_dataset2.rdf'), 'utf8'), 'application/rdf+xml');
-    const local = await loadDataset(b.deps, remote);
-    const fetched = await loadDataset(a.deps, remote);
+    const local = await loadDataset(b, remote);
+    const fetched = await loadDataset(a, remote);
     expect(fetched.compounds).to.deep.equal(local.compounds);
     expect(fetched.features.map((f) => f.uri)).to.deep.equal(local.features.map((f) => f.uri));
     expect(fetched.values).to.deep.equal(local.values);
@@ -72,8 +75,8 @@ describe('datasets on another service (remote dataset_uri, dataset_service)', ()
 
   it('restricts a remote dataset by feature_uris[] in its query string', async () => {
     const remote = await upload(b, readFileSync(sharedData('ambit', 'import_dataset2.rdf'), 'utf8'), 'application/rdf+xml');
-    const all = await loadDataset(a.deps, remote);
-    const one = await loadDataset(a.deps, `${remote}?feature_uris[]=${encodeURIComponent(all.features[1]!.uri)}`);
+    const all = await loadDataset(a, remote);
+    const one = await loadDataset(a, `${remote}?feature_uris[]=${encodeURIComponent(all.features[1]!.uri)}`);
     expect(one.features.map((f) => f.uri)).to.deep.equal([all.features[1]!.uri]);
   });
 
@@ -106,7 +109,7 @@ describe('datasets on another service (remote dataset_uri, dataset_service)', ()
 
   it('reads the SMILES of a remote dataset\'s compounds from their service', async () => {
     const remote = (await upload(b, 'SMILES,a\nCCO,1\nc1ccccc1O,2\n', 'text/csv'));
-    const table = await tableOf(a.deps, await loadDataset(a.deps, remote));
+    const table = await tableOf(a.deps, await loadDataset(a, remote));
     expect(table.compounds.every((c) => c.startsWith(b.url + '/compound/'))).to.equal(true);
     const answered = await Promise.all(table.compounds.map(async (c) => (await (await fetch(c, { headers: { Accept: 'chemical/x-daylight-smiles' } })).text()).trim()));
     expect(table.smiles).to.deep.equal(answered);
@@ -177,7 +180,7 @@ describe('datasets on another service (remote dataset_uri, dataset_service)', ()
   ];
   for (const [what, uri, status, code, cause] of failures) {
     it(`dataset_uri ${what}: ${status}`, async () => {
-      const err = await loadDataset(a.deps, await uri()).then(() => undefined, (e: { status: number; code: { value: string }; causes: Array<{ message: string }> }) => e);
+      const err = await loadDataset(a, await uri()).then(() => undefined, (e: { status: number; code: { value: string }; causes: Array<{ message: string }> }) => e);
       expect(err?.status).to.equal(status);
       expect(err?.code.value).to.match(code);
       if (cause) {

@@ -5,6 +5,7 @@ import { createModel } from '../../src/models/models.ts';
 import type { Predictor } from '../../src/models/predictors.ts';
 import { ensureFeature } from '../../src/features/features.ts';
 import { loadDataset } from '../../src/datasets/datasetLoad.ts';
+import { datasetRef } from '../../src/algorithms/datasetIO.ts';
 
 // A real (if minimal) learner: the mean of the training values, the baseline every
 // regression model is compared against.
@@ -21,7 +22,7 @@ describe('/model', function () {
     app = await startApp();
     app.deps.predictors.set('test-mean', predictor);
     training = (await uploadDataset(app, 'SMILES,logS\nCCO,1\nCCCO,2\nCCCCO,3\n', 'text/csv')).body;
-    const table = await loadDataset(app.deps, training);
+    const table = await loadDataset(app.deps, datasetRef(app.deps.config, training));
     const values = table.values.map((r) => r[0] as number);
     const predicted = await ensureFeature(app.deps, { title: 'logS (mean)', type: 'numeric', source: app.url + '/algorithm/mean' });
     model = await createModel(app.deps, {
@@ -52,7 +53,7 @@ describe('/model', function () {
     const other = await startApp();
     try {
       const data = (await uploadDataset(other, 'SMILES,logS\nCCO,1\n', 'text/csv')).body;
-      const table = await loadDataset(other.deps, data);
+      const table = await loadDataset(other.deps, datasetRef(other.deps.config, data));
       const predicted = await ensureFeature(other.deps, { title: 'logS (mean)', type: 'numeric', source: other.url + '/algorithm/mean' });
       const elsewhere = await createModel(other.deps, {
         title: 'mean of logS', algorithm: other.url + '/algorithm/mean', trainingDataset: data,

@@ -6,7 +6,7 @@ import Koa from 'koa';
 import { expect } from 'chai';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { fetchRemote, firstSuccessful, getRemoteRdf } from '../../src/http/remote.ts';
+import { fetchRemote } from '../../src/http/remote.ts';
 import { BadGateway, HttpError } from '../../src/errors.ts';
 import { errorMiddleware } from '../../src/http/errorMiddleware.ts';
 import { handle } from '../../src/http/send.ts';
@@ -32,7 +32,7 @@ async function failure(p: Promise<unknown>): Promise<HttpError> {
   return err as HttpError;
 }
 
-describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
+describe('fetchRemote', () => {
   let remote: TestApp;
   let closedPort: string;
   const raw: Server[] = [];
@@ -46,11 +46,6 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
   after(async () => {
     await remote.close();
     for (const s of raw) { s.closeAllConnections(); s.close(); }
-  });
-
-  it('returns a remote RDF resource', async () => {
-    const quads = await getRemoteRdf(net, remote.url + '/ontology/errors');
-    expect(quads.some((q) => q.subject.value === ERR.PredictionFeatureNotInDataset.value)).to.equal(true);
   });
 
   for (const accept of ['application/rdf+xml', 'text/turtle', 'application/n-triples', 'application/ld+json', 'text/n3', 'text/plain']) {
@@ -129,34 +124,20 @@ describe('fetchRemote / getRemoteRdf / firstSuccessful', () => {
     expect(form.get('dataset_uri')).to.equal('http://x.org/d?a=1&b=2');
   });
 
-  it('a remote answer that is not RDF is a 502 for getRemoteRdf', async () => {
-    const err = await failure(getRemoteRdf(net, remote.url + '/ontology', { accept: 'text/uri-list' }));
-    expect(err.status).to.equal(502);
-    expect(err.causes[0]!.message).to.match(/not RDF/);
-  });
-
   it('an invalid URI is the client\'s fault: 400 InvalidIRI', async () => {
     const err = await failure(fetchRemote(net, 'ftp://x.org/a'));
     expect(err.status).to.equal(400);
     expect(err.code.value).to.equal(ERR.InvalidIRI.value);
   });
 
-  it('firstSuccessful drops earlier failures when one service succeeds (rule 2)', async () => {
-    const quads = await firstSuccessful([closedPort + '/ontology/errors', remote.url + '/ontology/none', remote.url + '/ontology/errors'], (u) => getRemoteRdf(net, u));
-    expect(quads.length).to.be.greaterThan(100);
-  });
-
-  it('firstSuccessful reports every failure as a cause when all fail (rule 3)', async () => {
-    const err = await failure(firstSuccessful([closedPort + '/a', remote.url + '/ontology/none'], (u) => getRemoteRdf(net, u)));
-    expect(err.status).to.equal(502);
-    expect(err.causes.map((c) => c.status)).to.deep.equal([502, 404]);
-  });
-
   it('the 502 is answered as a report with the remote one as ot:errorCause', async () => {
     const koa = new Koa();
     koa.silent = true;
     koa.use(errorMiddleware({ actor: 'http://local.org/', debug: false }));
-    koa.use(handle(async () => rdfReply(await getRemoteRdf(net, remote.url + '/ontology/none'))));
+    koa.use(handle(async () => {
+      await fetchRemote(net, remote.url + '/ontology/none');
+      return rdfReply([]);
+    }));
     const server = koa.listen(0, '127.0.0.1');
     raw.push(server);
     await new Promise((r) => server.once('listening', r));

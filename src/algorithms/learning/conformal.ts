@@ -132,6 +132,3 @@ export function region(cal: Calibration, p: RawPrediction, classes: number, leve
 
 /** A prediction set as text: class labels in braces, `{}` when no class is likely enough. */
 export const setText = (labels: readonly string[]): string => `{${labels.join('; ')}}`;
-
-/** The labels of a set written by setText. */
-export const setLabels = (text: string): string[] => (text.replace(/^\{|\}$/g, '').trim() === '' ? [] : text.replace(/^\{|\}$/g, '').split('; '));

@@ -13,7 +13,8 @@ import { readFeature } from '../../features/features.ts';
 import { parsePaging } from '../../http/paging.ts';
 import { DC, OT } from '../../rdf/vocab.ts';
 import { listValidations, validationGraph } from '../../validation/validations.ts';
-import { modelGraph, readModel, type ModelInfo } from '../models.ts';
+import { modelGraph, readModel } from '../models.ts';
+import type { ModelInfo } from '../modelInfo.ts';
 
 const { namedNode } = DataFactory;
 

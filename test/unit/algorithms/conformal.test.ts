@@ -2,7 +2,7 @@
 // Mondrian calibration, normalised residuals), and coverage on exchangeable draws against
 // the level it promises.
 import { expect } from 'chai';
-import { calibrate, halfWidth, pValue, region, setLabels, setText } from '../../../src/algorithms/learning/conformal.ts';
+import { calibrate, halfWidth, pValue, region, setText } from '../../../src/algorithms/learning/conformal.ts';
 import { seededRng } from '../../../src/algorithms/ml/rng.ts';
 import { algorithmById } from '../../../src/algorithms/catalogue.ts';
 import { withDefaults } from '../../../src/algorithms/params.ts';
@@ -72,8 +72,6 @@ describe('conformal', () => {
   it('sets as text: braces, "; " between classes, {} for the empty set', () => {
     expect(setText(['0', '1'])).to.equal('{0; 1}');
     expect(setText([])).to.equal('{}');
-    expect(setLabels('{0; 1}')).to.deep.equal(['0', '1']);
-    expect(setLabels('{}')).to.deep.equal([]);
   });
 
   // y = 2x + noise on one numeric feature; classes by the sign of x + noise.

@@ -6,7 +6,7 @@ import { openDeps, type Running } from '../../../src/boot.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { parseStructure } from '../../../src/chem/index.ts';
 import { UPLOAD_READER, type UploadRow } from '../../../src/datasets/uploadReader.ts';
-import { compoundUriByKey, ensureCompound, ensureCompounds, ensureIdentityFeatures } from '../../../src/compounds/compounds.ts';
+import { compoundUriByKey, ensureCompound, ensureCompounds } from '../../../src/compounds/compounds.ts';
 import { tempDir } from '../../helpers/app.ts';
 import { rmSync } from 'node:fs';
 
@@ -78,18 +78,14 @@ describe('chem: parsing in worker threads', function () {
 });
 
 describe('domain: identifier features', () => {
-  it('are created once with stable URIs under the base', async () => {
+  it('are created with the first compound, at stable URIs under the base', async () => {
     const dir = tempDir();
     const deps = await openDeps(loadConfig([], {}, { dataDir: dir, baseUrl: 'http://example.org' }), createLogger('silent'));
     try {
-      const uris = await ensureIdentityFeatures(deps);
-      expect(uris).to.deep.equal({
-        smiles: 'http://example.org/feature/compound-smiles', inchi: 'http://example.org/feature/compound-inchi',
-        inchiKey: 'http://example.org/feature/compound-inchikey', formula: 'http://example.org/feature/compound-formula',
-        molecularWeight: 'http://example.org/feature/compound-mw',
-      });
-      expect(await deps.store.hasGraph(uris.molecularWeight)).to.equal(true);
-      expect(await ensureIdentityFeatures(deps)).to.deep.equal(uris);
+      const names = ['compound-smiles', 'compound-inchi', 'compound-inchikey', 'compound-formula', 'compound-mw'];
+      expect(await deps.store.hasGraph('http://example.org/feature/compound-mw')).to.equal(false);
+      await ensureCompound(deps, parseStructure('CCO', 'smiles'));
+      for (const name of names) expect(await deps.store.hasGraph(`http://example.org/feature/${name}`), name).to.equal(true);
     } finally {
       await deps.close();
       rmSync(dir, { recursive: true, force: true });
