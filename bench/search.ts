@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig, searchMoleculeCache } from '../src/config.ts';
 import { createApp } from '../src/app.ts';
 import { SearchEngine } from '../src/search/engine.ts';
 import { TripleStore } from '../src/store/embedded/store.ts';
@@ -32,8 +32,8 @@ import { substructureRows } from './searchSubstructure.ts';
 const TARGET = Number(process.env.BENCH_SEARCH_N ?? 100_000);
 /** The large-collection row: the collection this many times over (0 skips it). */
 const SCALE = Number(process.env.BENCH_SEARCH_SCALE ?? 10);
-/** SEARCH_MOLECULE_CACHE of the substructure rows: BENCH_MOLECULE_CACHE, or enough for the whole collection. */
-const MOLECULE_CACHE = Number(process.env.BENCH_MOLECULE_CACHE ?? Math.ceil(TARGET / os.availableParallelism()));
+/** SEARCH_MOLECULE_CACHE of the substructure rows: BENCH_MOLECULE_CACHE, or the service's default. */
+const MOLECULE_CACHE = searchMoleculeCache(loadConfig([], { SEARCH_MOLECULE_CACHE: process.env.BENCH_MOLECULE_CACHE }));
 const CACHE = path.join(os.tmpdir(), `opentox-search-bench-${TARGET}`);
 const DATA = [path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/data/opentox-test'), '/work/shared/data/opentox-test'];
 const FILES = ['kazius.csv', 'EPAFHM.csv', 'LOAEL_log_mmol_corrected_smiles.csv', 'hamster_carcinogenicity.csv', 'ISSCAN-multi.csv'];

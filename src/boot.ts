@@ -1,7 +1,7 @@
 // Opens everything the app depends on, in order, and closes it in reverse. main.ts and
 // the integration tests both start the service through here, so they run the same code.
 import path from 'node:path';
-import { searchMatchers, type Config } from './config.ts';
+import { searchMatchers, searchMoleculeCache, type Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import type { Store } from './store/api.ts';
 import { versioned, versionsOf } from './store/versions.ts';
@@ -89,7 +89,7 @@ export async function openDeps(config: Config, logger: Logger = createLogger(con
   closers.push(() => closeIds(store));
   const tasks = new JobEngine({ config, store, logger }, options);
   closers.push(() => tasks.close());
-  const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: searchMatchers(config), moleculeCache: config.searchMoleculeCache, baseUrl: () => config.baseUrl });
+  const search = await SearchEngine.open({ dataDir: config.dataDir, timeoutMs: config.searchTimeoutMs, workers: searchMatchers(config), moleculeCache: searchMoleculeCache(config), baseUrl: () => config.baseUrl });
   closers.push(() => search.close());
   const deps: Deps = { config, store, logger, tasks, search, changes, identity: identityOf(config), io: undefined as unknown as AlgorithmIO, predictors: new Map() };
   // Built once, here: both read and write through deps itself, so they are set before anything runs.

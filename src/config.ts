@@ -38,7 +38,8 @@ export interface Config {
   searchTimeoutMs: number;
   /** Worker threads for substructure matching. */
   searchWorkers: number;
-  searchMoleculeCache: number;
+  /** Molecules each matcher keeps parsed between searches; auto: see searchMoleculeCache(). */
+  searchMoleculeCache: number | 'auto';
   /** Who may read resources when auth is on: anyone, any user, or owners and their grantees. */
   authRead: 'public' | 'authenticated' | 'owner';
   /** Login attempts allowed per address within loginWindowSeconds (0 = unlimited). */
@@ -137,7 +138,7 @@ export const OPTIONS: Option<keyof Config>[] = [
   { key: 'trustProxy', env: 'TRUST_PROXY', parse: bool, describe: 'trust X-Forwarded-For/-Proto from a proxy in front (default false)' },
   { key: 'searchTimeoutMs', env: 'SEARCH_TIMEOUT_MS', parse: int, describe: 'time limit of a substructure search, 503 beyond (default 10000)' },
   { key: 'searchWorkers', env: 'SEARCH_WORKERS', parse: int, describe: 'matcher processes of the substructure search, 0 = one per core (default 0)' },
-  { key: 'searchMoleculeCache', env: 'SEARCH_MOLECULE_CACHE', parse: int, describe: 'molecules each substructure matcher keeps parsed between searches, about 12 KB each (default 0)' },
+  { key: 'searchMoleculeCache', env: 'SEARCH_MOLECULE_CACHE', parse: (r) => parseMoleculeCache(r), describe: 'molecules each substructure matcher keeps parsed between searches, about 12.5 KB each; auto = its share of an eighth of the memory, at most 3 GiB a matcher; 0 = none (default auto)' },
   { key: 'authRead', env: 'AUTH_READ', parse: (r) => parseAuthRead(r), describe: 'with auth on, who reads: public, authenticated, or owner (owners and whom they grant; default public)' },
   { key: 'loginRateLimit', env: 'LOGIN_RATE_LIMIT', parse: int, describe: 'login attempts per address and window, 0 = unlimited (default 10)' },
   { key: 'loginWindowSeconds', env: 'LOGIN_WINDOW_SECONDS', parse: int, describe: 'window of LOGIN_RATE_LIMIT in seconds (default 60)' },
@@ -198,6 +199,12 @@ function parseLogLevel(raw: string): LogLevel {
   throw new Error(`expected one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
 }
 
+function parseMoleculeCache(raw: string): Config['searchMoleculeCache'] {
+  if (raw === 'auto') return raw;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  throw new Error(`expected auto or a non-negative integer, got "${raw}"`);
+}
+
 function parseAuthRead(raw: string): Config['authRead'] {
   if (raw === 'public' || raw === 'authenticated' || raw === 'owner') return raw;
   throw new Error(`expected public, authenticated or owner, got "${raw}"`);
@@ -230,7 +237,7 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
     trustProxy: false,
     searchTimeoutMs: 10_000,
     searchWorkers: 0,
-    searchMoleculeCache: 0,
+    searchMoleculeCache: 'auto',
     authRead: 'public',
     loginRateLimit: 10,
     loginWindowSeconds: 60,
@@ -266,6 +273,20 @@ export const workerThreads = (config: Pick<Config, 'workers'>): number => config
 
 /** Matcher processes of the substructure search: SEARCH_WORKERS, or one per core when it is 0. */
 export const searchMatchers = (config: Pick<Config, 'searchWorkers'>): number => config.searchWorkers || os.availableParallelism();
+
+/** Memory a molecule kept parsed takes in a matcher's RDKit heap, about. */
+const MOLECULE_BYTES = 12_500;
+/** Most a matcher keeps molecules in: RDKit's WebAssembly heap ends at 4 GiB. */
+const MATCHER_CACHE_BYTES = 3 * 2 ** 30;
+
+/**
+ * Molecules each matcher keeps parsed: SEARCH_MOLECULE_CACHE, or for auto each matcher's
+ * share of an eighth of the memory (a container's limit when lower than the machine's).
+ */
+export function searchMoleculeCache(config: Pick<Config, 'searchMoleculeCache' | 'searchWorkers'>, memory = Math.min(os.totalmem(), process.constrainedMemory() || Infinity)): number {
+  if (config.searchMoleculeCache !== 'auto') return config.searchMoleculeCache;
+  return Math.floor(Math.min(memory / 8 / searchMatchers(config), MATCHER_CACHE_BYTES) / MOLECULE_BYTES);
+}
 
 /** Flag name of an option: PORT → --port, DATA_DIR → --data-dir. */
 export const flagName = (env: string): string => '--' + env.toLowerCase().replace(/_/g, '-');

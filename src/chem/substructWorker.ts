@@ -17,11 +17,11 @@ export interface MatchJob {
   /** The candidates' slots (a matcher may keep a slot's molecule parsed: slots are never reused). */
   slots: Int32Array;
   /**
-   * The candidates' pickles end to end; `ends[i]` is where candidate i ends. Without them
-   * only candidates whose molecule the matcher keeps are matched, the others answered missing.
+   * The candidates' pickles end to end; `ends[i]` is where candidate i ends. An empty one
+   * stands for a molecule this process keeps: the service knows which from `dropped`.
    */
-  pickles?: Uint8Array;
-  ends?: Uint32Array;
+  pickles: Uint8Array;
+  ends: Uint32Array;
 }
 
 /** What this process answers to a MatchJob. */
@@ -29,8 +29,8 @@ export interface MatchResult {
   id: number;
   /** Indexes (into the job's candidates) of the molecules that contain the query. */
   value?: Uint32Array;
-  /** Indexes of the candidates a job without pickles could not match (their molecules not kept). */
-  missing?: Uint32Array;
+  /** Slots sent with pickles or kept before whose molecules this process does not keep now. */
+  dropped?: Int32Array;
   error?: string;
 }
 
@@ -69,49 +69,48 @@ function keptMolecule(slot: number): Mol | undefined {
   return known;
 }
 
-/** The candidate's molecule: kept, or read from its pickle (and kept when `keep` allows). */
-function moleculeOf(job: MatchJob, i: number, start: number): { mol: Mol | null; owned: boolean } {
-  const known = keptMolecule(job.slots[i]!);
-  if (known) return { mol: known, owned: false };
-  const slot = job.slots[i]!;
-  const end = job.ends![i]!;
-  // An empty pickle stands for a compound removed meanwhile.
-  const mol = end > start ? rdkit.get_mol_from_uint8array(job.pickles!.subarray(start, end)) : null;
-  if (!mol || job.keep <= 0) return { mol, owned: true };
+/** Keeps `mol` for `slot`, adding to `dropped` the slots pushed out to stay within `keep`. */
+function keepMolecule(slot: number, mol: Mol, keep: number, dropped: number[]): void {
   kept.set(slot, mol);
   for (const [old, m] of kept) {
-    if (kept.size <= job.keep) break;
+    if (kept.size <= keep) break;
     kept.delete(old);
     m.delete();
+    dropped.push(old);
   }
-  return { mol, owned: false };
 }
+
+const contains = (mol: Mol, query: Mol): boolean => mol.get_substruct_match(query) !== '{}';
 
 function run(job: MatchJob): MatchResult {
   const query = queryFor(job.kind, job.text);
+  const { slots, ends, pickles } = job;
   const matched: number[] = [];
-  if (!job.pickles) {
-    const missing: number[] = [];
-    for (let i = 0; i < job.slots.length; i++) {
-      const mol = keptMolecule(job.slots[i]!);
-      if (!mol) missing.push(i);
-      else if (mol.get_substruct_match(query) !== '{}') matched.push(i);
-    }
-    return { id: job.id, value: Uint32Array.from(matched), missing: Uint32Array.from(missing) };
+  const dropped: number[] = [];
+  // Kept molecules first: those parsed after them may push them out.
+  for (let i = 0, start = 0; i < slots.length; start = ends[i++]!) {
+    if (ends[i] !== start) continue;
+    const mol = keptMolecule(slots[i]!);
+    if (!mol) throw new Error(`no molecule kept for slot ${slots[i]}: the service's record of this matcher is wrong`);
+    if (contains(mol, query)) matched.push(i);
   }
-  const ends = job.ends!;
-  let start = 0;
-  for (let i = 0; i < ends.length; i++) {
-    const { mol, owned } = moleculeOf(job, i, start);
-    start = ends[i]!;
-    if (!mol) continue;
+  for (let i = 0, start = 0; i < slots.length; start = ends[i++]!) {
+    if (ends[i] === start) continue;
+    const slot = slots[i]!;
+    const mol = keptMolecule(slot) ?? rdkit.get_mol_from_uint8array(pickles.subarray(start, ends[i]));
+    if (!mol) {
+      if (job.keep > 0) dropped.push(slot);
+      continue;
+    }
     try {
-      if (mol.get_substruct_match(query) !== '{}') matched.push(i);
+      if (contains(mol, query)) matched.push(i);
     } finally {
-      if (owned) mol.delete();
+      if (job.keep > 0) {
+        if (!kept.has(slot)) keepMolecule(slot, mol, job.keep, dropped);
+      } else mol.delete();
     }
   }
-  return { id: job.id, value: Uint32Array.from(matched) };
+  return { id: job.id, value: Uint32Array.from(matched).sort(), dropped: Int32Array.from(dropped) };
 }
 
 process.on('message', (job: MatchJob) => {

@@ -161,10 +161,10 @@ export class SearchEngine {
    * next page of the same search (substructCursors.ts), which goes on from there.
    */
   async substructure(kind: QueryKind, text: string, options: SearchOptions = {}): Promise<Hit[]> {
-    const screen = this.parse(() => screenOf(kind, text), kind === 'smarts' ? 'SMARTS' : 'SMILES');
     const limit = options.limit ?? Infinity;
     const key = SubstructCursors.keyOf(kind, text, options.within);
-    const cursor = this.cursors.get(key, this.writes) ?? this.cursors.create(key, this.writes, await this.screened(screen, options));
+    // A kept search's query was read when it was made: the next pages do not read it again.
+    const cursor = this.cursors.get(key, this.writes) ?? this.cursors.create(key, this.writes, await this.screened(this.parse(() => screenOf(kind, text), kind === 'smarts' ? 'SMARTS' : 'SMILES'), options));
     // One page of a search matches at a time; the next waits and finds the hits it needs.
     const turn = cursor.lock.then(() => this.matchUntil(cursor, kind, text, limit, options.signal));
     cursor.lock = turn.catch(() => undefined);
