@@ -27,7 +27,7 @@ export interface WorkerOptions {
    * (`fn(input, { progress })`); pass `ctx.progress` to show them on the task.
    */
   onProgress?: (percent: number) => void;
-  /** A client waits on it in its request: it goes before queued job work. */
+  /** A client waits on it in its request: it runs in the request threads, at the event loop's priority, not behind jobs. */
   urgent?: boolean;
 }
 

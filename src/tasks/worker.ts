@@ -5,10 +5,11 @@ import { threadId, type MessagePort } from 'node:worker_threads';
 import { bindCancelFlag, checkCancelled, isCancelled } from './cancellation.ts';
 import { runInBackground } from './threadPriority.ts';
 import { plainError, type PlainError } from '../errors.ts';
-import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
 
-// Jobs yield the CPU to the thread serving requests (threadPriority.ts).
-runInBackground();
+// Jobs yield the CPU to the thread serving requests (threadPriority.ts); the threads of work a
+// client waits on do not.
+if ((workerData as { background?: boolean } | undefined)?.background !== false) runInBackground();
 
 export interface WorkerCall {
   module: string;

@@ -1,13 +1,14 @@
-// Worker threads for CPU-heavy jobs, so the API keeps answering while they run: one Piscina
-// pool, whose queue is the only one: first come, first served, but a call a client waits on
-// in its request (a small upload stored inline, a conformer read) before job work. A cancelled call is
+// Worker threads for CPU-heavy work, so the API keeps answering while it runs: a Piscina
+// pool whose queue is the only one (first come, first served); the job engine keeps one for
+// jobs, whose threads run at a lower priority, and one for work a client waits on in its
+// request, whose threads keep the event loop's (threadPriority.ts). A cancelled call is
 // rejected at once and asked to stop (cancellation.ts); its thread is terminated only if it
 // goes on past a grace period, since terminating a thread in RDKit's WASM code can hang the
 // other threads on Node 20. Threads start on first use: most processes never need one.
 import { once } from 'node:events';
 import { MessageChannel } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { Piscina, queueOptionsSymbol, type TaskQueue } from 'piscina';
+import { Piscina } from 'piscina';
 import { errorFromPlain, InternalError, ServiceUnavailable } from '../errors.ts';
 import type { WorkerOptions } from './api.ts';
 import type { WorkerCall, WorkerOutcome } from './worker.ts';
@@ -26,41 +27,6 @@ export const IDLE_THREAD_MS = 15 * 60_000;
 /** A call that does nothing: Piscina starts a thread for the calls queued behind it. */
 const NOTHING: WorkerCall = { module: 'data:text/javascript,export const nothing = () => 0', fn: 'nothing', input: null };
 
-type QueuedCall = Parameters<TaskQueue['push']>[0];
-
-/** Urgent calls first (WorkerOptions.urgent), each kind in the order it came. */
-class UrgentFirst implements TaskQueue {
-  private readonly urgent: QueuedCall[] = [];
-  private readonly rest: QueuedCall[] = [];
-
-  get size(): number {
-    return this.urgent.length + this.rest.length;
-  }
-
-  private of(call: QueuedCall): QueuedCall[] {
-    return (call[queueOptionsSymbol] as { urgent?: boolean } | null)?.urgent ? this.urgent : this.rest;
-  }
-
-  push(call: QueuedCall): void {
-    this.of(call).push(call);
-  }
-
-  /** stricterFIFO: a call no thread could take goes back to the head of its kind. */
-  unshift(call: QueuedCall): void {
-    this.of(call).unshift(call);
-  }
-
-  shift(): QueuedCall | null {
-    return this.urgent.shift() ?? this.rest.shift() ?? null;
-  }
-
-  remove(call: QueuedCall): void {
-    const queue = this.of(call);
-    const at = queue.indexOf(call);
-    if (at >= 0) queue.splice(at, 1);
-  }
-}
-
 const stopping = () => new ServiceUnavailable('the service is stopping; no new worker jobs are accepted');
 
 function moduleUrl(module: URL | string): string {
@@ -78,6 +44,8 @@ export class WorkerPool {
     readonly size: number,
     readonly cancelGraceMs = CANCEL_GRACE_MS,
     readonly idleThreadMs = IDLE_THREAD_MS,
+    /** Threads at a lower priority than the event loop (jobs); false for work a client waits on. */
+    readonly background = true,
   ) {}
 
   /**
@@ -86,7 +54,7 @@ export class WorkerPool {
    * stricterFIFO keeps a call it could not hand to a thread at the head of its queue.
    */
   private get piscina(): Piscina {
-    this.pool ??= new Piscina({ ...ENTRY, minThreads: 0, maxThreads: this.size, idleTimeout: this.idleThreadMs, stricterFIFO: true, taskQueue: new UrgentFirst() });
+    this.pool ??= new Piscina({ ...ENTRY, minThreads: 0, maxThreads: this.size, idleTimeout: this.idleThreadMs, stricterFIFO: true, workerData: { background: this.background } });
     return this.pool;
   }
 
@@ -103,8 +71,7 @@ export class WorkerPool {
     const channel = options.onProgress ? new MessageChannel() : undefined;
     channel?.port1.on('message', (p: unknown) => options.onProgress?.(Number(p)));
     const cancel = newCancelFlag();
-    // The symbol-keyed queue options stay on this side: structured clone leaves them out.
-    const call: WorkerCall & { [queueOptionsSymbol]: { urgent: boolean } } = { module: moduleUrl(module), fn, input, port: channel?.port2, cancel, [queueOptionsSymbol]: { urgent: options.urgent === true } };
+    const call: WorkerCall = { module: moduleUrl(module), fn, input, port: channel?.port2, cancel };
     let stop: (() => void) | undefined;
     try {
       signal?.throwIfAborted();

@@ -34,4 +34,15 @@ describe('job threads run at a lower CPU priority than the request thread', func
       await pool.close();
     }
   });
+
+  it('the threads of work a client waits on (a request pool) keep the main thread\'s nice value', async () => {
+    const main = niceOf(process.pid);
+    const pool = new WorkerPool(2, undefined, undefined, false);
+    try {
+      const tids = await Promise.all([1, 2, 3, 4].map(() => pool.run<number>(THREAD_JOBS, 'tid', null)));
+      for (const tid of new Set(tids)) expect(niceOf(tid), `nice value of thread ${tid}`).to.equal(main);
+    } finally {
+      await pool.close();
+    }
+  });
 });

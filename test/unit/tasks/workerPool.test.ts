@@ -45,27 +45,6 @@ describe('worker pool: order and cancels', function () {
   /** Counts its arrival and waits (up to 30 s) until two calls have arrived. */
   const MEET = 'data:text/javascript,export function meet(a) { Atomics.add(a, 0, 1); const end = Date.now() + 30000; while (Atomics.load(a, 0) < 2 && Date.now() < end) Atomics.wait(a, 0, Atomics.load(a, 0), 50); return Atomics.load(a, 0) >= 2; }';
 
-  it('takes a call a client waits on before queued job calls, each kind in the order it came', async () => {
-    const single = new WorkerPool(1);
-    try {
-      // Its thread started, the next call runs at once and the rest wait in the queue.
-      await single.run<number>(BUSY, 'busy', 1);
-      const running = single.run<number>(BUSY, 'busy', 300);
-      const jobs = Array.from({ length: 3 }, () => single.run<number>(BUSY, 'busy', 5));
-      const urgent = [single.run<number>(BUSY, 'busy', 5, { urgent: true }), single.run<number>(BUSY, 'busy', 5, { urgent: true })];
-      const [first, ...rest] = await Promise.all([running, ...urgent, ...jobs]);
-      const [u1, u2, j1, j2, j3] = rest as [number, number, number, number, number];
-      // The call already running finishes; then the urgent two, then the jobs, each in order.
-      expect(u1).to.be.above(first!);
-      expect(u2).to.be.above(u1);
-      expect(j1).to.be.above(u2);
-      expect(j2).to.be.above(j1);
-      expect(j3).to.be.above(j2);
-    } finally {
-      await single.close();
-    }
-  });
-
   it('runs calls in the order they came, as many at once as it has threads', async () => {
     // One thread: the start times are the order the pool handed calls out, whatever the load.
     const single = new WorkerPool(1);
