@@ -5,6 +5,7 @@
 // clients submit a descriptor job and vanish without reading the answer: their jobs must
 // end by themselves, never more at once than the per-client quota (JOB_QUOTA).
 import net from 'node:net';
+import os from 'node:os';
 import { kaziusCsv } from './data.ts';
 import { pool, request, uris } from './http.ts';
 import { openFds, sleep, uploadFiles, type Service } from './service.ts';
@@ -99,14 +100,18 @@ export async function runSlow(service: Service, options: { slow: number; broken:
   const res = await request(agent, `${service.url}/dataset`, { method: 'POST', headers: { 'Content-Type': 'text/csv', Accept: 'text/uri-list' }, body: kaziusCsv(800) });
   if (res.status !== 200) throw new Error(`seeding the slow phase: ${res.status} ${res.body.slice(0, 300)}`);
   const dataset = new URL(uris(res.body)[0]!).pathname;
-  // One job run to its end first: the job threads (and what each holds open) start on demand,
-  // and a thread that starts during the phase is not a descriptor the clients leaked.
-  const warm = await request(agent, `${service.url}/algorithm/physchem`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/uri-list' }, body: jobBody });
-  const warmTask = uris(warm.body)[0];
-  for (const until = Date.now() + 60_000; warmTask && Date.now() < until; await sleep(200)) {
-    const t = await request(agent, warmTask, { headers: { Accept: 'text/uri-list' } });
-    if (t.status !== 202) break;
-  }
+  // Jobs run to their end first, one a job thread at once: the job threads (and what each
+  // holds open) start on demand, and a thread that starts during the phase is not a
+  // descriptor the clients leaked.
+  const jobThreads = Math.min(options.jobQuota, os.availableParallelism());
+  await Promise.all(Array.from({ length: jobThreads }, async () => {
+    const warm = await request(agent, `${service.url}/algorithm/physchem`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/uri-list' }, body: jobBody });
+    const warmTask = uris(warm.body)[0];
+    for (const until = Date.now() + 60_000; warmTask && Date.now() < until; await sleep(200)) {
+      const t = await request(agent, warmTask, { headers: { Accept: 'text/uri-list' } });
+      if (t.status !== 202) break;
+    }
+  }));
   await sleep(1000);
   const fdsBefore = openFds(service.pid);
   const latency = probe(`${service.url}/algorithm`);
