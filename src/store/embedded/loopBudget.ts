@@ -3,10 +3,11 @@
 // share a budget per turn of the loop: once the steps of one turn have run for `sliceMs`,
 // the next step waits for a later turn, so requests are answered between them however many
 // writers (two jobs storing results, a task's progress) are under way. Waiting steps go
-// first come, first served, one a turn: a caller that has just had a step queues behind
-// those already waiting. Between two steps of which the second waited, the loop always
-// polls for I/O once (it is released in a check phase that follows a poll phase since the
-// first ran), so a waiting request is read and answered between them.
+// first come, first served: a caller that has just had a step queues behind those already
+// waiting, and a turn releases them one after another while its budget lasts (many small
+// commits cost one turn, not one each). Between two turns the loop always polls for I/O
+// once (a turn begins in a check phase that follows a poll phase since the last ended), so
+// a waiting request is read and answered between them.
 export class LoopBudget {
   /** When the current turn's steps began (performance.now()), while `open`. */
   private start = 0;
@@ -84,5 +85,16 @@ export class LoopBudget {
     if (first === undefined) return;
     this.begin(direct);
     first();
+    queueMicrotask(() => this.more());
+  }
+
+  /**
+   * Runs after the synchronous part of the step just released (its continuation was queued
+   * before this microtask): the next waiting step goes in the same turn while budget is left.
+   */
+  private more(): void {
+    if (!this.open || this.waiting.length === 0 || performance.now() - this.start >= this.sliceMs) return;
+    this.waiting.shift()!();
+    queueMicrotask(() => this.more());
   }
 }

@@ -4,8 +4,8 @@
 // off the event loop). The main thread keeps the journal and sends each durable record here
 // in commit order, and sends every read; reads go back as text, parsed there.
 //
-// Reads are answered as they arrive; records wait in a queue applied a slice at a time, so a
-// read waits behind at most one slice of writes. A record's commit is acknowledged only once
+// Reads are answered as they arrive; records wait in a queue applied a slice at a time (one
+// before each read, and between turns), so a read waits behind at most one slice of writes. A record's commit is acknowledged only once
 // it is applied here, so a read sent after a commit resolved always sees it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
@@ -114,13 +114,18 @@ function apply(record: JournalRecord): void {
   }
 }
 
-/** Applies queued records for up to a slice, then lets the messages (reads) that came meanwhile in. */
-function drain(): void {
+/** Applies queued records for up to a slice. */
+function applySlice(): void {
   const start = performance.now();
   while (queue.length > 0 && performance.now() - start < APPLY_SLICE_MS) {
     const { id, record } = queue.shift()!; // length > 0
     answer(id, () => apply(record));
   }
+}
+
+/** A slice of records, then the messages (reads) that came meanwhile. */
+function drain(): void {
+  applySlice();
   draining = queue.length > 0;
   if (draining) setImmediate(drain);
 }
@@ -192,7 +197,12 @@ const graphs = rows('SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } 
 port.postMessage({ type: 'ready', replay: replayed, graphs } satisfies StoreOut);
 
 port.on('message', (msg: StoreIn) => {
-  if (msg.type === 'read') answer(msg.id, () => read(msg.read));
+  if (msg.type === 'read') {
+    // Records waiting go a slice before each read: a run of reads (many clients) does not
+    // hold back the commits their writers wait on, and a read still waits one slice at most.
+    applySlice();
+    answer(msg.id, () => read(msg.read));
+  }
   else if (msg.type === 'apply') {
     queue.push({ id: msg.id, record: msg.record });
     if (!draining) {

@@ -1,12 +1,15 @@
 // The embedded store's Oxigraph runs in a thread of its own: the event loop keeps turning
 // while a large record is applied there, a read is answered between the records of a long
-// queue of writes, a commit's result is visible to every read sent after it resolved, and a
+// queue of writes, a record is not held back by a run of reads, a commit's result is visible to every read sent after it resolved, and a
 // graph read while a write to it lands is not kept in memory in its old state.
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
 import { tempDir } from '../../helpers/app.ts';
 import { TripleStore } from '../../../src/store/embedded/store.ts';
 import { LoopBudget } from '../../../src/store/embedded/loopBudget.ts';
+import { OxThread } from '../../../src/store/embedded/oxThread.ts';
+import { currentPlan } from '../../../src/store/embedded/layout.ts';
+import { encodeOps } from '../../../src/store/writeOps.ts';
 
 const { quad, namedNode, literal } = DataFactory;
 const G = 'http://example.org/dataset/1';
@@ -56,6 +59,22 @@ describe('embedded store: Oxigraph in its own thread', () => {
     expect(order.indexOf('read'), order.join(', ')).to.be.below(order.length - 1);
   });
 
+  it('a record is applied before the reads sent behind it at once, not after them', async () => {
+    const { thread } = await OxThread.start(currentPlan(tempDir()));
+    try {
+      const order: string[] = [];
+      // One message batch for the thread: the record, then 200 reads.
+      const applied = thread.apply(encodeOps([{ op: 'add', graph: G, quads: triples(G, 10, 'v') }])).then(() => { order.push('apply'); });
+      const reads = Array.from({ length: 200 }, (_, i) => thread.read<number>({ kind: 'size' }).then((n) => { order.push(`read ${i}`); return n; }));
+      const sizes = await Promise.all(reads);
+      await applied;
+      expect(order.indexOf('apply'), order.slice(0, 5).join(', ')).to.equal(0);
+      expect(sizes.every((n) => n === 10)).to.equal(true);
+    } finally {
+      await thread.close();
+    }
+  });
+
   it('commits made at once resolve in order, each visible to the reads sent after it', async () => {
     const done: number[] = [];
     const writes = Array.from({ length: 5 }, (_, i) => store.replaceGraph(G, [quad(namedNode(G), V, literal(String(i)))]).then(async () => {
@@ -102,6 +121,28 @@ describe('embedded store: Oxigraph in its own thread', () => {
     expect(await status(store.hasGraph(`${G}/never`))).to.match(/^503: the store's engine failed/);
     expect(await status(store.replaceGraph(`${G}/2`, triples(`${G}/2`, 2, 'w')))).to.match(/^503: /);
     expect(await status(store.size())).to.match(/^503: /);
+  });
+
+  it('a turn releases waiting steps one after another while its budget lasts, and the next turn takes the rest', async () => {
+    const budget = new LoopBudget(5);
+    const spin = (ms: number) => {
+      for (const end = performance.now() + ms; performance.now() < end;);
+    };
+    const turns = turnCounter();
+    await budget.turn();
+    spin(6); // this turn's budget is spent: the steps below wait
+    const ran: Array<{ step: number; turn: number }> = [];
+    await Promise.all(Array.from({ length: 6 }, async (_, step) => {
+      await budget.turn();
+      ran.push({ step, turn: turns.now() });
+      spin(step === 2 ? 6 : 0.1);
+    }));
+    turns.stop();
+    expect(ran.map((r) => r.step)).to.deep.equal([0, 1, 2, 3, 4, 5]);
+    // Steps 0-2 share a turn; step 2 spent its budget, so 3-5 share the next one.
+    expect(new Set(ran.slice(0, 3).map((r) => r.turn)).size).to.equal(1);
+    expect(new Set(ran.slice(3).map((r) => r.turn)).size).to.equal(1);
+    expect(ran[3]!.turn).to.be.above(ran[2]!.turn);
   });
 
   it('a budget with a rest lets the loop go for as long as its last turn held it before the next waiting step', async () => {
