@@ -11,7 +11,8 @@ import { uriOf } from '../deps.ts';
 import { workerThreads } from '../config.ts';
 import { BadRequest } from '../errors.ts';
 import { entryAt } from '../algorithms/table.ts';
-import { ensureFeatures, readFeature, readFeatures } from '../features/features.ts';
+import { planFeatures, readFeature, readFeatures, type FeatureInfo } from '../features/features.ts';
+import type { WriteOp } from '../store/writeOps.ts';
 import type { FeatureSpec } from '../features/featureModel.ts';
 import { ensureCompounds } from '../compounds/compounds.ts';
 import type { ParsedStructure } from '../chem/index.ts';
@@ -40,6 +41,11 @@ export interface ImportOptions {
   streamEntries?: boolean;
   /** Stored within the request, its client waiting: the parsing goes before queued job work. */
   urgent?: boolean;
+  /**
+   * The dataset URI was minted for this upload and nothing is stored under it: its new
+   * features are written in the commit that links its entries (not streamed entries).
+   */
+  fresh?: boolean;
 }
 
 export interface ImportResult {
@@ -215,9 +221,12 @@ class RowEntries {
 
   private async open(): Promise<EntryWriter> {
     const { deps, options } = this;
-    this.features = await featuresOf(deps, this.outline, options.dataset);
-    this.numeric = (await readFeatures(deps, this.features)).map((f) => f?.type === 'numeric');
-    this.writer = await EntryWriter.open(deps, { dataset: options.dataset, features: this.features, signal: options.signal });
+    const fresh = options.fresh === true && !this.streaming;
+    const { features, infos, ops } = await featuresOf(deps, this.outline, options.dataset, fresh);
+    if (!fresh && ops.length > 0) await deps.store.commit(ops);
+    this.features = features;
+    this.numeric = infos.map((f) => f?.type === 'numeric');
+    this.writer = await EntryWriter.open(deps, { dataset: options.dataset, features, signal: options.signal, featureInfos: infos, fresh, alsoCommit: fresh ? ops : undefined });
     return this.writer;
   }
 
@@ -228,18 +237,25 @@ class RowEntries {
   }
 }
 
-/** The feature of each column: one of this service the source names, or a new one. */
-async function featuresOf(deps: Deps, outline: UploadOutline, dataset: string): Promise<string[]> {
+/**
+ * The feature of each column (one of this service the source names, or one its dataset
+ * made, or a new one), what each is, and the new ones' graphs, not yet written. `fresh`: the
+ * dataset was minted for this upload, so it made none yet.
+ */
+async function featuresOf(deps: Deps, outline: UploadOutline, dataset: string, fresh: boolean): Promise<{ features: string[]; infos: Array<FeatureInfo | undefined>; ops: WriteOp[] }> {
   const featurePrefix = uriOf(deps.config, '/feature/');
+  const named = await Promise.all(outline.columns.map((c) => (c.featureUri?.startsWith(featurePrefix) ? readFeature(deps, c.featureUri) : Promise.resolve(undefined))));
   const specs: FeatureSpec[] = [];
-  const reused: Array<string | undefined> = [];
-  for (const c of outline.columns) reused.push(c.featureUri?.startsWith(featurePrefix) && (await readFeature(deps, c.featureUri)) ? c.featureUri : undefined);
   outline.columns.forEach((c, i) => {
-    if (reused[i]) return;
+    if (named[i]) return;
     specs.push({ title: c.title, type: c.type ?? 'string', units: c.spec?.units, sameAs: c.spec?.sameAs, source: dataset, acceptValues: c.accept });
   });
-  const minted = await ensureFeatures(deps, specs);
+  const plan = await planFeatures(deps, specs, fresh ? new Set([dataset]) : undefined);
   let k = 0;
-  // ensureFeatures mints one feature per spec: one per column not reused, in order.
-  return reused.map((u) => u ?? entryAt(minted, k++, 'minted feature'));
+  // planFeatures gives one feature per spec: one per column not reused, in order.
+  const features = outline.columns.map((c, i) => (named[i] ? c.featureUri! : entryAt(plan.uris, k++, 'planned feature')));
+  const found = features.filter((f, i) => !named[i] && !plan.made.has(f));
+  const read = new Map((await readFeatures(deps, found)).map((info, j) => [found[j]!, info]));
+  const infos = features.map((f, i) => named[i] ?? plan.made.get(f) ?? read.get(f));
+  return { features, infos, ops: plan.ops };
 }

@@ -86,17 +86,32 @@ async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext
   return params.dataset;
 }
 
+/** The first bytes of a saved upload, as text, and whether they are the whole of it. */
+interface Head { text: string; whole: boolean }
+
+const HEAD_BYTES = 64 * 1024;
+
+async function readHead(file: string): Promise<Head> {
+  const handle = await fsp.open(file, 'r');
+  try {
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
+    return { text: buffer.subarray(0, bytesRead).toString('utf8'), whole: bytesRead < HEAD_BYTES };
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Limits (src/http/limits.ts) checked on the text before anything is stored or queued, so
  * that a refusal is an answer at once, not a failed task. A table's rows are counted as
  * the file is read, a chunk at a time; RDF and XML bodies are read whole, as their readers
- * need them anyway.
+ * need them anyway. A small upload is checked on its head, read once.
  */
-async function checkUpload(kind: UploadKind, file: string, limits: Limits): Promise<void> {
+async function checkUpload(kind: UploadKind, file: string, limits: Limits, head: Head): Promise<void> {
   const name: string = kind;
   const rdf = isRdfSyntax(name);
   if (rdf || kind === 'rdfxml' || kind === 'cml') {
-    const text = await fsp.readFile(file, 'utf8');
+    const text = head.whole ? head.text : await fsp.readFile(file, 'utf8');
     if (kind === 'rdfxml' || kind === 'cml') checkXmlEntities(text, `the ${kind === 'cml' ? 'CML' : 'RDF/XML'} upload`);
     if (rdf) checkRdfNesting(text, name, limits);
     else checkXmlNesting(text, limits, 'the CML upload');
@@ -104,26 +119,17 @@ async function checkUpload(kind: UploadKind, file: string, limits: Limits): Prom
   }
   const rows = new RowCounter(name);
   if (!rows.counts || limits.maxDatasetRows <= 0) return;
-  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) rows.add(chunk as string);
+  if (head.whole) rows.add(head.text);
+  else for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) rows.add(chunk as string);
   checkRowCount(rows.end(), limits);
 }
 
 const isRdfSyntax = (kind: string): kind is RdfSyntax => RDF_TYPES.some((t) => t.syntax === kind);
 
 /** A CSV without a structure column is refused before any task starts (its first lines read). */
-async function precheck(kind: UploadKind, file: string): Promise<void> {
+function precheck(kind: UploadKind, head: Head): void {
   if (kind !== 'csv' && kind !== 'tsv') return;
-  const handle = await fsp.open(file, 'r');
-  let head: string;
-  let whole: boolean;
-  try {
-    const { bytesRead, buffer } = await handle.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, 0);
-    head = buffer.subarray(0, bytesRead).toString('utf8');
-    whole = bytesRead < 64 * 1024;
-  } finally {
-    await handle.close();
-  }
-  const cut = whole ? head : head.slice(0, head.lastIndexOf('\n') + 1);
+  const cut = head.whole ? head.text : head.text.slice(0, head.text.lastIndexOf('\n') + 1);
   const first = cut.split(/\r?\n/).slice(0, 3).join('\n');
   readCsv(first, kind === 'tsv' ? '\t' : detectDelimiter(first));
 }
@@ -141,14 +147,15 @@ const uploadTitle = (upload: SavedUpload, kind: UploadKind, dataset: string) => 
 export async function startUpload(deps: Deps, upload: SavedUpload, options: { dataset?: string; owner?: string; subjectid?: string; client?: string; nominal?: string[] }): Promise<Reply> {
   try {
     const kind = uploadKind(upload.type, upload.filename);
-    await precheck(kind, upload.file);
-    await checkUpload(kind, upload.file, deps.config);
+    const head = await readHead(upload.file);
+    precheck(kind, head);
+    await checkUpload(kind, upload.file, deps.config, head);
     const dataset = options.dataset ?? (await newDatasetUri(deps));
     const meta: DatasetMeta = { title: upload.form.get('title') ?? upload.filename, creator: options.owner, source: upload.filename, date: new Date().toISOString() };
     // Columns declared nominal, as form fields beside a multipart file or in the query.
     const nominal = [...(options.nominal ?? []), ...upload.form.all('nominal')];
     if (upload.size <= INLINE_UPLOAD_BYTES) {
-      await importUpload(deps, upload.file, kind, { dataset, meta, nominal, urgent: true });
+      await importUpload(deps, upload.file, kind, { dataset, meta, nominal, urgent: true, fresh: options.dataset === undefined });
       return directReply(deps, [dataset], { title: uploadTitle(upload, kind, dataset), creator: options.dataset ?? uriOf(deps.config, '/dataset'), owner: options.owner });
     }
     const file = uploadBodyFile(dataset, kind);

@@ -128,6 +128,10 @@ export interface WritePlan {
   linking?: Linking;
   /** The features' definitions when the caller read them already (one per feature); else read at finish. */
   featureInfos?: ReadonlyArray<FeatureInfo | undefined>;
+  /** A dataset URI minted for this write: nothing is stored under it yet (nothing is read to tell). */
+  fresh?: boolean;
+  /** Written in the final commit with the links: the new features the entries use (planFeatures). */
+  alsoCommit?: readonly WriteOp[];
 }
 
 /**
@@ -188,7 +192,7 @@ export class EntryWriter {
 
   private constructor(
     private readonly deps: Deps,
-    private readonly plan: Pick<WritePlan, 'dataset' | 'features' | 'signal' | 'featureInfos'>,
+    private readonly plan: Pick<WritePlan, 'dataset' | 'features' | 'signal' | 'featureInfos' | 'alsoCommit'>,
     private readonly append: boolean,
     private readonly first: number,
     private readonly size: number,
@@ -198,10 +202,10 @@ export class EntryWriter {
     this.pipeline = new CommitPipeline(deps.store.capabilities.writesInFlight);
   }
 
-  static async open(deps: Deps, plan: Pick<WritePlan, 'dataset' | 'features' | 'signal' | 'chunkSize' | 'featureInfos'>, linking: Linking = 'atEnd'): Promise<EntryWriter> {
-    const append = await isDataset(deps, plan.dataset);
+  static async open(deps: Deps, plan: Pick<WritePlan, 'dataset' | 'features' | 'signal' | 'chunkSize' | 'featureInfos' | 'fresh' | 'alsoCommit'>, linking: Linking = 'atEnd'): Promise<EntryWriter> {
+    const [append, written] = plan.fresh ? [false, 0] : await Promise.all([isDataset(deps, plan.dataset), writtenEntries(deps, plan.dataset)]);
     const withEntries = linking === 'withEntries' && !append;
-    const first = (await writtenEntries(deps, plan.dataset)) + 1;
+    const first = written + 1;
     // A linked entry has one triple more: its link.
     const size = plan.chunkSize ?? entriesPerChunk(deps.store.capabilities.quadsPerCommit, plan.features.length + (withEntries ? 1 : 0));
     return new EntryWriter(deps, plan, append, first, size, withEntries);
@@ -239,7 +243,7 @@ export class EntryWriter {
     const d = namedNode(this.plan.dataset);
     const final: RDF.Quad[] = [...rest, ...this.links, ...featureCopies(this.plan.features, this.plan.featureInfos ?? (await readFeatures(this.deps, this.plan.features))), ...warnings.map((w) => quad(d, OT.warning, literal(w)))];
     if (!this.append) final.push(...metadataQuads(this.plan.dataset, meta));
-    const ops: WriteOp[] = [{ op: 'add', graph: this.plan.dataset, quads: final }];
+    const ops: WriteOp[] = [...(this.plan.alsoCommit ?? []), { op: 'add', graph: this.plan.dataset, quads: final }];
     await this.deps.store.commit(ops);
     return this.count;
   }

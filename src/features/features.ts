@@ -11,6 +11,7 @@ import type { Paging as Page } from '../http/paging.ts';
 import { featureReferrers, refuseIfReferenced } from '../integrity/referrers.ts';
 import { featureOfQuads, featureQuads, featureSubjects, TYPE_CLASS, typeOfClasses, type FeatureInfo, type FeatureSpec } from './featureModel.ts';
 import { bound } from '../store/api.ts';
+import type { WriteOp } from '../store/writeOps.ts';
 import { readablePage } from '../auth/readAccess.ts';
 
 const { quad, namedNode } = DataFactory;
@@ -29,24 +30,48 @@ export async function ensureFeature(deps: Deps, spec: FeatureSpec): Promise<stri
 
 /** ensureFeature for many specs, writing every new feature in one commit. */
 export async function ensureFeatures(deps: Deps, specs: readonly FeatureSpec[]): Promise<string[]> {
+  const { uris, ops } = await planFeatures(deps, specs);
+  if (ops.length > 0) await deps.store.commit(ops);
+  return uris;
+}
+
+/** What ensureFeatures writes, not yet written: the URI and record of each spec's feature, and the new features' graphs. */
+export interface FeaturePlan {
+  uris: string[];
+  /** The record of each feature made here (a reused one's is read when needed). */
+  made: Map<string, FeatureInfo>;
+  ops: WriteOp[];
+}
+
+/**
+ * ensureFeatures without its commit, for a caller that commits the new features with what
+ * uses them. `freshSources`: sources minted for this write, which cannot have made a
+ * feature yet (nothing is looked up for them).
+ */
+export async function planFeatures(deps: Deps, specs: readonly FeatureSpec[], freshSources: ReadonlySet<string> = new Set()): Promise<FeaturePlan> {
   const uris: string[] = [];
-  const ops: Array<{ op: 'replace'; graph: string; quads: RDF.Quad[] }> = [];
+  const ops: WriteOp[] = [];
+  const made = new Map<string, FeatureInfo>();
   const minted = new Map<string, string>();
-  const made = await madeBySources(deps, specs);
-  for (const spec of specs) {
+  const lookedUp = (spec: FeatureSpec) => spec.source !== undefined && isValidIri(spec.source) && !freshSources.has(spec.source);
+  const bySource = await madeBySources(deps, specs.filter(lookedUp));
+  // The other specs' features are looked up at once: the waits overlap.
+  const found = await Promise.all(specs.map((spec) => (lookedUp(spec) && !bySource.read.has(spec.source!) ? findBySource(deps, spec) : Promise.resolve(undefined))));
+  for (const [i, spec] of specs.entries()) {
     const key = JSON.stringify([spec.source, spec.title, spec.type]);
-    const existing = minted.get(key) ?? made.found.get(key) ?? (spec.source && isValidIri(spec.source) && !made.read.has(spec.source) ? await findBySource(deps, spec) : undefined);
+    const existing = minted.get(key) ?? bySource.found.get(key) ?? found[i];
     if (existing) {
       uris.push(existing);
       continue;
     }
     const uri = await mintUri(deps, 'feature');
     minted.set(key, uri);
-    ops.push({ op: 'replace', graph: uri, quads: featureQuads(uri, spec) });
+    const quads = featureQuads(uri, spec);
+    ops.push({ op: 'replace', graph: uri, quads });
+    made.set(uri, infoOf(uri, quads)!); // featureQuads types it ot:Feature
     uris.push(uri);
   }
-  if (ops.length > 0) await deps.store.commit(ops);
-  return uris;
+  return { uris, ops, made };
 }
 
 /** Specs of one source at least this many: what it made already is read in one query, not one per spec. */
@@ -148,7 +173,11 @@ async function requireFeature(deps: Deps, uri: string): Promise<void> {
 
 /** A local feature's record, or undefined when it is not stored here. */
 export async function readFeature(deps: Pick<Deps, 'store'>, uri: string): Promise<FeatureInfo | undefined> {
-  const quads = await deps.store.graph(uri);
+  return infoOf(uri, await deps.store.graph(uri));
+}
+
+/** The record of feature `uri` in its graph's `quads`; undefined when they do not type it ot:Feature. */
+function infoOf(uri: string, quads: readonly RDF.Quad[]): FeatureInfo | undefined {
   if (quads.length === 0) return undefined;
   const subject = namedNode(uri);
   const classes = quads.filter((q) => q.subject.equals(subject) && q.predicate.equals(RDFNS.type)).map((q) => q.object.value);
@@ -157,10 +186,17 @@ export async function readFeature(deps: Pick<Deps, 'store'>, uri: string): Promi
   return { ...read, type: read.type ?? typeOfClasses(classes) ?? 'string' };
 }
 
+/** Reads readFeatures keeps in flight: their waits overlap, and other clients' reads still go between. */
+const READS_AT_ONCE = 8;
+
 /** readFeature of each of `uris`, in order. */
 export async function readFeatures(deps: Pick<Deps, 'store'>, uris: readonly string[]): Promise<Array<FeatureInfo | undefined>> {
-  const out: Array<FeatureInfo | undefined> = [];
-  for (const uri of uris) out.push(await readFeature(deps, uri));
+  const out = new Array<FeatureInfo | undefined>(uris.length);
+  let next = 0;
+  const reader = async () => {
+    for (let i = next++; i < uris.length; i = next++) out[i] = await readFeature(deps, uris[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, uris.length) }, reader));
   return out;
 }
 
