@@ -89,17 +89,7 @@ async function runUploadJob(deps: Deps, params: UploadJobParams, ctx: JobContext
 /** The first bytes of a saved upload, as text, and whether they are the whole of it. */
 interface Head { text: string; whole: boolean }
 
-const HEAD_BYTES = 64 * 1024;
-
-async function readHead(file: string): Promise<Head> {
-  const handle = await fsp.open(file, 'r');
-  try {
-    const { bytesRead, buffer } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
-    return { text: buffer.subarray(0, bytesRead).toString('utf8'), whole: bytesRead < HEAD_BYTES };
-  } finally {
-    await handle.close();
-  }
-}
+const headOf = (upload: SavedUpload): Head => ({ text: upload.head.toString('utf8'), whole: upload.size <= upload.head.length });
 
 /**
  * Limits (src/http/limits.ts) checked on the text before anything is stored or queued, so
@@ -147,7 +137,7 @@ const uploadTitle = (upload: SavedUpload, kind: UploadKind, dataset: string) => 
 export async function startUpload(deps: Deps, upload: SavedUpload, options: { dataset?: string; owner?: string; subjectid?: string; client?: string; nominal?: string[] }): Promise<Reply> {
   try {
     const kind = uploadKind(upload.type, upload.filename);
-    const head = await readHead(upload.file);
+    const head = headOf(upload);
     precheck(kind, head);
     await checkUpload(kind, upload.file, deps.config, head);
     const dataset = options.dataset ?? (await newDatasetUri(deps));

@@ -46,11 +46,16 @@ function codingsBefore(ctx: Koa.Context): string[] {
 }
 
 /** An upload saved to a file (saveUpload): what it is, not its bytes. */
+/** Bytes of an upload kept in memory as they pass to its file, for the checks of its first lines. */
+export const UPLOAD_HEAD_BYTES = 64 * 1024;
+
 export interface SavedUpload {
   type: string;
   /** The file holding the bytes. */
   file: string;
   size: number;
+  /** Its first UPLOAD_HEAD_BYTES bytes (all of a smaller one). */
+  head: Buffer;
   filename?: string;
   form: Form;
 }
@@ -63,7 +68,7 @@ export async function saveUpload(ctx: Koa.Context, file: string): Promise<SavedU
   const body = decodedBody(ctx.req, codingsBefore(ctx), limitOf(ctx));
   try {
     if (contentType(ctx) !== 'multipart/form-data') {
-      return { type: contentType(ctx), file, size: await writeChunks(body, file), form: new Form(new Map()) };
+      return { type: contentType(ctx), file, ...(await writeChunks(body, file)), form: new Form(new Map()) };
     }
     return await saveMultipart(ctx, body, file);
   } catch (e) {
@@ -88,7 +93,7 @@ async function saveMultipart(ctx: Koa.Context, body: AsyncGenerator<Buffer>, fil
       const previous = saved;
       saved = (async () => {
         await previous?.catch(() => undefined);
-        return { type: (info.mimeType || '').toLowerCase(), filename: info.filename, file, size: await writeChunks(stream, file) };
+        return { type: (info.mimeType || '').toLowerCase(), filename: info.filename, file, ...(await writeChunks(stream, file)) };
       })();
       saved.catch(reject);
     });
@@ -107,18 +112,20 @@ async function saveMultipart(ctx: Koa.Context, body: AsyncGenerator<Buffer>, fil
 }
 
 /** Writes `chunks` to `file` one at a time as they come; answers the bytes written. */
-async function writeChunks(chunks: AsyncIterable<Buffer>, file: string): Promise<number> {
+async function writeChunks(chunks: AsyncIterable<Buffer>, file: string): Promise<{ size: number; head: Buffer }> {
   const out = await openPrivate(file, 'w');
   let size = 0;
+  const head: Buffer[] = [];
   try {
     for await (const chunk of chunks) {
+      if (size < UPLOAD_HEAD_BYTES) head.push(chunk.subarray(0, UPLOAD_HEAD_BYTES - size));
       await out.write(chunk);
       size += chunk.length;
     }
   } finally {
     await out.close();
   }
-  return size;
+  return { size, head: Buffer.concat(head) };
 }
 
 function newBusboy(ctx: Koa.Context): busboy.Busboy {
