@@ -19,6 +19,7 @@ const MODULES: Array<[string, () => Promise<{ default: BenchModule }>]> = [
   ['http', () => import('./http.ts')],
   ['jobStall', () => import('./jobStall.ts')],
   ['scale', () => import('./scale.ts')],
+  ['mixed', () => import('./mixed.ts')],
 ];
 
 function table(title: string, rows: Awaited<ReturnType<BenchModule['run']>>): string {

@@ -16,6 +16,11 @@ export class Recorder {
     if ((outcome === 'bad' || outcome === 'failed') && this.samples.length < 20) this.samples.push(`${kind}: ${note ?? outcome}`);
   }
 
+  /** Latencies of one kind, in the order recorded. */
+  timesOf(kind: string): readonly number[] {
+    return this.times.get(kind) ?? [];
+  }
+
   kinds(): string[] {
     return [...this.times.keys()].sort();
   }
