@@ -271,6 +271,13 @@ export function defaults(): Omit<Config, 'baseUrl'> & { baseUrl?: string } {
 /** Threads of the job pool: WORKERS, or one per core when it is 0. */
 export const workerThreads = (config: Pick<Config, 'workers'>): number => config.workers || os.availableParallelism();
 
+/**
+ * Threads for work a client waits on in its request (the request parser's, the job engine's
+ * request threads): one a core up to four; each stops after REQUEST_THREAD_IDLE_MS without work.
+ */
+export const REQUEST_THREADS = Math.min(4, os.availableParallelism());
+export const REQUEST_THREAD_IDLE_MS = 120_000;
+
 /** Matcher processes of the substructure search: SEARCH_WORKERS, or one per core when it is 0. */
 export const searchMatchers = (config: Pick<Config, 'searchWorkers'>): number => config.searchWorkers || os.availableParallelism();
 

@@ -4,7 +4,7 @@
 // threads keep the event loop's priority (job threads lower theirs): a client waits on them.
 // A thread holds its own toolkits, about 190 MB, so threads start with the first structure
 // and stop after IDLE_MS without work.
-import os from 'node:os';
+import { REQUEST_THREAD_IDLE_MS, REQUEST_THREADS } from '../config.ts';
 import { Piscina } from 'piscina';
 import { errorFromPlain } from '../errors.ts';
 import type { ChemFormat, ParsedStructure, ParseOptions } from './index.ts';
@@ -12,10 +12,10 @@ import type { ParseReply, ParseRequest } from './parseThread.ts';
 import { poolEntry, threadModule } from '../threads/threadModule.ts';
 
 /** A thread without work for this long is stopped (its memory returned). */
-export const IDLE_MS = 120_000;
+export const IDLE_MS = REQUEST_THREAD_IDLE_MS;
 
 /** One per core up to four (on two cores, two threads took 5 to 15 % more compounds a second than one). */
-export const PARSER_THREADS = Math.min(4, os.availableParallelism());
+export const PARSER_THREADS = REQUEST_THREADS;
 
 /**
  * Structures handed to a thread ahead of the one it parses: it takes the next without a

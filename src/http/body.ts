@@ -45,10 +45,10 @@ function codingsBefore(ctx: Koa.Context): string[] {
   return codings;
 }
 
-/** An upload saved to a file (saveUpload): what it is, not its bytes. */
 /** Bytes of an upload kept in memory as they pass to its file, for the checks of its first lines. */
 export const UPLOAD_HEAD_BYTES = 64 * 1024;
 
+/** An upload saved to a file (saveUpload): what it is, and its first bytes, not all of them. */
 export interface SavedUpload {
   type: string;
   /** The file holding the bytes. */

@@ -4,8 +4,7 @@
 // jobs' in-flight work (src/tasks/recovery.ts). The queue is a FIFO in memory
 // (localQueue.ts), or with REDIS_URL one that every process shares (src/tasks/redis/):
 // either way it carries "run task T" to deliver(), which reads the task from the store.
-import os from 'node:os';
-import { workerThreads, type Config } from '../config.ts';
+import { REQUEST_THREAD_IDLE_MS, REQUEST_THREADS, workerThreads, type Config } from '../config.ts';
 import { uriOf } from '../deps.ts';
 import { HttpError, InternalError, NotFound, ServiceUnavailable } from '../errors.ts';
 import type { Reply } from '../http/reply.ts';
@@ -95,17 +94,12 @@ const storedParams = (params: unknown): string => JSON.stringify(params ?? null,
 /** What the queue carries for a stored task (and the caller's token, which is never stored). */
 const queuedJob = (record: TaskRecord, subjectid?: string): QueuedJob => ({ taskUri: record.uri, kind: record.kind, idempotent: record.idempotent, subjectid });
 
-/** Request threads: one a core up to four, as the request parser's (chem/parsePool.ts). */
-const REQUEST_THREADS = Math.min(4, os.availableParallelism());
-/** A request thread without work for this long is stopped: requests that need one are rare. */
-const REQUEST_IDLE_MS = 120_000;
-
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 export class JobEngine implements TaskEngine {
   readonly pool: WorkerPool;
   /** Threads for work a client waits on in its request (WorkerOptions.urgent). */
-  private readonly requestPool = new WorkerPool(REQUEST_THREADS, undefined, REQUEST_IDLE_MS, false);
+  private readonly requestPool = new WorkerPool(REQUEST_THREADS, undefined, REQUEST_THREAD_IDLE_MS, false);
   readonly concurrency: number;
   readonly queue: JobQueue;
   private readonly definitions = new Map<string, JobDefinition<unknown>>();

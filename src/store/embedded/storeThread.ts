@@ -5,8 +5,9 @@
 // in commit order, and sends every read; reads go back as text, parsed there.
 //
 // Reads are answered as they arrive; records wait in a queue applied a slice at a time (one
-// before each read, and between turns), so a read waits behind at most one slice of writes. A record's commit is acknowledged only once
-// it is applied here, so a read sent after a commit resolved always sees it.
+// before each read, and between turns), so a read waits behind at most one slice of writes.
+// A record's commit is acknowledged only once it is applied here, so a read sent after a
+// commit resolved always sees it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -202,8 +203,7 @@ port.on('message', (msg: StoreIn) => {
     // hold back the commits their writers wait on, and a read still waits one slice at most.
     applySlice();
     answer(msg.id, () => read(msg.read));
-  }
-  else if (msg.type === 'apply') {
+  } else if (msg.type === 'apply') {
     queue.push({ id: msg.id, record: msg.record });
     if (!draining) {
       draining = true;
