@@ -2,8 +2,8 @@
 // the pages' rel="next" links from the default page size, as a client does, against RDKit's
 // Python (bench/substructureBaseline.py: pattern-fingerprint screen + HasSubstructMatch on
 // molecules parsed beforehand, one process per core, asked each query just before ours) over
-// the same SMILES; both sides' hits
-// are compared. Beside each, where the time goes: the screen alone, in process.
+// the same SMILES, the median of three runs on both sides; both sides' hits are compared.
+// Beside each, where the time goes: the screen alone, in process.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -91,10 +91,16 @@ async function followPages(first: string): Promise<{ uris: string[]; pages: numb
   return { uris, pages, ms: performance.now() - started, slowest };
 }
 
+/** A compound stored and removed: the index changed, so no search is kept for its next pages. */
+function forgetKeptSearches(engine: SearchEngine): void {
+  engine.indexCompound('http://bench/compound/written-between-runs', 'C');
+  engine.removeCompound('http://bench/compound/written-between-runs');
+}
+
 /**
- * `smiles[i]` is the structure stored as `uris[i]`. Each query runs once, on a search the
- * service has not seen (a result is only kept for the pages that follow it), once the
- * matchers hold every molecule parsed.
+ * `smiles[i]` is the structure stored as `uris[i]`. Each query runs three times, each a search
+ * the service has not kept (a result is only kept for the pages that follow it), once the
+ * matchers hold every molecule parsed; the median is set beside RDKit's median of three.
  */
 export async function substructureRows(engine: SearchEngine, baseUrl: string, smiles: readonly string[], uris: readonly string[]): Promise<BenchRow[]> {
   const python = new Baseline(smiles);
@@ -114,7 +120,13 @@ export async function substructureRows(engine: SearchEngine, baseUrl: string, sm
   for (const [name, kind, text] of SUBSTRUCTURE_QUERIES) {
     const param = kind === 'smarts' ? 'smarts' : 'substructure';
     const theirs = await python.ask(kind, text);
-    const ours = await followPages(`${baseUrl}/compound?${param}=${encodeURIComponent(text)}`);
+    // Median of 3, as RDKit's; each run a search the service has not kept.
+    const runs = [];
+    for (let run = 0; run < 3; run++) {
+      runs.push(await followPages(`${baseUrl}/compound?${param}=${encodeURIComponent(text)}`));
+      forgetKeptSearches(engine);
+    }
+    const ours = runs.sort((a, b) => a.ms - b.ms)[1]!;
     const found = new Set(ours.uris.map((u) => indexOf.get(u)));
     const expected = new Set(theirs.hits);
     const missing = theirs.hits.filter((i) => !found.has(i)).length;
