@@ -10,7 +10,7 @@ import { startBare, startService, type Running } from './lib/processes.ts';
 import { untilIdle } from './lib/idle.ts';
 import { medianBy } from './lib/median.ts';
 import { sharedData } from '../test/helpers/data.ts';
-import { PARSER_THREADS } from '../src/chem/parsePool.ts';
+import { REQUEST_THREADS } from '../src/config.ts';
 import { cpuPer, threadTicks, totalCpu, type CpuShares } from './lib/threadCpu.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -131,7 +131,7 @@ async function postCompounds(service: Running): Promise<BenchRow[]> {
     const { responses, seconds } = await post(bodies, salted(spare.slice(0, POST_CONNECTIONS), salt));
     // The parser threads are the service's busiest threads besides its event loop while it takes
     // posts and runs no job.
-    rounds.push({ rate: responses / seconds, raw, cpu: cpuPer(pid, before, threadTicks(pid), responses, PARSER_THREADS) });
+    rounds.push({ rate: responses / seconds, raw, cpu: cpuPer(pid, before, threadTicks(pid), responses, REQUEST_THREADS) });
   }
   const ratio = (r: { rate: number; raw: number }) => r.rate / r.raw;
   const median = medianBy(rounds, ratio);

@@ -31,8 +31,8 @@ function summary(r: LoadResult): { n: number; failed: number; p50: number; p99: 
     const s = r.recorder.summary(k);
     failed += s.bad + s.failed;
     kinds.push(`${k} p50 ${ms(s.p50)} p99 ${ms(s.p99)}`);
+    all.push(...r.recorder.timesOf(k));
   }
-  for (const k of r.recorder.kinds()) all.push(...r.recorder.timesOf(k));
   all.sort((a, b) => a - b);
   return { n: all.length, failed, p50: quantile(all, 0.5), p99: quantile(all, 0.99), kinds: kinds.join('; ') };
 }

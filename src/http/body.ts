@@ -46,7 +46,7 @@ function codingsBefore(ctx: Koa.Context): string[] {
 }
 
 /** Bytes of an upload kept in memory as they pass to its file, for the checks of its first lines. */
-export const UPLOAD_HEAD_BYTES = 64 * 1024;
+const UPLOAD_HEAD_BYTES = 64 * 1024;
 
 /** An upload saved to a file (saveUpload): what it is, and its first bytes, not all of them. */
 export interface SavedUpload {
@@ -111,7 +111,7 @@ async function saveMultipart(ctx: Koa.Context, body: AsyncGenerator<Buffer>, fil
   return { ...(await Promise.race([saved, failed])), form: new Form(fields) };
 }
 
-/** Writes `chunks` to `file` one at a time as they come; answers the bytes written. */
+/** Writes `chunks` to `file` one at a time as they come; answers the bytes written and the first UPLOAD_HEAD_BYTES of them. */
 async function writeChunks(chunks: AsyncIterable<Buffer>, file: string): Promise<{ size: number; head: Buffer }> {
   const out = await openPrivate(file, 'w');
   let size = 0;
