@@ -216,7 +216,7 @@ describe('models a toxicologist can trust', function () {
       if (percent !== undefined) written.push({ graph, percent: Number(percent) });
       return replaceGraph(graph, quads);
     };
-    const res = await fetch(`${app.url}/algorithm/random-forest`, { method: 'POST', headers: { Accept: 'text/uri-list' }, body: form({ dataset_uri: hamster, prediction_feature: target, trees: '1500', folds: '2' }) });
+    const res = await fetch(`${app.url}/algorithm/random-forest`, { method: 'POST', headers: { Accept: 'text/uri-list' }, body: form({ dataset_uri: hamster, prediction_feature: target, trees: '2000', folds: '4' }) });
     expect(res.status).to.equal(202);
     const task = (await res.text()).trim();
     const done = await followTask(task).finally(() => { store.replaceGraph = replaceGraph; });
